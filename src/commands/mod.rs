@@ -1,0 +1,56 @@
+//! One thin function per command: resolve settings, call the stages.
+
+mod install;
+mod list;
+mod uninstall;
+
+use std::io::Write;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::context::Context;
+use crate::error::Error;
+
+/// Entry point of the binary: parses arguments, runs the command, prints
+/// any error as `error:` plus a `hint:`, and returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match run(cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{}", e.render());
+            e.exit_code()
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> Result<(), Error> {
+    if let Command::Completions(args) = &cli.command {
+        let script = crate::cli::generate::completion(args.shell);
+        return write_stdout(&script);
+    }
+    let ctx = Context::from_env(cli.quiet)?;
+    match cli.command {
+        Command::Install(args) => install::run(&ctx, &args),
+        Command::Uninstall(args) => uninstall::run(&ctx, &args),
+        Command::List(args) => list::run(&ctx, &args),
+        Command::Completions(_) => unreachable!("handled above"),
+    }
+}
+
+/// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::other(format!("cannot write to stdout: {e}"), None)),
+    }
+}

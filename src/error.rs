@@ -1,0 +1,81 @@
+//! The error every command returns, and how it is shown: one line
+//! `error: ...`, then `hint: ...` when there is a fix. Usage errors exit 2,
+//! everything else 1.
+
+use crate::{fetch, index, package, project, resolve, store};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Spec(#[from] resolve::SpecError),
+    #[error(transparent)]
+    Resolve(#[from] resolve::ResolveError),
+    #[error(transparent)]
+    Index(#[from] index::IndexError),
+    #[error(transparent)]
+    Fetch(#[from] fetch::FetchError),
+    #[error(transparent)]
+    Package(#[from] package::PackageError),
+    #[error(transparent)]
+    Pack(#[from] package::pack::PackError),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Project(#[from] project::ProjectError),
+    /// The command line asks for something impossible.
+    #[error("{message}")]
+    Usage { message: String, hint: Option<String> },
+    #[error("{message}")]
+    Other { message: String, hint: Option<String> },
+}
+
+impl Error {
+    pub fn other(message: impl Into<String>, hint: Option<String>) -> Error {
+        Error::Other {
+            message: message.into(),
+            hint,
+        }
+    }
+
+    pub fn usage(message: impl Into<String>, hint: Option<String>) -> Error {
+        Error::Usage {
+            message: message.into(),
+            hint,
+        }
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage { .. } | Error::Spec(_) => 2,
+            _ => 1,
+        }
+    }
+
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            Error::Spec(e) => e.hint(),
+            Error::Resolve(_) => None,
+            Error::Index(e) => e.hint(),
+            Error::Fetch(e) => e.hint(),
+            Error::Package(e) => e.hint(),
+            Error::Pack(e) => e.hint(),
+            Error::Store(e) => e.hint(),
+            Error::Project(_) => Some("fix orla.yaml, or run the command outside the project".into()),
+            Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
+        }
+    }
+
+    /// The lines printed on stderr.
+    pub fn render(&self) -> String {
+        let mut out = format!("error: {}", one_line(&self.to_string()));
+        if let Some(hint) = self.hint() {
+            out.push_str(&format!("\nhint: {hint}"));
+        }
+        out
+    }
+}
+
+/// Keeps an error to one line even when a parser's message has several.
+fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+}

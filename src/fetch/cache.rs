@@ -1,0 +1,48 @@
+//! The download cache: archives by BLAKE3 digest.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::verify::Digest;
+
+#[derive(Debug, Clone)]
+pub struct Cache {
+    pub dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: &Path) -> Cache {
+        Cache { dir: dir.to_path_buf() }
+    }
+
+    fn archives(&self) -> PathBuf {
+        self.dir.join("archives")
+    }
+
+    pub fn archive_path(&self, digest: &Digest) -> PathBuf {
+        self.archives().join(format!("{digest}.tar.gz"))
+    }
+
+    /// The cached archive with this digest, if any.
+    pub fn archive(&self, digest: &Digest) -> Option<PathBuf> {
+        let path = self.archive_path(digest);
+        path.is_file().then_some(path)
+    }
+
+    /// A temporary file beside the cached archives, for a download in flight.
+    pub fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
+        let dir = self.dir.join("tmp");
+        fs::create_dir_all(&dir)?;
+        tempfile::Builder::new().prefix("download-").tempfile_in(dir)
+    }
+
+    /// Moves a verified download into the cache.
+    pub fn store(&self, tmp: tempfile::NamedTempFile, digest: &Digest) -> io::Result<PathBuf> {
+        let dest = self.archive_path(digest);
+        fs::create_dir_all(self.archives())?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(&dest).map_err(|e| e.error)?;
+        Ok(dest)
+    }
+}

@@ -1,0 +1,279 @@
+//! Fetching archives: from the download cache, the built-in registry, a local
+//! file or HTTP(S), streamed through the verifier into the hardened unpacker
+//! in a single pass (read bytes -> BLAKE3 -> gunzip -> files).
+//!
+//! Downloads are cached by digest under `<cache>/archives/<blake3>.tar.gz`,
+//! written to a temporary file as they stream and renamed into the cache only
+//! after the digest matched, so the cache never holds unverified bytes. A
+//! cached archive is verified again on every use; a corrupted one is thrown
+//! away and fetched again.
+
+mod cache;
+mod http;
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+pub use cache::Cache;
+pub use http::HttpClient;
+
+use crate::progress::Reporter;
+use crate::unpack::{self, Limits, UnpackError, Unpacked};
+use crate::verify::{Expected, TooLong, Verifier, VerifyError};
+
+/// Where an archive's bytes come from.
+#[derive(Debug, Clone)]
+pub enum ArchiveLocation {
+    /// A file of the built-in registry, compiled into the binary.
+    Embedded { path: String, bytes: &'static [u8] },
+    /// Bytes already in memory: a local package packed or read for install.
+    Memory { origin: String, bytes: std::sync::Arc<Vec<u8>> },
+    File(PathBuf),
+    Http(String),
+}
+
+impl std::fmt::Display for ArchiveLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArchiveLocation::Embedded { path, .. } => write!(f, "builtin:{path}"),
+            ArchiveLocation::Memory { origin, .. } => f.write_str(origin),
+            ArchiveLocation::File(p) => write!(f, "{}", p.display()),
+            ArchiveLocation::Http(url) => f.write_str(url),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("cannot read archive {path}: {source}")]
+    File {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("download of {url} failed: {message}")]
+    Http { url: String, message: String },
+    #[error("{label}: {source}")]
+    Verify {
+        label: String,
+        #[source]
+        source: VerifyError,
+    },
+    #[error("{label}: {source}")]
+    Unpack {
+        label: String,
+        #[source]
+        source: UnpackError,
+    },
+    #[error("{label}: {url} is not in the download cache and --offline forbids the network")]
+    Offline { label: String, url: String },
+}
+
+impl FetchError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            FetchError::Verify { .. } => Some(
+                "the archive is not the one the registry recorded, so nothing was installed; report it to the registry's maintainers".into(),
+            ),
+            FetchError::Unpack { .. } => Some(
+                "the archive was refused as unsafe or broken, so nothing was installed; report it to the tool's maintainers".into(),
+            ),
+            FetchError::Offline { .. } => Some("run once without --offline to fill the cache".into()),
+            FetchError::Http { .. } => Some("check your connection and the registry's archive URL, then try again".into()),
+            FetchError::File { .. } => None,
+        }
+    }
+}
+
+/// One archive to fetch and unpack.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// `name version`, for messages.
+    pub label: String,
+    pub location: ArchiveLocation,
+    pub expected: Expected,
+}
+
+/// Fetches archives; shared by the threads of a parallel install.
+pub struct Fetcher {
+    pub cache: Cache,
+    http: HttpClient,
+    offline: bool,
+}
+
+impl Fetcher {
+    pub fn new(cache: Cache, offline: bool) -> Fetcher {
+        Fetcher {
+            cache,
+            http: HttpClient::new(),
+            offline,
+        }
+    }
+
+    /// Streams the archive of `job` into the empty directory `dest`,
+    /// verifying it on the way. Nothing in `dest` may be used unless this
+    /// returns `Ok`.
+    pub fn fetch_unpack(&self, job: &Job, dest: &Path, reporter: &dyn Reporter) -> Result<Unpacked, FetchError> {
+        let limits = Limits::for_archive(job.expected.size);
+        let cacheable = matches!(job.location, ArchiveLocation::Http(_));
+        if cacheable {
+            if let Some(path) = self.cache.archive(&job.expected.blake3) {
+                let file = File::open(&path).map_err(|source| FetchError::File {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                match stream(file, job, dest, limits, None) {
+                    Err(FetchError::Verify { .. }) => {
+                        reporter.warn(&format!(
+                            "the cached archive of {} is corrupt; downloading it again",
+                            job.label
+                        ));
+                        let _ = std::fs::remove_file(&path);
+                        empty_dir(dest).map_err(|source| FetchError::File {
+                            path: dest.display().to_string(),
+                            source,
+                        })?;
+                    }
+                    done => return done,
+                }
+            }
+        }
+        let (reader, total): (Box<dyn Read + Send>, Option<u64>) = match &job.location {
+            ArchiveLocation::Embedded { bytes, .. } => (Box::new(*bytes), Some(bytes.len() as u64)),
+            ArchiveLocation::Memory { bytes, .. } => {
+                let len = bytes.len() as u64;
+                (Box::new(io::Cursor::new(SharedBytes(bytes.clone()))), Some(len))
+            }
+            ArchiveLocation::File(path) => {
+                let file = File::open(path).map_err(|source| FetchError::File {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                let len = file.metadata().ok().map(|m| m.len());
+                (Box::new(file), len)
+            }
+            ArchiveLocation::Http(url) => {
+                if self.offline {
+                    return Err(FetchError::Offline {
+                        label: job.label.clone(),
+                        url: url.clone(),
+                    });
+                }
+                let (body, len) = self.http.get(url)?;
+                (body, len.or(job.expected.size))
+            }
+        };
+        let progress = reporter.download_start(&job.label, total);
+        let reader = Progress {
+            inner: reader,
+            reporter,
+            id: progress,
+        };
+        let tmp = if cacheable { self.cache.temp_file().ok() } else { None };
+        let result = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
+        reporter.download_finish(progress);
+        if result.is_ok() {
+            if let Some(tmp) = tmp {
+                // A cache that cannot be written only costs a later download.
+                let _ = self.cache.store(tmp, &job.expected.blake3);
+            }
+        }
+        result
+    }
+}
+
+/// The single pass: source -> (cache copy) -> verifier -> gunzip -> untar.
+fn stream(
+    source: impl Read,
+    job: &Job,
+    dest: &Path,
+    limits: Limits,
+    copy_to: Option<&File>,
+) -> Result<Unpacked, FetchError> {
+    let tee = Tee { inner: source, copy: copy_to };
+    let mut verifier = Verifier::new(tee, job.expected.size);
+    let unpacked = unpack::unpack(&mut verifier, dest, limits);
+    // The digest is the root cause when it is wrong: a corrupt mirror shows
+    // up as a digest mismatch, not as whatever the broken bytes did to tar.
+    let verdict = match verifier.finish(&job.expected, &job.label) {
+        Ok(v) => v,
+        Err(e) if e.get_ref().is_some_and(|i| i.is::<TooLong>()) => Err(VerifyError::SizeMismatch {
+            what: job.label.clone(),
+            expected: job.expected.size.unwrap_or_default(),
+            actual: verifier_overrun(job),
+        }),
+        Err(e) => {
+            return Err(FetchError::Http {
+                url: job.location.to_string(),
+                message: e.to_string(),
+            })
+        }
+    };
+    verdict.map_err(|source| FetchError::Verify {
+        label: job.label.clone(),
+        source,
+    })?;
+    unpacked.map_err(|source| FetchError::Unpack {
+        label: job.label.clone(),
+        source,
+    })
+}
+
+/// What to report as the size of an archive that ran past its declared size.
+fn verifier_overrun(job: &Job) -> u64 {
+    job.expected.size.unwrap_or_default() + 1
+}
+
+fn empty_dir(dir: &Path) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            std::fs::remove_dir_all(path)?;
+        } else {
+            std::fs::remove_file(path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies what is read into a file, best effort: a failing cache write is
+/// dropped, never the install.
+struct Tee<'a, R> {
+    inner: R,
+    copy: Option<&'a File>,
+}
+
+impl<R: Read> Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(mut file) = self.copy {
+            if file.write_all(&buf[..n]).is_err() {
+                self.copy = None;
+            }
+        }
+        Ok(n)
+    }
+}
+
+struct Progress<'a, R> {
+    inner: R,
+    reporter: &'a dyn Reporter,
+    id: usize,
+}
+
+impl<R: Read> Read for Progress<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.reporter.download_progress(self.id, n as u64);
+        Ok(n)
+    }
+}
+
+struct SharedBytes(std::sync::Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for SharedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}

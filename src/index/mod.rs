@@ -1,0 +1,259 @@
+//! Registry indexes: where orla learns which versions of a tool exist.
+//!
+//! # Format (mirrored in docs/registry-format.md)
+//!
+//! An index is a directory tree, modelled on cargo's registry index:
+//!
+//! ```text
+//! config.json             {"format": 1, "archive": "archives/{name}/{name}-{version}.tar.gz"}
+//! registry.yaml           RFC 3 6.3 listing: name, description, repository, maintainer, keywords
+//! 1/a                     one file per tool, at a sharded path:
+//! 2/ab                      1 and 2 character names: 1/NAME, 2/NAME
+//! 3/a/abc                   3 characters: 3/FIRST/NAME
+//! fs/-r/fs-read             longer: FIRST-TWO/NEXT-TWO/NAME ('.' becomes '_' in the
+//!                           two directory parts, so no part is ever "..")
+//! archives/...            archives, when the index hosts them itself
+//! ```
+//!
+//! A tool file holds one JSON object per line, one line per version:
+//! `name`, `version`, `blake3` (64 hex), `size`, and optionally `archive`
+//! (overrides the config template), `sha256`, `yanked`, `description`,
+//! `keywords`, `permissions`. Looking up a tool reads exactly one small
+//! file, so the same layout serves a sparse HTTP index that never downloads
+//! the whole registry. Unknown fields are ignored, so the format can grow.
+
+pub mod builtin;
+mod location;
+mod record;
+
+use std::path::{Path, PathBuf};
+
+pub use location::RegistryLocation;
+pub use record::{IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
+
+use crate::fetch::ArchiveLocation;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("no tool '{name}' in registry {registry}")]
+    UnknownTool {
+        name: String,
+        registry: String,
+        suggestion: Option<String>,
+    },
+    #[error("registry {registry}: {path} is malformed: {message}")]
+    Malformed {
+        registry: String,
+        path: String,
+        message: String,
+    },
+    #[error("registry {registry} uses index format {found}, but this orla reads format {INDEX_FORMAT}")]
+    UnknownFormat { registry: String, found: u32 },
+    #[error("registry {registry}: cannot read {path}: {source}")]
+    Io {
+        registry: String,
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("registry location '{location}' {reason}")]
+    BadLocation { location: String, reason: String },
+    #[error("registry {registry}: archive location '{archive}' for {name} {version} {reason}")]
+    BadArchive {
+        registry: String,
+        name: String,
+        version: String,
+        archive: String,
+        reason: &'static str,
+    },
+}
+
+impl IndexError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            IndexError::UnknownTool { suggestion: Some(s), .. } => Some(format!("did you mean '{s}'?")),
+            IndexError::UnknownTool { .. } => Some("search the registry with `orla search WORD`".into()),
+            IndexError::UnknownFormat { .. } => Some("upgrade orla to read this registry".into()),
+            IndexError::BadLocation { .. } => Some(
+                "a registry is `builtin`, a directory holding config.json, or a git URL".into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// Where the index files come from.
+#[derive(Debug, Clone)]
+enum Source {
+    Builtin,
+    Dir(PathBuf),
+}
+
+/// An opened registry index.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    /// How the registry is named in messages and receipts: `builtin`, or its location.
+    pub name: String,
+    source: Source,
+    pub config: IndexConfig,
+}
+
+/// The sharded path of a tool's file. `name` must already be valid.
+pub fn shard_path(name: &str) -> String {
+    let dir = |s: &str| s.replace('.', "_");
+    match name.len() {
+        1 => format!("1/{name}"),
+        2 => format!("2/{name}"),
+        3 => format!("3/{}/{name}", dir(&name[..1])),
+        _ => format!("{}/{}/{name}", dir(&name[..2]), dir(&name[2..4])),
+    }
+}
+
+impl Registry {
+    pub fn open(location: &RegistryLocation) -> Result<Registry, IndexError> {
+        let (name, source) = match location {
+            RegistryLocation::Builtin => ("builtin".to_string(), Source::Builtin),
+            RegistryLocation::Dir(path) => (path.display().to_string(), Source::Dir(path.clone())),
+        };
+        let mut registry = Registry {
+            name,
+            source,
+            config: IndexConfig::default(),
+        };
+        let bytes = registry.read("config.json")?.ok_or_else(|| IndexError::BadLocation {
+            location: registry.name.clone(),
+            reason: "has no config.json, so it is not an orla registry index".into(),
+        })?;
+        registry.config = IndexConfig::parse(&bytes).map_err(|message| registry.malformed("config.json", message))?;
+        if registry.config.format != INDEX_FORMAT {
+            return Err(IndexError::UnknownFormat {
+                registry: registry.name.clone(),
+                found: registry.config.format,
+            });
+        }
+        Ok(registry)
+    }
+
+    pub fn is_local(&self) -> bool {
+        matches!(self.source, Source::Builtin | Source::Dir(_))
+    }
+
+    fn malformed(&self, path: &str, message: String) -> IndexError {
+        IndexError::Malformed {
+            registry: self.name.clone(),
+            path: path.to_string(),
+            message,
+        }
+    }
+
+    /// Reads one index file; `None` when it does not exist.
+    fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
+        match &self.source {
+            Source::Builtin => Ok(builtin::file(rel).map(<[u8]>::to_vec)),
+            Source::Dir(root) => match std::fs::read(root.join(rel)) {
+                Ok(bytes) => Ok(Some(bytes)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(source) => Err(IndexError::Io {
+                    registry: self.name.clone(),
+                    path: rel.to_string(),
+                    source,
+                }),
+            },
+        }
+    }
+
+    /// The RFC 3 registry.yaml listing; empty when the index has none.
+    pub fn listing(&self) -> Result<RegistryYaml, IndexError> {
+        match self.read("registry.yaml")? {
+            None => Ok(RegistryYaml::default()),
+            Some(bytes) => RegistryYaml::parse(&bytes).map_err(|m| self.malformed("registry.yaml", m)),
+        }
+    }
+
+    /// Every version record of `name`, in file order.
+    pub fn versions(&self, name: &str) -> Result<Vec<VersionRecord>, IndexError> {
+        let path = shard_path(name);
+        match self.read(&path)? {
+            Some(bytes) => VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&path, m)),
+            None => Err(IndexError::UnknownTool {
+                name: name.to_string(),
+                registry: self.name.clone(),
+                suggestion: self.suggest(name),
+            }),
+        }
+    }
+
+    /// The closest known name, for "did you mean".
+    pub fn suggest(&self, name: &str) -> Option<String> {
+        let listing = self.listing().ok()?;
+        listing
+            .tools
+            .iter()
+            .map(|t| (strsim::damerau_levenshtein(name, &t.name), &t.name))
+            .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len())
+            .min()
+            .map(|(_, n)| n.clone())
+    }
+
+    /// Where the archive of `record` lives, checked so that an index cannot
+    /// point orla at files outside itself.
+    pub fn archive_location(&self, record: &VersionRecord) -> Result<ArchiveLocation, IndexError> {
+        let raw = match &record.archive {
+            Some(a) => a.clone(),
+            None => self.config.archive_for(&record.name, &record.version.to_string()),
+        };
+        let bad = |reason| IndexError::BadArchive {
+            registry: self.name.clone(),
+            name: record.name.clone(),
+            version: record.version.to_string(),
+            archive: raw.clone(),
+            reason,
+        };
+        if raw.starts_with("http://") || raw.starts_with("https://") {
+            return Ok(ArchiveLocation::Http(raw));
+        }
+        if let Some(path) = raw.strip_prefix("file://") {
+            if !self.is_local() {
+                return Err(bad("is a local file, which only a local registry may name"));
+            }
+            return Ok(ArchiveLocation::File(PathBuf::from(path)));
+        }
+        if raw.contains("://") {
+            return Err(bad("uses a scheme orla does not fetch (use https://, http:// or a relative path)"));
+        }
+        if crate::package::validate::escapes(&raw) {
+            return Err(bad("is outside the index; relative archive paths must stay inside it"));
+        }
+        match &self.source {
+            Source::Builtin => builtin::file(&raw)
+                .map(|bytes| ArchiveLocation::Embedded { path: raw.clone(), bytes })
+                .ok_or_else(|| bad("is not in the built-in registry")),
+            Source::Dir(root) => Ok(ArchiveLocation::File(root.join(Path::new(&raw)))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_follow_cargo() {
+        assert_eq!(shard_path("a"), "1/a");
+        assert_eq!(shard_path("ab"), "2/ab");
+        assert_eq!(shard_path("abc"), "3/a/abc");
+        assert_eq!(shard_path("fs-read"), "fs/-r/fs-read");
+    }
+
+    #[test]
+    fn shard_directories_never_contain_dot_dot() {
+        assert_eq!(shard_path("ab..c"), "ab/__/ab..c");
+        assert_eq!(shard_path("a.b"), "3/a/a.b");
+        for name in ["a..", "a...b", "ab..", "a.bc"] {
+            let path = shard_path(name);
+            let (dirs, file) = path.rsplit_once('/').unwrap();
+            assert_eq!(file, name);
+            assert!(dirs.split('/').all(|d| d != ".." && d != "."), "{path}");
+        }
+    }
+}

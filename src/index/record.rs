@@ -1,0 +1,189 @@
+//! The files of an index: config.json, per-tool version records, registry.yaml.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::package::names;
+use crate::verify::Digest;
+
+/// The index format this orla reads and writes.
+pub const INDEX_FORMAT: u32 = 1;
+
+const DEFAULT_ARCHIVE: &str = "archives/{name}/{name}-{version}.tar.gz";
+
+/// `config.json` at the root of an index.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct IndexConfig {
+    pub format: u32,
+    /// Where archives live: a path relative to the index or an http(s) URL,
+    /// with `{name}` and `{version}` filled in.
+    #[serde(default = "default_archive")]
+    pub archive: String,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+fn default_archive() -> String {
+    DEFAULT_ARCHIVE.to_string()
+}
+
+impl Default for IndexConfig {
+    fn default() -> IndexConfig {
+        IndexConfig {
+            format: INDEX_FORMAT,
+            archive: default_archive(),
+            extra: BTreeMap::new(),
+        }
+    }
+}
+
+impl IndexConfig {
+    pub fn parse(bytes: &[u8]) -> Result<IndexConfig, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    pub fn archive_for(&self, name: &str, version: &str) -> String {
+        self.archive.replace("{name}", name).replace("{version}", version)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("config serialises") + "\n"
+    }
+}
+
+/// One published version of a tool: one line of its index file.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct VersionRecord {
+    pub name: String,
+    pub version: semver::Version,
+    pub blake3: Digest,
+    pub size: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    #[serde(default)]
+    pub yanked: bool,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<String>,
+}
+
+impl VersionRecord {
+    /// Parses a tool's index file: one JSON record per line. Every record
+    /// must name `name`, versions may not repeat, and blank lines are skipped.
+    pub fn parse_file(bytes: &[u8], name: &str) -> Result<Vec<VersionRecord>, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8".to_string())?;
+        let mut seen = HashSet::new();
+        let mut records = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let record: VersionRecord =
+                serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            if record.name != name {
+                return Err(format!(
+                    "line {}: a record for '{}' in the file of '{name}'",
+                    i + 1,
+                    record.name
+                ));
+            }
+            names::validate_name(&record.name).map_err(|e| format!("line {}: {e}", i + 1))?;
+            if let Some(sha) = &record.sha256 {
+                if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(format!("line {}: sha256 is not 64 hex characters", i + 1));
+                }
+            }
+            if !seen.insert(record.version.clone()) {
+                return Err(format!("line {}: version {} appears twice", i + 1, record.version));
+            }
+            records.push(record);
+        }
+        Ok(records)
+    }
+
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("record serialises")
+    }
+}
+
+/// `registry.yaml` (RFC 3 6.3).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RegistryYaml {
+    #[serde(default = "one")]
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry_url: Option<String>,
+    #[serde(default)]
+    pub tools: Vec<RegistryEntry>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RegistryEntry {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// A git repository URL or a download location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maintainer: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+}
+
+impl RegistryYaml {
+    pub fn parse(bytes: &[u8]) -> Result<RegistryYaml, String> {
+        serde_yaml::from_slice(bytes).map_err(|e| e.to_string())
+    }
+
+    pub fn to_yaml(&self) -> String {
+        serde_yaml::to_string(self).expect("registry.yaml serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(name: &str, version: &str) -> String {
+        format!(
+            r#"{{"name":"{name}","version":"{version}","blake3":"{}","size":1}}"#,
+            "a".repeat(64)
+        )
+    }
+
+    #[test]
+    fn parses_records_and_skips_blank_lines() {
+        let text = format!("{}\n\n{}\n", line("t", "1.0.0"), line("t", "1.1.0"));
+        let records = VersionRecord::parse_file(text.as_bytes(), "t").unwrap();
+        assert_eq!(records.len(), 2);
+        assert!(!records[0].yanked);
+        let back = VersionRecord::parse_file(records[1].to_line().as_bytes(), "t").unwrap();
+        assert_eq!(back[0], records[1]);
+    }
+
+    #[test]
+    fn refuses_duplicates_and_foreign_records() {
+        let dup = format!("{}\n{}\n", line("t", "1.0.0"), line("t", "1.0.0"));
+        assert!(VersionRecord::parse_file(dup.as_bytes(), "t").unwrap_err().contains("twice"));
+        let other = line("u", "1.0.0");
+        assert!(VersionRecord::parse_file(other.as_bytes(), "t").unwrap_err().contains("'u'"));
+        assert!(VersionRecord::parse_file(b"{not json", "t").unwrap_err().starts_with("line 1"));
+    }
+
+    #[test]
+    fn archive_template_is_filled() {
+        let config = IndexConfig::default();
+        assert_eq!(config.archive_for("x", "1.0.0"), "archives/x/x-1.0.0.tar.gz");
+    }
+}

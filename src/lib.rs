@@ -1,0 +1,25 @@
+//! orla: the package manager for MCP tools.
+//!
+//! The crate is organised by pipeline stage, each a module with a small typed
+//! interface (see DESIGN.md, "The pipeline"):
+//!
+//! spec -> [`index`] -> [`resolve`] -> [`fetch`] -> [`verify`] -> [`unpack`]
+//! -> [`package`] (validate) -> [`store`] -> [`manifest`]
+//!
+//! [`cli`] describes the command line and [`commands`] holds one thin function
+//! per command.
+
+pub mod cli;
+pub mod commands;
+pub mod context;
+pub mod error;
+pub mod fetch;
+pub mod index;
+pub mod manifest;
+pub mod package;
+pub mod progress;
+pub mod project;
+pub mod resolve;
+pub mod store;
+pub mod unpack;
+pub mod verify;

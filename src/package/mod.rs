@@ -1,0 +1,285 @@
+//! The tool package: `tool.yaml` (RFC 3 section 5 plus orla's additions), its
+//! validation (RFC 3 5.4), the permission vocabulary and risk levels, and the
+//! deterministic archive format made by `orla tool pack`.
+//!
+//! A package is a directory with `tool.yaml` at its root and the entrypoint it
+//! names. The model keeps every RFC 3 field; fields orla does not know are kept
+//! in `extra` so that a newer tool.yaml read by an older orla loses nothing.
+
+pub mod names;
+pub mod pack;
+pub mod risk;
+pub mod schema;
+pub mod validate;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use names::{validate_name, validate_version};
+pub use risk::{Permission, RiskLevel};
+pub use validate::{Problem, Severity};
+
+/// The file name of a package manifest.
+pub const TOOL_YAML: &str = "tool.yaml";
+
+/// `tool.yaml` as written by an author. Every field is optional here so that
+/// validation can report all missing fields at once, by name.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ToolYaml {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entrypoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<Mcp>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub permissions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Runtime>,
+    /// orla addition: overrides the risk derived from `permissions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk_level: Option<RiskLevel>,
+    /// Fields this version of orla does not know, kept as they were.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Mcp {
+    /// RFC 3 shorthand (`path: string`) or a full JSON Schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<serde_yaml::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<serde_yaml::Value>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    #[default]
+    Simple,
+    Capsule,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Simple => "simple",
+            Mode::Capsule => "capsule",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Runtime {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hot_load: Option<HotLoad>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// orla addition: per-request timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// orla addition: retry policy, as in the Orloj tool contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<Retry>,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct HotLoad {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub watch: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debounce_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Retry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
+    /// A duration such as `500ms`, `1s` or `0s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_backoff: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Jitter>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Jitter {
+    None,
+    Full,
+    Equal,
+}
+
+/// Errors reading a tool.yaml.
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("{path} has no tool.yaml at its root")]
+    MissingToolYaml { path: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is not valid tool.yaml: {message}")]
+    Parse { path: String, message: String },
+    #[error("{path} is invalid: {}", summary(problems))]
+    Invalid {
+        path: String,
+        problems: Vec<Problem>,
+    },
+}
+
+fn summary(problems: &[Problem]) -> String {
+    let errors: Vec<String> = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .map(|p| p.to_string())
+        .collect();
+    errors.join("; ")
+}
+
+impl PackageError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            PackageError::Invalid { problems, .. } => problems
+                .iter()
+                .find(|p| p.severity == Severity::Error)
+                .and_then(|p| p.hint.clone()),
+            PackageError::MissingToolYaml { .. } => {
+                Some("a tool package needs tool.yaml at its root (RFC 3 section 4.1)".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl ToolYaml {
+    /// Parses tool.yaml text. `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<ToolYaml, PackageError> {
+        if text.trim().is_empty() {
+            return Err(PackageError::Parse {
+                path: origin.to_string(),
+                message: "the file is empty".into(),
+            });
+        }
+        serde_yaml::from_str(text).map_err(|e| PackageError::Parse {
+            path: origin.to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    pub fn read(dir: &Path) -> Result<ToolYaml, PackageError> {
+        let path = dir.join(TOOL_YAML);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(PackageError::MissingToolYaml {
+                    path: dir.display().to_string(),
+                })
+            }
+            Err(e) => {
+                return Err(PackageError::Io {
+                    path: path.display().to_string(),
+                    source: e,
+                })
+            }
+        };
+        ToolYaml::parse(&text, &path.display().to_string())
+    }
+
+    pub fn to_yaml(&self) -> String {
+        serde_yaml::to_string(self).expect("tool.yaml model always serialises")
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.runtime.as_ref().and_then(|r| r.mode).unwrap_or_default()
+    }
+
+    pub fn permissions(&self) -> Vec<Permission> {
+        self.permissions.iter().map(|p| Permission::parse(p)).collect()
+    }
+
+    /// The author's `risk_level`, else the level derived from the permissions.
+    pub fn risk(&self) -> RiskLevel {
+        self.risk_level
+            .unwrap_or_else(|| RiskLevel::derive(&self.permissions()))
+    }
+}
+
+/// A tool.yaml that passed validation: the required fields are present and
+/// well formed, and the entrypoint exists inside the package.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub version: semver::Version,
+    pub tool: ToolYaml,
+    pub warnings: Vec<Problem>,
+}
+
+impl Package {
+    /// Reads and validates the package in `dir`; any error-level problem fails.
+    pub fn load(dir: &Path) -> Result<Package, PackageError> {
+        let tool = ToolYaml::read(dir)?;
+        let problems = validate::validate(&tool, Some(dir));
+        let (errors, warnings): (Vec<Problem>, Vec<Problem>) = problems
+            .into_iter()
+            .partition(|p| p.severity == Severity::Error);
+        if !errors.is_empty() {
+            return Err(PackageError::Invalid {
+                path: dir.join(TOOL_YAML).display().to_string(),
+                problems: errors,
+            });
+        }
+        let name = tool.name.clone().expect("validated");
+        let version = names::parse_version(tool.version.as_deref().expect("validated"))
+            .expect("validated");
+        Ok(Package {
+            name,
+            version,
+            tool,
+            warnings,
+        })
+    }
+
+    pub fn description(&self) -> &str {
+        self.tool.description.as_deref().unwrap_or_default()
+    }
+
+    pub fn entrypoint(&self) -> &str {
+        self.tool.entrypoint.as_deref().unwrap_or_default()
+    }
+}

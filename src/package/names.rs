@@ -1,0 +1,86 @@
+//! Tool names and versions. Both end up as path components
+//! (`tools/<name>/<version>/`), so these checks are part of the path-safety
+//! guarantee: a name or version that passes cannot climb out of a directory.
+
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks a tool name: `[a-z0-9][a-z0-9._-]*`, at most 64 characters.
+pub fn validate_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("a tool name cannot be empty".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "tool name '{}…' is {} characters long; the limit is {MAX_NAME_LEN}",
+            &name[..name.char_indices().nth(16).map_or(name.len(), |(i, _)| i)],
+            name.len()
+        ));
+    }
+    let mut chars = name.chars();
+    let first = chars.next().expect("not empty");
+    if !(first.is_ascii_lowercase() || first.is_ascii_digit()) {
+        return Err(format!(
+            "tool name '{}' must start with a lowercase letter or digit",
+            name.escape_debug()
+        ));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-')))
+    {
+        return Err(format!(
+            "tool name '{}' contains '{}'; use lowercase letters, digits, '.', '_' and '-'",
+            name.escape_debug(),
+            bad.escape_debug()
+        ));
+    }
+    Ok(())
+}
+
+/// Parses a SemVer 2.0 version as written in tool.yaml and index records
+/// (no `v` prefix there: that form belongs to specs and git tags).
+pub fn parse_version(text: &str) -> Result<semver::Version, String> {
+    semver::Version::parse(text).map_err(|e| {
+        format!(
+            "'{}' is not a semantic version ({e}); write MAJOR.MINOR.PATCH, e.g. 1.0.0",
+            text.escape_debug()
+        )
+    })
+}
+
+pub fn validate_version(text: &str) -> Result<semver::Version, String> {
+    parse_version(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_ordinary_names() {
+        for n in ["fs-read", "a", "0", "json.query", "x_y", "a..b"] {
+            assert!(validate_name(n).is_ok(), "{n}");
+        }
+    }
+
+    #[test]
+    fn refuses_names_that_could_form_paths() {
+        for n in [
+            "", ".", "..", "../x", "a/b", "a\\b", "/abs", "-flag", "_x", "Upper", "a b", "é",
+            "a\0b",
+        ] {
+            assert!(validate_name(n).is_err(), "{n:?}");
+        }
+        assert!(validate_name(&"a".repeat(65)).is_err());
+        assert!(validate_name(&"a".repeat(64)).is_ok());
+    }
+
+    #[test]
+    fn versions_are_strict_semver() {
+        assert!(parse_version("1.2.3").is_ok());
+        assert!(parse_version("2.0.0-rc.1").is_ok());
+        for v in ["v1.2.3", "1.2", "../1.0.0", "1.0.0/x", ""] {
+            assert!(parse_version(v).is_err(), "{v}");
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Deterministic package archives.
+//!
+//! The same source directory gives the same bytes, and so the same BLAKE3
+//! digest, on every machine: entries are sorted by path, every entry has
+//! mtime 0, owner 0:0 with empty owner names, and mode 0755 (directories and
+//! files with any execute bit) or 0644; the gzip header carries no name, no
+//! time and a fixed OS byte. Entries sit under one `NAME-VERSION/` wrapper
+//! directory, which unpacking strips. Only regular files and directories are
+//! packed: a symlink in the source is an error, as it would be on install.
+//! `.git/` and orla's install receipt are left out.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::{Compression, GzBuilder};
+
+use super::{Package, PackageError};
+use crate::store::receipt::RECEIPT_FILE;
+
+/// What `pack` wrote.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    pub name: String,
+    pub version: semver::Version,
+    pub file_name: String,
+    /// Paths relative to the package root, in archive order.
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    #[error(transparent)]
+    Package(#[from] PackageError),
+    #[error("{path} is a {kind}; packages may hold only regular files and directories")]
+    Unsupported { path: String, kind: &'static str },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path}: file names in a package must be UTF-8")]
+    NonUtf8 { path: String },
+}
+
+impl PackError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            PackError::Package(e) => e.hint(),
+            PackError::Unsupported { .. } => {
+                Some("replace the link with a copy of the file it points to".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Validates the package in `dir` and writes its archive to `out`.
+pub fn pack(dir: &Path, out: impl Write) -> Result<Packed, PackError> {
+    let package = Package::load(dir)?;
+    let prefix = format!("{}-{}", package.name, package.version);
+    let entries = collect(dir)?;
+
+    let gz = GzBuilder::new()
+        .mtime(0)
+        .operating_system(255)
+        .write(out, Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    let io_err = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| PackError::Io { path, source }
+    };
+    let mut files = Vec::new();
+    for entry in &entries {
+        let mut header = tar::Header::new_gnu();
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_mtime(0);
+        let archive_path = format!("{prefix}/{}", entry.rel);
+        if entry.is_dir {
+            header.set_entry_type(tar::EntryType::Directory);
+            header.set_mode(0o755);
+            header.set_size(0);
+            tar.append_data(&mut header, format!("{archive_path}/"), io::empty())
+                .map_err(io_err(&entry.path))?;
+        } else {
+            let data = std::fs::read(&entry.path).map_err(io_err(&entry.path))?;
+            header.set_entry_type(tar::EntryType::Regular);
+            header.set_mode(if entry.executable { 0o755 } else { 0o644 });
+            header.set_size(data.len() as u64);
+            tar.append_data(&mut header, &archive_path, data.as_slice())
+                .map_err(io_err(&entry.path))?;
+            files.push(entry.rel.clone());
+        }
+    }
+    let gz = tar.into_inner().map_err(io_err(dir))?;
+    gz.finish().map_err(io_err(dir))?;
+
+    Ok(Packed {
+        file_name: format!("{prefix}.tar.gz"),
+        name: package.name,
+        version: package.version,
+        files,
+    })
+}
+
+/// Packs `dir` into memory.
+pub fn pack_to_vec(dir: &Path) -> Result<(Packed, Vec<u8>), PackError> {
+    let mut bytes = Vec::new();
+    let packed = pack(dir, &mut bytes)?;
+    Ok((packed, bytes))
+}
+
+struct Entry {
+    path: PathBuf,
+    rel: String,
+    is_dir: bool,
+    executable: bool,
+}
+
+fn collect(root: &Path) -> Result<Vec<Entry>, PackError> {
+    let mut out = Vec::new();
+    walk(root, "", &mut out)?;
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(out)
+}
+
+fn walk(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> Result<(), PackError> {
+    let read = std::fs::read_dir(dir).map_err(|source| PackError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    for item in read {
+        let item = item.map_err(|source| PackError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let path = item.path();
+        let Some(name) = item.file_name().to_str().map(str::to_string) else {
+            return Err(PackError::NonUtf8 {
+                path: path.display().to_string(),
+            });
+        };
+        if rel.is_empty() && (name == ".git" || name == RECEIPT_FILE) {
+            continue;
+        }
+        let child_rel = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let meta = std::fs::symlink_metadata(&path).map_err(|source| PackError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            out.push(Entry {
+                path: path.clone(),
+                rel: child_rel.clone(),
+                is_dir: true,
+                executable: true,
+            });
+            walk(&path, &child_rel, out)?;
+        } else if ft.is_file() {
+            out.push(Entry {
+                executable: super::validate::is_executable(&meta),
+                path,
+                rel: child_rel,
+                is_dir: false,
+            });
+        } else {
+            let kind = if ft.is_symlink() { "symbolic link" } else { "special file" };
+            return Err(PackError::Unsupported {
+                path: path.display().to_string(),
+                kind,
+            });
+        }
+    }
+    Ok(())
+}

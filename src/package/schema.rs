@@ -1,0 +1,100 @@
+//! `mcp.input_schema` / `mcp.output_schema` to JSON Schema.
+//!
+//! RFC 3 writes schemas as a shorthand (`path: string`); MCP clients want JSON
+//! Schema. The runtime manifest always carries JSON Schema, so the conversion
+//! happens once, here. A mapping is taken as full JSON Schema when it has
+//! `$schema`, `properties`, or `type: object`; otherwise every key is a
+//! property and every value a JSON type name. Shorthand properties are
+//! required unless the type ends in `?` (`offset: integer?`), an orla
+//! extension documented in docs/tool-yaml.md.
+
+use serde_json::{json, Map, Value};
+
+const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
+
+/// Converts a schema as written in tool.yaml to JSON Schema.
+pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, String> {
+    let json: Value = serde_json::to_value(value)
+        .map_err(|e| format!("cannot be expressed as JSON: {e}"))?;
+    let Value::Object(map) = json else {
+        return Err("must be a mapping (property: type) or a JSON Schema object".into());
+    };
+    let is_full = map.contains_key("$schema")
+        || map.contains_key("properties")
+        || map.get("type").and_then(Value::as_str) == Some("object");
+    if is_full {
+        return Ok(Value::Object(map));
+    }
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for (key, ty) in &map {
+        let Some(ty) = ty.as_str() else {
+            return Err(format!(
+                "property '{key}' must name a type ({}) in the shorthand form, or write a full JSON Schema with 'type: object' and 'properties'",
+                TYPES.join(", ")
+            ));
+        };
+        let (base, optional) = match ty.strip_suffix('?') {
+            Some(base) => (base, true),
+            None => (ty, false),
+        };
+        if !TYPES.contains(&base) {
+            return Err(format!(
+                "property '{key}' has unknown type '{ty}'; expected one of {}",
+                TYPES.join(", ")
+            ));
+        }
+        properties.insert(key.clone(), json!({ "type": base }));
+        if !optional {
+            required.push(Value::String(key.clone()));
+        }
+    }
+    Ok(json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> serde_yaml::Value {
+        serde_yaml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn shorthand_becomes_json_schema() {
+        let schema = to_json_schema(&yaml("path: string\noffset: integer?\n")).unwrap();
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "offset": {"type": "integer"}},
+                "required": ["path"],
+            })
+        );
+    }
+
+    #[test]
+    fn full_schema_is_kept() {
+        let text = "type: object\nproperties:\n  path:\n    type: string\nrequired: [path]\n";
+        let schema = to_json_schema(&yaml(text)).unwrap();
+        assert_eq!(schema["properties"]["path"]["type"], "string");
+        assert_eq!(schema["required"], json!(["path"]));
+    }
+
+    #[test]
+    fn a_property_named_type_stays_shorthand() {
+        let schema = to_json_schema(&yaml("type: string\n")).unwrap();
+        assert_eq!(schema["properties"]["type"]["type"], "string");
+    }
+
+    #[test]
+    fn unknown_types_are_errors() {
+        let err = to_json_schema(&yaml("path: str\n")).unwrap_err();
+        assert!(err.contains("unknown type 'str'"), "{err}");
+        assert!(to_json_schema(&yaml("- a\n- b\n")).is_err());
+    }
+}

@@ -1,0 +1,302 @@
+//! Version specs and version selection (DESIGN.md "Version rules").
+//!
+//! The resolver is a pure function over version records: no I/O, so every
+//! rule is tested directly.
+//!
+//! - `name`, `name@latest`: newest non-yanked stable; if none is stable, the
+//!   newest pre-release.
+//! - `name@1.2`, `name@1`: a partial version is a range, as in npm (newest 1.2.x, 1.x).
+//! - `name@1.2.3`, `name@v1.2.3`: exactly that version (even if yanked, with a warning).
+//! - `name@^1.2`, `~1.2`, `>=1.0, <2`: requirements in the semver crate's syntax.
+//! - Pre-releases only when an exact version or a requirement names one.
+
+use std::fmt;
+
+use semver::{Version, VersionReq};
+
+use crate::index::VersionRecord;
+use crate::package::names;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Requirement {
+    Latest,
+    Exact(Version),
+    Range(VersionReq),
+}
+
+impl fmt::Display for Requirement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Requirement::Latest => f.write_str("latest"),
+            Requirement::Exact(v) => write!(f, "={v}"),
+            Requirement::Range(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+/// `NAME[@VERSION]` as typed by a user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    pub name: String,
+    pub requirement: Requirement,
+    /// The version part as typed, for messages.
+    pub raw: Option<String>,
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.raw {
+            Some(raw) => write!(f, "{}@{raw}", self.name),
+            None => f.write_str(&self.name),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SpecError {
+    #[error("invalid tool spec '{spec}': {reason}")]
+    Invalid { spec: String, reason: String },
+}
+
+impl SpecError {
+    pub fn hint(&self) -> Option<String> {
+        Some("write NAME, NAME@VERSION or NAME@REQUIREMENT, e.g. fs-read, fs-read@1.2, fs-read@1.2.1, fs-read@^1.0".into())
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ResolveError {
+    #[error("no version of {name} matches '{requirement}'; available: {}", list(available))]
+    NoMatch {
+        name: String,
+        requirement: String,
+        available: Vec<Version>,
+    },
+    #[error("every version of {name} is yanked")]
+    AllYanked { name: String },
+    #[error("{name} has no published versions")]
+    Empty { name: String },
+}
+
+fn list(versions: &[Version]) -> String {
+    if versions.is_empty() {
+        return "none".into();
+    }
+    versions.iter().map(Version::to_string).collect::<Vec<_>>().join(", ")
+}
+
+impl Spec {
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        let invalid = |reason: String| SpecError::Invalid {
+            spec: text.to_string(),
+            reason,
+        };
+        let (name, version) = match text.split_once('@') {
+            Some((n, v)) => (n, Some(v)),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(invalid("the tool name is missing".into()));
+        }
+        if name.chars().any(|c| c.is_ascii_uppercase()) {
+            return Err(invalid(format!(
+                "tool names are lowercase; did you mean '{}'?",
+                text.replacen(name, &name.to_ascii_lowercase(), 1)
+            )));
+        }
+        names::validate_name(name).map_err(invalid)?;
+        let Some(raw) = version else {
+            return Ok(Spec {
+                name: name.to_string(),
+                requirement: Requirement::Latest,
+                raw: None,
+            });
+        };
+        let requirement = parse_requirement(raw.trim()).map_err(invalid)?;
+        Ok(Spec {
+            name: name.to_string(),
+            requirement,
+            raw: Some(raw.to_string()),
+        })
+    }
+}
+
+/// Parses the part after `@`.
+pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
+    if raw.is_empty() {
+        return Err("the version after '@' is empty".into());
+    }
+    if raw == "latest" {
+        return Ok(Requirement::Latest);
+    }
+    let bare = match raw.strip_prefix('v') {
+        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => rest,
+        _ => raw,
+    };
+    let is_partial = !bare.is_empty()
+        && bare.split('.').count() <= 2
+        && bare.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    if is_partial {
+        // `=1.2` in the semver crate is >=1.2.0, <1.3.0: npm's partial version.
+        let req = VersionReq::parse(&format!("={bare}")).map_err(|e| e.to_string())?;
+        return Ok(Requirement::Range(req));
+    }
+    if let Ok(version) = Version::parse(bare) {
+        return Ok(Requirement::Exact(version));
+    }
+    VersionReq::parse(raw)
+        .map(Requirement::Range)
+        .map_err(|e| format!("'{raw}' is neither a version nor a requirement ({e})"))
+}
+
+/// The chosen record, and whether choosing it deserves a warning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selected<'a> {
+    pub record: &'a VersionRecord,
+    pub yanked: bool,
+}
+
+/// Picks the version `requirement` asks for among `records`.
+pub fn select<'a>(spec: &Spec, records: &'a [VersionRecord]) -> Result<Selected<'a>, ResolveError> {
+    let name = spec.name.as_str();
+    let requirement = &spec.requirement;
+    if records.is_empty() {
+        return Err(ResolveError::Empty { name: name.into() });
+    }
+    let live = || records.iter().filter(|r| !r.yanked);
+    let chosen = match requirement {
+        Requirement::Exact(v) => records.iter().find(|r| r.version == *v),
+        Requirement::Latest => {
+            if live().next().is_none() {
+                return Err(ResolveError::AllYanked { name: name.into() });
+            }
+            live()
+                .filter(|r| r.version.pre.is_empty())
+                .max_by(|a, b| a.version.cmp(&b.version))
+                .or_else(|| live().max_by(|a, b| a.version.cmp(&b.version)))
+        }
+        Requirement::Range(req) => live()
+            .filter(|r| req.matches(&r.version))
+            .max_by(|a, b| a.version.cmp(&b.version)),
+    };
+    match chosen {
+        Some(record) => Ok(Selected {
+            record,
+            yanked: record.yanked,
+        }),
+        None => {
+            let mut available: Vec<Version> = live().map(|r| r.version.clone()).collect();
+            available.sort();
+            Err(ResolveError::NoMatch {
+                name: name.into(),
+                requirement: spec.raw.clone().unwrap_or_else(|| requirement.to_string()),
+                available,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::Digest;
+
+    fn records(versions: &[(&str, bool)]) -> Vec<VersionRecord> {
+        versions
+            .iter()
+            .map(|(v, yanked)| VersionRecord {
+                name: "fs-read".into(),
+                version: v.parse().unwrap(),
+                blake3: Digest::of(v.as_bytes()),
+                size: 1,
+                archive: None,
+                sha256: None,
+                yanked: *yanked,
+                description: String::new(),
+                keywords: vec![],
+                permissions: vec![],
+            })
+            .collect()
+    }
+
+    fn fs_read() -> Vec<VersionRecord> {
+        records(&[
+            ("1.0.0", false),
+            ("1.1.0", false),
+            ("1.2.0", false),
+            ("1.2.1", false),
+            ("2.0.0-rc.1", false),
+        ])
+    }
+
+    fn pick(spec: &str, recs: &[VersionRecord]) -> Result<String, ResolveError> {
+        let spec = Spec::parse(spec).unwrap();
+        select(&spec, recs).map(|s| s.record.version.to_string())
+    }
+
+    #[test]
+    fn design_version_rules() {
+        let r = fs_read();
+        assert_eq!(pick("fs-read@1.2", &r).unwrap(), "1.2.1");
+        assert_eq!(pick("fs-read@1", &r).unwrap(), "1.2.1");
+        assert_eq!(pick("fs-read", &r).unwrap(), "1.2.1");
+        assert_eq!(pick("fs-read@latest", &r).unwrap(), "1.2.1");
+        assert_eq!(pick("fs-read@2.0.0-rc.1", &r).unwrap(), "2.0.0-rc.1");
+        assert_eq!(pick("fs-read@v1.1.0", &r).unwrap(), "1.1.0");
+        assert_eq!(pick("fs-read@1.1.0", &r).unwrap(), "1.1.0");
+        assert_eq!(pick("fs-read@^1.0", &r).unwrap(), "1.2.1");
+        assert_eq!(pick("fs-read@~1.1", &r).unwrap(), "1.1.0");
+        assert_eq!(pick("fs-read@>=1.0, <1.2", &r).unwrap(), "1.1.0");
+        assert_eq!(pick("fs-read@>=2.0.0-rc.1", &r).unwrap(), "2.0.0-rc.1");
+    }
+
+    #[test]
+    fn prereleases_only_when_named() {
+        let r = fs_read();
+        assert_eq!(pick("fs-read@2", &r).unwrap_err(), ResolveError::NoMatch {
+            name: "fs-read".into(),
+            requirement: "2".into(),
+            available: r.iter().map(|r| r.version.clone()).collect(),
+        });
+        assert_eq!(pick("fs-read@>=1.0", &r).unwrap(), "1.2.1");
+    }
+
+    #[test]
+    fn latest_falls_back_to_prerelease_when_nothing_is_stable() {
+        let r = records(&[("0.1.0-alpha.1", false), ("0.1.0-beta.1", false)]);
+        assert_eq!(pick("fs-read", &r).unwrap(), "0.1.0-beta.1");
+    }
+
+    #[test]
+    fn yanked_versions_are_skipped_by_ranges_but_not_by_pins() {
+        let r = records(&[("1.0.0", false), ("1.1.0", true)]);
+        assert_eq!(pick("fs-read", &r).unwrap(), "1.0.0");
+        assert_eq!(pick("fs-read@1", &r).unwrap(), "1.0.0");
+        let spec = Spec::parse("fs-read@1.1.0").unwrap();
+        let selected = select(&spec, &r).unwrap();
+        assert!(selected.yanked);
+        let all_yanked = records(&[("1.0.0", true)]);
+        assert_eq!(
+            pick("fs-read", &all_yanked).unwrap_err(),
+            ResolveError::AllYanked { name: "fs-read".into() }
+        );
+    }
+
+    #[test]
+    fn unknown_version_lists_available() {
+        let err = pick("fs-read@3", &fs_read()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "no version of fs-read matches '3'; available: 1.0.0, 1.1.0, 1.2.0, 1.2.1, 2.0.0-rc.1"
+        );
+    }
+
+    #[test]
+    fn malformed_specs_say_what_is_expected() {
+        for bad in ["", "@1.0", "fs-read@", "fs-read@@1", "fs read", "../x", "fs-read@one"] {
+            assert!(Spec::parse(bad).is_err(), "{bad}");
+        }
+        let err = Spec::parse("FS-read").unwrap_err().to_string();
+        assert!(err.contains("did you mean 'fs-read'"), "{err}");
+    }
+}

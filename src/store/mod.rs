@@ -1,0 +1,341 @@
+//! The install store: `<tools_dir>/<name>/<version>/`, changed only under the
+//! root's lock and only by atomic renames (DESIGN.md invariants 1, 3, 4, 5).
+//!
+//! An install unpacks into a fresh directory under `<tools_dir>/.orla-staging/`
+//! (same filesystem, so the final `rename` is atomic), writes the receipt
+//! there, and renames the whole directory into place. Before the rename a
+//! marker file records that the manifest is about to change; it is removed
+//! once the manifest is rewritten. A process killed in between leaves the
+//! marker behind, and the next orla to open the root regenerates the manifest
+//! from the store and empties the staging area. So after any crash the root
+//! holds either the old state or the new one, and the manifest catches up
+//! before anyone reads it.
+
+pub mod lock;
+pub mod receipt;
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::manifest::{self, Manifest};
+use crate::package::{names, ToolYaml};
+use crate::progress::Reporter;
+use lock::{FileLock, LockKind};
+use receipt::Receipt;
+
+const STAGING: &str = ".orla-staging";
+const PENDING: &str = ".manifest-pending";
+const LOCK: &str = ".lock";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RootKind {
+    Global,
+    Project,
+}
+
+/// Where packages are installed and where the root's state lives.
+#[derive(Debug, Clone)]
+pub struct InstallRoot {
+    pub kind: RootKind,
+    pub tools_dir: PathBuf,
+    /// `~/.orla` for the global root, `<project>/.orla` for a project.
+    pub state_dir: PathBuf,
+    pub project_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{name} {version} is already installed at {}", path.display())]
+    AlreadyInstalled {
+        name: String,
+        version: String,
+        path: PathBuf,
+    },
+    #[error("{what} is not installed")]
+    NotInstalled { what: String },
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("the runtime manifest {} is unreadable: {message}", path.display())]
+    Manifest { path: PathBuf, message: String },
+}
+
+impl StoreError {
+    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StoreError {
+        let path = path.to_path_buf();
+        move |source| StoreError::Io { action, path, source }
+    }
+
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            StoreError::AlreadyInstalled { .. } => Some("pass --force to reinstall it".into()),
+            StoreError::NotInstalled { .. } => Some("`orla list` shows what is installed".into()),
+            StoreError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
+                Some("check that you may write to the install root, or set ORLA_HOME".into())
+            }
+            StoreError::Io { source, .. } if source.raw_os_error() == Some(28) => {
+                Some("free some disk space and run the command again".into())
+            }
+            StoreError::Manifest { .. } => {
+                Some("run `orla install` or `orla uninstall` on this root to regenerate it".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An installed package, as found in the store.
+#[derive(Debug, Clone)]
+pub struct Installed {
+    pub dir: PathBuf,
+    pub receipt: Receipt,
+    pub tool: ToolYaml,
+}
+
+impl InstallRoot {
+    pub fn global(home: &Path) -> InstallRoot {
+        InstallRoot {
+            kind: RootKind::Global,
+            tools_dir: home.join("tools"),
+            state_dir: home.to_path_buf(),
+            project_dir: None,
+        }
+    }
+
+    pub fn project(project_dir: &Path, tools_dir: &Path) -> InstallRoot {
+        InstallRoot {
+            kind: RootKind::Project,
+            tools_dir: project_dir.join(tools_dir),
+            state_dir: project_dir.join(".orla"),
+            project_dir: Some(project_dir.to_path_buf()),
+        }
+    }
+
+    pub fn manifest_path(&self) -> PathBuf {
+        self.state_dir.join(manifest::MANIFEST_FILE)
+    }
+
+    pub fn package_dir(&self, name: &str, version: &semver::Version) -> PathBuf {
+        self.tools_dir.join(name).join(version.to_string())
+    }
+
+    fn staging_root(&self) -> PathBuf {
+        self.tools_dir.join(STAGING)
+    }
+
+    fn pending_marker(&self) -> PathBuf {
+        self.state_dir.join(PENDING)
+    }
+
+    /// True when an interrupted command left the manifest behind the store.
+    pub fn needs_recovery(&self) -> bool {
+        self.pending_marker().exists() || self.staging_root().exists()
+    }
+
+    /// Every package in the store with a readable receipt, sorted by name
+    /// and version. Directories orla did not install are reported and skipped.
+    pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
+        let mut out = Vec::new();
+        let names = match fs::read_dir(&self.tools_dir) {
+            Ok(d) => d,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(StoreError::io("cannot read", &self.tools_dir)(e)),
+        };
+        for entry in names {
+            let entry = entry.map_err(StoreError::io("cannot read", &self.tools_dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || names::validate_name(&name).is_err() || !entry.path().is_dir() {
+                continue;
+            }
+            let versions = fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
+            for v in versions {
+                let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
+                let dir = v.path();
+                let version = v.file_name().to_string_lossy().into_owned();
+                if version.starts_with('.') || names::parse_version(&version).is_err() || !dir.is_dir() {
+                    continue;
+                }
+                let loaded = Receipt::read(&dir).and_then(|receipt| {
+                    ToolYaml::read(&dir)
+                        .map(|tool| (receipt, tool))
+                        .map_err(|e| e.to_string())
+                });
+                match loaded {
+                    Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
+                    Err(e) => reporter.warn(&format!(
+                        "skipping {}: not installed by orla or damaged ({e})",
+                        dir.display()
+                    )),
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
+        });
+        Ok(out)
+    }
+}
+
+/// An install root opened for change: holds its lock until dropped.
+pub struct Store<'a> {
+    pub root: &'a InstallRoot,
+    _lock: FileLock,
+}
+
+impl<'a> Store<'a> {
+    /// Takes the root's lock (waiting for another orla if need be) and
+    /// recovers from any interrupted command.
+    pub fn open(root: &'a InstallRoot, reporter: &dyn Reporter) -> Result<Store<'a>, StoreError> {
+        fs::create_dir_all(&root.state_dir).map_err(StoreError::io("cannot create", &root.state_dir))?;
+        let lock_path = root.state_dir.join(LOCK);
+        let lock = FileLock::acquire(&lock_path, LockKind::Exclusive, "the install root", reporter)
+            .map_err(StoreError::io("cannot lock", &lock_path))?;
+        let store = Store { root, _lock: lock };
+        store.recover(reporter)?;
+        Ok(store)
+    }
+
+    fn recover(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
+        let staging = self.root.staging_root();
+        if staging.exists() {
+            fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
+        }
+        if self.root.pending_marker().exists() {
+            self.sync_manifest(reporter)?;
+        }
+        Ok(())
+    }
+
+    /// A fresh, empty directory on the same filesystem as the store.
+    pub fn staging_dir(&self) -> Result<tempfile::TempDir, StoreError> {
+        let staging = self.root.staging_root();
+        fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
+        tempfile::Builder::new()
+            .prefix("stage-")
+            .tempdir_in(&staging)
+            .map_err(StoreError::io("cannot create a staging directory in", &staging))
+    }
+
+    fn mark_pending(&self) -> Result<(), StoreError> {
+        let marker = self.root.pending_marker();
+        write_synced(&marker, b"the manifest is being regenerated\n").map_err(StoreError::io("cannot write", &marker))
+    }
+
+    /// Moves a verified, unpacked package into place.
+    pub fn commit(
+        &self,
+        staged: &Path,
+        name: &str,
+        version: &semver::Version,
+        force: bool,
+    ) -> Result<PathBuf, StoreError> {
+        let target = self.root.package_dir(name, version);
+        let parent = target.parent().expect("package dirs have a parent");
+        fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
+        if target.exists() && !force {
+            return Err(StoreError::AlreadyInstalled {
+                name: name.into(),
+                version: version.to_string(),
+                path: target,
+            });
+        }
+        sync_tree_files(staged).map_err(StoreError::io("cannot sync", staged))?;
+        self.mark_pending()?;
+        if target.exists() {
+            // Move the old copy aside first: a rename cannot replace a
+            // non-empty directory, and this keeps each step atomic.
+            let trash = self.staging_dir()?.keep();
+            let old = trash.join("old");
+            fs::rename(&target, &old).map_err(StoreError::io("cannot move aside", &target))?;
+        }
+        fs::rename(staged, &target).map_err(StoreError::io("cannot install into", &target))?;
+        sync_dir(parent);
+        Ok(target)
+    }
+
+    /// Removes an installed package directory.
+    pub fn remove(&self, name: &str, version: &semver::Version) -> Result<(), StoreError> {
+        let target = self.root.package_dir(name, version);
+        if !target.exists() {
+            return Err(StoreError::NotInstalled {
+                what: format!("{name} {version}"),
+            });
+        }
+        self.mark_pending()?;
+        let trash = self.staging_dir()?.keep();
+        fs::rename(&target, trash.join("old")).map_err(StoreError::io("cannot remove", &target))?;
+        let name_dir = self.root.tools_dir.join(name);
+        // Drop the name directory once its last version is gone.
+        let _ = fs::remove_dir(&name_dir);
+        fs::remove_dir_all(&trash).map_err(StoreError::io("cannot remove", &trash))?;
+        Ok(())
+    }
+
+    /// Regenerates the runtime manifest from the store, then clears the
+    /// pending marker and the staging area.
+    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+        let installed = self.root.scan(reporter)?;
+        let manifest = Manifest::generate(self.root, &installed);
+        let path = self.root.manifest_path();
+        atomic_write(&path, manifest.to_json().as_bytes()).map_err(StoreError::io("cannot write", &path))?;
+        let marker = self.root.pending_marker();
+        match fs::remove_file(&marker) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(StoreError::io("cannot remove", &marker)(e)),
+        }
+        let staging = self.root.staging_root();
+        if staging.exists() {
+            fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
+        }
+        Ok(manifest)
+    }
+}
+
+/// Writes a file and flushes it to disk.
+pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Writes `path` so that readers see either the old or the new content:
+/// a temporary file in the same directory, flushed, then renamed over it.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().expect("files have a parent");
+    fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Flushes a directory entry change (a rename) to disk, where the platform allows.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn sync_tree_files(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            sync_tree_files(&entry.path())?;
+        } else if ft.is_file() {
+            fs::File::open(entry.path())?.sync_all()?;
+        }
+    }
+    Ok(())
+}

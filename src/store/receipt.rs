@@ -1,0 +1,80 @@
+//! The install receipt: what orla installed, from where, with which digest,
+//! and the digest of every file, kept at `<package>/.orla-receipt.json`.
+//!
+//! The receipt lives inside the package directory so that it appears in the
+//! same atomic rename as the package: there is never a package without its
+//! receipt, nor a receipt without its package. Archives may not contain this
+//! name (unpack refuses it).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::verify::Digest;
+
+pub const RECEIPT_FILE: &str = ".orla-receipt.json";
+pub const RECEIPT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Receipt {
+    pub receipt_version: u32,
+    pub name: String,
+    pub version: semver::Version,
+    pub source: Source,
+    /// Seconds since the Unix epoch.
+    pub installed_at: u64,
+    pub files: BTreeMap<String, FileRecord>,
+    /// Fields written by a newer orla, kept as they were.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileRecord {
+    pub blake3: Digest,
+    pub size: u64,
+    pub executable: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// From a registry index, by version record.
+    Registry,
+    /// `orla install --local PATH`.
+    Local,
+}
+
+/// Where an installed package came from.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Source {
+    pub kind: SourceKind,
+    /// The registry name (`builtin`, or its location).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
+    /// The local path a `--local` install came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Where the archive was fetched from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<String>,
+    /// BLAKE3 of the archive bytes.
+    pub blake3: Digest,
+    pub size: u64,
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+impl Receipt {
+    pub fn read(package_dir: &Path) -> Result<Receipt, String> {
+        let path = package_dir.join(RECEIPT_FILE);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn write(&self, package_dir: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).expect("receipt serialises");
+        crate::store::write_synced(&package_dir.join(RECEIPT_FILE), text.as_bytes())
+    }
+}

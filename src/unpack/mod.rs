@@ -1,0 +1,338 @@
+//! Hardened extraction of package archives (DESIGN.md invariant 2).
+//!
+//! An archive may hold only regular files and directories: links, devices and
+//! fifos are refused outright, because link checks have a long history of
+//! bypasses (cargo and uv made the same choice). Absolute paths, `..`, a path
+//! that appears twice, non-UTF-8 names and orla's reserved receipt name are
+//! refused; setuid, setgid and sticky bits and group/world write are dropped;
+//! the unpacked size and the entry count are capped. Extraction always goes
+//! into a fresh, empty staging directory, and each file is created with
+//! `create_new`, so nothing that already exists is ever written through.
+//!
+//! Each file's BLAKE3 is computed as it is written, for the install receipt
+//! that `orla verify` checks later: still one pass over the bytes.
+
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::read::GzDecoder;
+
+use crate::store::receipt::{FileRecord, RECEIPT_FILE};
+
+/// Caps on what one archive may expand to.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_unpacked_bytes: u64,
+    pub max_entries: u64,
+}
+
+impl Limits {
+    pub const MIN_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
+    pub const MAX_ENTRIES: u64 = 10_000;
+
+    /// As cargo does: the larger of 512 MiB and 20 times the compressed size.
+    pub fn for_archive(compressed_size: Option<u64>) -> Limits {
+        let scaled = compressed_size.unwrap_or(0).saturating_mul(20);
+        Limits {
+            max_unpacked_bytes: scaled.max(Self::MIN_UNPACKED_BYTES),
+            max_entries: Self::MAX_ENTRIES,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UnpackError {
+    #[error("the archive is not a valid gzip tar: {0}")]
+    Corrupt(String),
+    #[error("the archive entry '{path}' is a {kind}; packages may hold only regular files and directories")]
+    ForbiddenEntry { path: String, kind: String },
+    #[error("the archive entry '{path}' {reason}")]
+    UnsafePath { path: String, reason: &'static str },
+    #[error("the archive holds '{path}' twice")]
+    Duplicate { path: String },
+    #[error("the archive expands to more than {limit} bytes")]
+    TooLarge { limit: u64 },
+    #[error("the archive holds more than {limit} entries")]
+    TooManyEntries { limit: u64 },
+    #[error("the archive is empty")]
+    Empty,
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// What was unpacked.
+#[derive(Debug)]
+pub struct Unpacked {
+    /// The package root inside the staging directory: the staging directory
+    /// itself, or the single top-level directory the archive wrapped it in.
+    pub root: PathBuf,
+    /// Every regular file, relative to `root`, with its digest.
+    pub files: BTreeMap<String, FileRecord>,
+}
+
+/// Unpacks the gzip tar `reader` into `dest`, which must be an empty directory.
+pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked, UnpackError> {
+    let mut archive = tar::Archive::new(GzDecoder::new(reader));
+    let entries = archive
+        .entries()
+        .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+    let mut seen = std::collections::HashSet::new();
+    let mut files: BTreeMap<String, FileRecord> = BTreeMap::new();
+    let mut total: u64 = 0;
+    let mut count: u64 = 0;
+
+    for entry in entries {
+        let mut entry = entry.map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+        let kind = entry.header().entry_type();
+        if kind.is_pax_global_extensions() {
+            continue; // metadata only, e.g. the commit id `git archive` records
+        }
+        count += 1;
+        if count > limits.max_entries {
+            return Err(UnpackError::TooManyEntries {
+                limit: limits.max_entries,
+            });
+        }
+        let raw = entry.path_bytes().into_owned();
+        let rel = safe_path(&raw)?;
+        let is_dir = kind.is_dir();
+        if !(is_dir || kind.is_file() || kind == tar::EntryType::Continuous) {
+            return Err(UnpackError::ForbiddenEntry {
+                path: rel,
+                kind: entry_kind(kind),
+            });
+        }
+        if rel.is_empty() {
+            if is_dir {
+                continue; // "./" names the staging directory itself
+            }
+            return Err(UnpackError::UnsafePath {
+                path: String::from_utf8_lossy(&raw).into_owned(),
+                reason: "has no file name",
+            });
+        }
+        if !seen.insert(rel.clone()) {
+            return Err(UnpackError::Duplicate { path: rel });
+        }
+        let target = dest.join(&rel);
+        if is_dir {
+            create_dirs(&target)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            create_dirs(parent)?;
+        }
+        let executable = entry.header().mode().map(|m| m & 0o111 != 0).unwrap_or(false);
+        let budget = limits.max_unpacked_bytes - total;
+        let record = write_file(&mut entry, &target, executable, budget)
+            .map_err(|e| match e {
+                WriteError::TooLarge => UnpackError::TooLarge {
+                    limit: limits.max_unpacked_bytes,
+                },
+                WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
+                WriteError::Write(source) => UnpackError::Io {
+                    path: target.display().to_string(),
+                    source,
+                },
+            })?;
+        total += record.size;
+        files.insert(rel, record);
+    }
+
+    if seen.is_empty() {
+        return Err(UnpackError::Empty);
+    }
+    Ok(strip_wrapper(dest, files))
+}
+
+/// If everything sits under one top-level directory and there is no
+/// tool.yaml beside it, that directory is the package root.
+fn strip_wrapper(dest: &Path, files: BTreeMap<String, FileRecord>) -> Unpacked {
+    let mut tops = files.keys().map(|k| k.split('/').next().unwrap_or(k));
+    let first = tops.next().map(str::to_string);
+    let single_dir = match &first {
+        Some(top) => {
+            files.keys().all(|k| k.starts_with(&format!("{top}/")))
+                && fs::read_dir(dest).map(|d| d.count() == 1).unwrap_or(false)
+        }
+        None => false,
+    };
+    match first {
+        Some(top) if single_dir && !files.contains_key(crate::package::TOOL_YAML) => {
+            let prefix = format!("{top}/");
+            let files = files
+                .into_iter()
+                .map(|(k, v)| (k[prefix.len()..].to_string(), v))
+                .collect();
+            Unpacked {
+                root: dest.join(top),
+                files,
+            }
+        }
+        _ => Unpacked {
+            root: dest.to_path_buf(),
+            files,
+        },
+    }
+}
+
+/// Normalises an archive path to `a/b/c`, refusing anything that could
+/// leave the destination or confuse it.
+pub fn safe_path(raw: &[u8]) -> Result<String, UnpackError> {
+    let shown = || String::from_utf8_lossy(raw).into_owned();
+    let text = std::str::from_utf8(raw).map_err(|_| UnpackError::UnsafePath {
+        path: shown(),
+        reason: "is not valid UTF-8",
+    })?;
+    if text.starts_with('/') || text.starts_with('\\') {
+        return Err(UnpackError::UnsafePath {
+            path: shown(),
+            reason: "is an absolute path",
+        });
+    }
+    let mut parts = Vec::new();
+    for part in text.split('/') {
+        match part {
+            "" | "." => continue,
+            ".." => {
+                return Err(UnpackError::UnsafePath {
+                    path: shown(),
+                    reason: "climbs out of the package with '..'",
+                })
+            }
+            p if p.contains('\\') || p.contains('\0') || (p.len() >= 2 && p.as_bytes()[1] == b':') => {
+                return Err(UnpackError::UnsafePath {
+                    path: shown(),
+                    reason: "contains a backslash, NUL or drive prefix",
+                })
+            }
+            p if p == RECEIPT_FILE => {
+                return Err(UnpackError::UnsafePath {
+                    path: shown(),
+                    reason: "uses a name orla reserves for its install receipt",
+                })
+            }
+            p => parts.push(p),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+fn entry_kind(kind: tar::EntryType) -> String {
+    match kind {
+        tar::EntryType::Symlink => "symbolic link".into(),
+        tar::EntryType::Link => "hard link".into(),
+        tar::EntryType::Char => "character device".into(),
+        tar::EntryType::Block => "block device".into(),
+        tar::EntryType::Fifo => "fifo".into(),
+        tar::EntryType::GNUSparse => "sparse file".into(),
+        other => format!("entry of type {:?}", other.as_byte() as char),
+    }
+}
+
+fn create_dirs(path: &Path) -> Result<(), UnpackError> {
+    fs::create_dir_all(path).map_err(|source| UnpackError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+enum WriteError {
+    TooLarge,
+    Read(io::Error),
+    Write(io::Error),
+}
+
+fn write_file(
+    src: &mut impl Read,
+    target: &Path,
+    executable: bool,
+    budget: u64,
+) -> Result<FileRecord, WriteError> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o755 } else { 0o644 });
+    }
+    let mut file = options.open(target).map_err(WriteError::Write)?;
+    let mut hasher = blake3::Hasher::new();
+    let mut size: u64 = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = src.read(&mut buf).map_err(WriteError::Read)?;
+        if n == 0 {
+            break;
+        }
+        size += n as u64;
+        if size > budget {
+            return Err(WriteError::TooLarge);
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n]).map_err(WriteError::Write)?;
+    }
+    // The umask may have narrowed the mode; set it exactly.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = if executable { 0o755 } else { 0o644 };
+        file.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(WriteError::Write)?;
+    }
+    Ok(FileRecord {
+        blake3: crate::verify::Digest::from_hasher(&hasher),
+        size,
+        executable,
+    })
+}
+
+fn io_message(e: &io::Error) -> String {
+    match e.get_ref() {
+        Some(inner) => inner.to_string(),
+        None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_paths_are_normalised() {
+        assert_eq!(safe_path(b"a/b").unwrap(), "a/b");
+        assert_eq!(safe_path(b"./a//b/").unwrap(), "a/b");
+        assert_eq!(safe_path(b"./").unwrap(), "");
+    }
+
+    #[test]
+    fn escaping_paths_are_refused() {
+        for p in [
+            &b"../x"[..],
+            b"a/../../x",
+            b"/etc/passwd",
+            b"\\x",
+            b"a\\..\\b",
+            b"C:/x",
+            b"\xff",
+            b"pkg/.orla-receipt.json",
+        ] {
+            assert!(safe_path(p).is_err(), "{}", String::from_utf8_lossy(p));
+        }
+    }
+
+    #[test]
+    fn limits_scale_with_archive_size() {
+        assert_eq!(Limits::for_archive(None).max_unpacked_bytes, 512 * 1024 * 1024);
+        assert_eq!(
+            Limits::for_archive(Some(100 * 1024 * 1024)).max_unpacked_bytes,
+            2000 * 1024 * 1024
+        );
+    }
+}

@@ -1,0 +1,250 @@
+//! BLAKE3 verification, streamed.
+//!
+//! Archive bytes are hashed as they flow from the network or the cache into
+//! the gzip decoder, so an archive is read exactly once. The verdict is known
+//! only at the end, which is why unpacking writes into a private staging
+//! directory and nothing is renamed into place before `Verifier::finish`
+//! says the digest and size match.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// A BLAKE3 digest, written as 64 lowercase hex characters.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Digest([u8; 32]);
+
+impl Digest {
+    pub fn of(bytes: &[u8]) -> Digest {
+        Digest(*blake3::hash(bytes).as_bytes())
+    }
+
+    pub fn from_hasher(hasher: &blake3::Hasher) -> Digest {
+        Digest(*hasher.finalize().as_bytes())
+    }
+
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({})", self.to_hex())
+    }
+}
+
+impl FromStr for Digest {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Digest, String> {
+        if s.len() != 64
+            || !s
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err(format!(
+                "'{}' is not a BLAKE3 digest (64 lowercase hex characters)",
+                s.escape_debug()
+            ));
+        }
+        let mut out = [0u8; 32];
+        for (i, chunk) in s.as_bytes().chunks(2).enumerate() {
+            let hex = std::str::from_utf8(chunk).expect("ascii");
+            out[i] = u8::from_str_radix(hex, 16).expect("checked hex");
+        }
+        Ok(Digest(out))
+    }
+}
+
+impl Serialize for Digest {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Digest, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What the bytes must be.
+#[derive(Debug, Clone, Copy)]
+pub struct Expected {
+    pub blake3: Digest,
+    pub size: Option<u64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("digest mismatch for {what}: expected blake3 {expected}, got {actual}")]
+    DigestMismatch {
+        what: String,
+        expected: Digest,
+        actual: Digest,
+    },
+    #[error("size mismatch for {what}: expected {expected} bytes, got {actual}")]
+    SizeMismatch {
+        what: String,
+        expected: u64,
+        actual: u64,
+    },
+}
+
+/// A reader that hashes and counts what passes through it and refuses to
+/// read past the expected size, so a hostile server cannot stream forever.
+pub struct Verifier<R> {
+    inner: R,
+    hasher: blake3::Hasher,
+    read: u64,
+    limit: Option<u64>,
+}
+
+impl<R: Read> Verifier<R> {
+    pub fn new(inner: R, expected_size: Option<u64>) -> Verifier<R> {
+        Verifier {
+            inner,
+            hasher: blake3::Hasher::new(),
+            read: 0,
+            limit: expected_size,
+        }
+    }
+
+    pub fn bytes_read(&self) -> u64 {
+        self.read
+    }
+
+    /// Reads whatever the consumer left unread (gzip trailers, padding), so
+    /// the digest covers every byte, then compares with `expected`.
+    pub fn finish(mut self, expected: &Expected, what: &str) -> io::Result<Result<(), VerifyError>> {
+        io::copy(&mut self, &mut io::sink())?;
+        Ok(self.check(expected, what))
+    }
+
+    fn check(&self, expected: &Expected, what: &str) -> Result<(), VerifyError> {
+        if let Some(size) = expected.size {
+            if size != self.read {
+                return Err(VerifyError::SizeMismatch {
+                    what: what.to_string(),
+                    expected: size,
+                    actual: self.read,
+                });
+            }
+        }
+        let actual = Digest(*self.hasher.finalize().as_bytes());
+        if actual != expected.blake3 {
+            return Err(VerifyError::DigestMismatch {
+                what: what.to_string(),
+                expected: expected.blake3,
+                actual,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The error a `Verifier` returns when the source is longer than declared;
+/// callers turn it into a `SizeMismatch`.
+#[derive(Debug)]
+pub struct TooLong;
+
+impl fmt::Display for TooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the archive is longer than its index record says")
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+impl<R: Read> Read for Verifier<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = match self.limit {
+            // Ask for one byte more than allowed, so an overlong source is seen.
+            Some(limit) => {
+                let room = (limit + 1).saturating_sub(self.read);
+                buf.len().min(usize::try_from(room).unwrap_or(usize::MAX))
+            }
+            None => buf.len(),
+        };
+        if want == 0 {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, TooLong));
+        }
+        let n = self.inner.read(&mut buf[..want])?;
+        self.read += n as u64;
+        if let Some(limit) = self.limit {
+            if self.read > limit {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, TooLong));
+            }
+        }
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Hashes a file's bytes, for receipts and `orla verify`.
+pub fn hash_reader(mut reader: impl Read) -> io::Result<(Digest, u64)> {
+    let mut hasher = blake3::Hasher::new();
+    let n = io::copy(&mut reader, &mut hasher)?;
+    Ok((Digest(*hasher.finalize().as_bytes()), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digest_round_trips_through_hex() {
+        let d = Digest::of(b"orla");
+        assert_eq!(d.to_hex().parse::<Digest>().unwrap(), d);
+        assert_eq!(d.to_hex(), blake3::hash(b"orla").to_hex().as_str());
+    }
+
+    #[test]
+    fn malformed_digests_are_refused() {
+        for s in ["", "abc", &"A".repeat(64), &"g".repeat(64), &"a".repeat(65)] {
+            assert!(s.parse::<Digest>().is_err(), "{s}");
+        }
+    }
+
+    #[test]
+    fn verifier_checks_digest_and_size() {
+        let data = b"hello world".to_vec();
+        let good = Expected { blake3: Digest::of(&data), size: Some(11) };
+        let mut v = Verifier::new(&data[..], Some(11));
+        let mut head = [0u8; 5];
+        v.read_exact(&mut head).unwrap();
+        assert!(v.finish(&good, "x").unwrap().is_ok());
+
+        let wrong = Expected { blake3: Digest::of(b"other"), size: None };
+        let v = Verifier::new(&data[..], None);
+        assert!(matches!(
+            v.finish(&wrong, "x").unwrap(),
+            Err(VerifyError::DigestMismatch { .. })
+        ));
+
+        let short = Expected { blake3: Digest::of(&data), size: Some(12) };
+        let v = Verifier::new(&data[..], Some(12));
+        assert!(matches!(
+            v.finish(&short, "x").unwrap(),
+            Err(VerifyError::SizeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn verifier_stops_an_overlong_stream() {
+        let data = vec![0u8; 100];
+        let mut v = Verifier::new(&data[..], Some(10));
+        let err = io::copy(&mut v, &mut io::sink()).unwrap_err();
+        assert!(err.get_ref().unwrap().is::<TooLong>());
+        assert!(v.bytes_read() <= 11);
+    }
+}
