@@ -3,12 +3,17 @@
 //! RFC 3 writes schemas as a shorthand (`path: string`); MCP clients want JSON
 //! Schema. The runtime manifest always carries JSON Schema, so the conversion
 //! happens once, here. A mapping is taken as full JSON Schema when it has
-//! `$schema`, `properties`, or `type: object`; otherwise every key is a
+//! `$schema`, `properties`, `items`, `$ref`, `anyOf`, `oneOf`, `allOf`, or a
+//! `type` of `object`, `array` or a list of types; otherwise every key is a
 //! property and every value a JSON type name. Shorthand properties are
 //! required unless the type ends in `?` (`offset: integer?`), an orla
 //! extension documented in docs/tool-yaml.md.
 
 use serde_json::{json, Map, Value};
+
+/// Keys that only a JSON Schema has; a shorthand property by one of these
+/// names would be ambiguous, so they mark the mapping as full JSON Schema.
+const FULL_SCHEMA_KEYS: [&str; 7] = ["$schema", "properties", "items", "$ref", "anyOf", "oneOf", "allOf"];
 
 const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
 
@@ -19,9 +24,12 @@ pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, String> {
     let Value::Object(map) = json else {
         return Err("must be a mapping (property: type) or a JSON Schema object".into());
     };
-    let is_full = map.contains_key("$schema")
-        || map.contains_key("properties")
-        || map.get("type").and_then(Value::as_str) == Some("object");
+    let is_full = FULL_SCHEMA_KEYS.iter().any(|k| map.contains_key(*k))
+        || match map.get("type") {
+            Some(Value::String(t)) => t == "object" || t == "array",
+            Some(Value::Array(_)) => true,
+            _ => false,
+        };
     if is_full {
         return Ok(Value::Object(map));
     }
@@ -89,6 +97,14 @@ mod tests {
     fn a_property_named_type_stays_shorthand() {
         let schema = to_json_schema(&yaml("type: string\n")).unwrap();
         assert_eq!(schema["properties"]["type"]["type"], "string");
+    }
+
+    #[test]
+    fn array_schemas_are_full_schemas() {
+        let schema = to_json_schema(&yaml("type: array\nitems:\n  type: string\n")).unwrap();
+        assert_eq!(schema["type"], "array");
+        let schema = to_json_schema(&yaml("type: [object, \"null\"]\n")).unwrap();
+        assert_eq!(schema["type"], json!(["object", "null"]));
     }
 
     #[test]

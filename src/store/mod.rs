@@ -314,6 +314,12 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .prefix(".tmp-")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    #[cfg(unix)]
+    {
+        // tempfile creates 0600; state files are for every local reader.
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file().set_permissions(fs::Permissions::from_mode(0o644))?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);

@@ -1,0 +1,318 @@
+//! The test harness: a temporary ORLA_HOME, cache and work directory, the
+//! real binary, directory indexes built with orla's own packer, and a real
+//! HTTP server on 127.0.0.1.
+#![allow(dead_code)]
+
+pub mod archive;
+pub mod server;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use orla::index::{shard_path, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord};
+use orla::verify::Digest;
+
+pub struct TestContext {
+    pub dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub cache: PathBuf,
+    pub work: PathBuf,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    #[track_caller]
+    pub fn success(&self) -> &Run {
+        assert_eq!(self.code, 0, "expected success\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn failure(&self, code: i32) -> &Run {
+        assert_eq!(self.code, code, "expected exit {code}\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert!(!self.stderr.contains("panicked"), "panic: {}", self.stderr);
+        assert!(!self.stderr.contains("RUST_BACKTRACE"), "backtrace: {}", self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_has(&self, needle: &str) -> &Run {
+        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}:\n{}", self.stderr);
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_has(&self, needle: &str) -> &Run {
+        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}:\n{}", self.stdout);
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+impl Default for TestContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestContext {
+    pub fn new() -> TestContext {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("orla-home");
+        let cache = dir.path().join("cache");
+        let work = dir.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        TestContext { dir, home, cache, work }
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_orla"));
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("ORLA_") {
+                cmd.env_remove(key);
+            }
+        }
+        cmd.args(args)
+            .current_dir(&self.work)
+            .env("HOME", self.dir.path().join("user"))
+            .env("XDG_CACHE_HOME", self.dir.path().join("xdg-cache"))
+            .env("ORLA_HOME", &self.home)
+            .env("ORLA_CACHE_DIR", &self.cache)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_in(&self.work, args)
+    }
+
+    pub fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let out = self.command(args).current_dir(dir).output().unwrap();
+        to_run(out)
+    }
+
+    pub fn tools_dir(&self) -> PathBuf {
+        self.home.join("tools")
+    }
+
+    pub fn manifest(&self) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.home.join("manifest.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    pub fn list(&self) -> Vec<(String, String)> {
+        let run = self.run(&["list", "--json"]);
+        run.success();
+        run.json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["name"].as_str().unwrap().to_string(), e["version"].as_str().unwrap().to_string()))
+            .collect()
+    }
+}
+
+pub fn to_run(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Every file below `dir` with its BLAKE3, to prove "nothing changed".
+pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries {
+            let e = e.unwrap();
+            let path = e.path();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                out.insert(format!("{rel}/"), String::new());
+                walk(root, &path, out);
+            } else {
+                out.insert(rel, Digest::of(&std::fs::read(&path).unwrap()).to_hex());
+            }
+        }
+    }
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// A tool package directory written by a test.
+pub struct PackageBuilder {
+    pub name: String,
+    pub version: String,
+    pub permissions: Vec<String>,
+    pub extra_yaml: String,
+    pub files: Vec<(String, String, bool)>,
+}
+
+impl PackageBuilder {
+    pub fn new(name: &str, version: &str) -> PackageBuilder {
+        PackageBuilder {
+            name: name.into(),
+            version: version.into(),
+            permissions: vec![],
+            extra_yaml: String::new(),
+            files: vec![],
+        }
+    }
+
+    pub fn permissions(mut self, perms: &[&str]) -> Self {
+        self.permissions = perms.iter().map(|s| s.to_string()).collect();
+        self
+    }
+
+    pub fn yaml(mut self, extra: &str) -> Self {
+        self.extra_yaml.push_str(extra);
+        self
+    }
+
+    pub fn file(mut self, path: &str, content: &str, executable: bool) -> Self {
+        self.files.push((path.into(), content.into(), executable));
+        self
+    }
+
+    pub fn tool_yaml(&self) -> String {
+        let mut y = format!(
+            "name: {}\nversion: {}\ndescription: Test tool {}\nentrypoint: bin/{}\n",
+            self.name, self.version, self.name, self.name
+        );
+        if !self.permissions.is_empty() {
+            y.push_str("permissions:\n");
+            for p in &self.permissions {
+                y.push_str(&format!("  - {p}\n"));
+            }
+        }
+        y.push_str(&self.extra_yaml);
+        y
+    }
+
+    pub fn write(&self, dir: &Path) -> PathBuf {
+        let root = dir.join(format!("{}-{}-src", self.name, self.version));
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        std::fs::write(root.join("tool.yaml"), self.tool_yaml()).unwrap();
+        std::fs::write(root.join("README.md"), format!("# {}\n", self.name)).unwrap();
+        write_file(
+            &root.join("bin").join(&self.name),
+            &format!("#!/bin/sh\necho '{{\"tool\":\"{}\",\"version\":\"{}\"}}'\n", self.name, self.version),
+            true,
+        );
+        for (path, content, exec) in &self.files {
+            write_file(&root.join(path), content, *exec);
+        }
+        root
+    }
+}
+
+pub fn write_file(path: &Path, content: &str, executable: bool) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+    let mode = if executable { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// A directory registry index, built the way `orla tool publish` lays it out.
+pub struct IndexBuilder {
+    pub root: PathBuf,
+    pub config: IndexConfig,
+    listing: RegistryYaml,
+}
+
+impl IndexBuilder {
+    pub fn new(root: &Path) -> IndexBuilder {
+        std::fs::create_dir_all(root).unwrap();
+        let b = IndexBuilder {
+            root: root.to_path_buf(),
+            config: IndexConfig::default(),
+            listing: RegistryYaml::default(),
+        };
+        b.write_meta();
+        b
+    }
+
+    pub fn write_meta(&self) {
+        std::fs::write(self.root.join("config.json"), self.config.to_json()).unwrap();
+        std::fs::write(self.root.join("registry.yaml"), self.listing.to_yaml()).unwrap();
+    }
+
+    /// Packs `pkg` into the index and returns its record.
+    pub fn publish(&mut self, pkg: &PackageBuilder) -> VersionRecord {
+        let src = pkg.write(&self.root.join("..").join("sources"));
+        let (_, bytes) = orla::package::pack::pack_to_vec(&src).unwrap();
+        let rel = self.config.archive_for(&pkg.name, &pkg.version);
+        self.publish_bytes(pkg, &bytes, &rel)
+    }
+
+    /// Publishes arbitrary archive bytes under `pkg`'s name and version, with
+    /// a record that matches them (a hostile but honest-looking index).
+    pub fn publish_bytes(&mut self, pkg: &PackageBuilder, bytes: &[u8], archive_rel: &str) -> VersionRecord {
+        let dest = self.root.join(archive_rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::write(&dest, bytes).unwrap();
+        let record = VersionRecord {
+            name: pkg.name.clone(),
+            version: pkg.version.parse().unwrap(),
+            blake3: Digest::of(bytes),
+            size: bytes.len() as u64,
+            archive: None,
+            sha256: None,
+            yanked: false,
+            description: format!("Test tool {}", pkg.name),
+            keywords: vec![],
+            permissions: pkg.permissions.clone(),
+        };
+        self.add_record(&record);
+        record
+    }
+
+    pub fn add_record(&mut self, record: &VersionRecord) {
+        let path = self.root.join(shard_path(&record.name));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        text.push_str(&record.to_line());
+        text.push('\n');
+        std::fs::write(&path, text).unwrap();
+        if !self.listing.tools.iter().any(|t| t.name == record.name) {
+            self.listing.tools.push(RegistryEntry {
+                name: record.name.clone(),
+                description: record.description.clone(),
+                ..Default::default()
+            });
+        }
+        self.write_meta();
+    }
+
+    /// Rewrites every record of `name` through `edit`.
+    pub fn edit_records(&self, name: &str, edit: impl Fn(&mut VersionRecord)) {
+        let path = self.root.join(shard_path(name));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut out = String::new();
+        for line in text.lines() {
+            let mut record: VersionRecord = serde_json::from_str(line).unwrap();
+            edit(&mut record);
+            out.push_str(&record.to_line());
+            out.push('\n');
+        }
+        std::fs::write(&path, out).unwrap();
+    }
+
+    pub fn location(&self) -> String {
+        self.root.display().to_string()
+    }
+}

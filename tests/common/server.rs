@@ -1,0 +1,138 @@
+//! A real HTTP server on 127.0.0.1 for archive downloads. Each path has a
+//! behaviour: serve bytes, fail with a status, cut the body short, or stall
+//! mid-body until released. Every request is counted.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+#[derive(Clone)]
+pub enum Behaviour {
+    Serve(Vec<u8>),
+    Status(u16),
+    /// Announce the full length but send only the first N bytes, then close.
+    Truncate(Vec<u8>, usize),
+    /// Send the first N bytes, then wait until `release` is called.
+    Stall(Vec<u8>, usize),
+}
+
+struct State {
+    routes: Mutex<HashMap<String, Behaviour>>,
+    requests: AtomicUsize,
+    released: AtomicBool,
+    stop: AtomicBool,
+}
+
+pub struct Server {
+    pub addr: String,
+    state: Arc<State>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = format!("http://{}", listener.local_addr().unwrap());
+        let state = Arc::new(State {
+            routes: Mutex::new(HashMap::new()),
+            requests: AtomicUsize::new(0),
+            released: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+        });
+        let st = state.clone();
+        let handle = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if st.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let st = st.clone();
+                std::thread::spawn(move || handle(stream, &st));
+            }
+        });
+        Server {
+            addr,
+            state,
+            handle: Some(handle),
+        }
+    }
+
+    pub fn route(&self, path: &str, behaviour: Behaviour) {
+        self.state.routes.lock().unwrap().insert(path.to_string(), behaviour);
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.addr)
+    }
+
+    pub fn requests(&self) -> usize {
+        self.state.requests.load(Ordering::SeqCst)
+    }
+
+    pub fn release(&self) {
+        self.state.released.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.release();
+        self.state.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees `stop`.
+        let _ = TcpStream::connect(self.addr.trim_start_matches("http://"));
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn handle(mut stream: TcpStream, state: &State) {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let request = String::from_utf8_lossy(&buf);
+    let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
+    if state.stop.load(Ordering::SeqCst) {
+        return;
+    }
+    state.requests.fetch_add(1, Ordering::SeqCst);
+    let behaviour = state.routes.lock().unwrap().get(&path).cloned();
+    let header = |status: &str, len: usize| {
+        format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\nContent-Type: application/gzip\r\nConnection: close\r\n\r\n")
+    };
+    match behaviour {
+        None => {
+            let _ = stream.write_all(header("404 Not Found", 0).as_bytes());
+        }
+        Some(Behaviour::Serve(bytes)) => {
+            let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+            let _ = stream.write_all(&bytes);
+        }
+        Some(Behaviour::Status(code)) => {
+            let _ = stream.write_all(header(&format!("{code} Error"), 0).as_bytes());
+        }
+        Some(Behaviour::Truncate(bytes, n)) => {
+            let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+            let _ = stream.write_all(&bytes[..n]);
+        }
+        Some(Behaviour::Stall(bytes, n)) => {
+            let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+            let _ = stream.write_all(&bytes[..n]);
+            let _ = stream.flush();
+            while !state.released.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = stream.write_all(&bytes[n..]);
+        }
+    }
+    let _ = stream.flush();
+}
