@@ -35,7 +35,12 @@ impl Context {
             Some(dir) => cwd.join(dir),
             None => directories::BaseDirs::new()
                 .map(|d| d.home_dir().join(".orla"))
-                .ok_or_else(|| Error::other("cannot find your home directory", Some(format!("set {ENV_HOME}"))))?,
+                .ok_or_else(|| {
+                    Error::other(
+                        "cannot find your home directory",
+                        Some(format!("set {ENV_HOME}")),
+                    )
+                })?,
         };
         let cache_dir = match non_empty(ENV_CACHE_DIR) {
             Some(dir) => cwd.join(dir),

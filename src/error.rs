@@ -24,9 +24,15 @@ pub enum Error {
     Project(#[from] project::ProjectError),
     /// The command line asks for something impossible.
     #[error("{message}")]
-    Usage { message: String, hint: Option<String> },
+    Usage {
+        message: String,
+        hint: Option<String>,
+    },
     #[error("{message}")]
-    Other { message: String, hint: Option<String> },
+    Other {
+        message: String,
+        hint: Option<String>,
+    },
 }
 
 impl Error {
@@ -60,7 +66,9 @@ impl Error {
             Error::Package(e) => e.hint(),
             Error::Pack(e) => e.hint(),
             Error::Store(e) => e.hint(),
-            Error::Project(_) => Some("fix orla.yaml, or run the command outside the project".into()),
+            Error::Project(_) => {
+                Some("fix orla.yaml, or run the command outside the project".into())
+            }
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
     }
@@ -77,5 +85,9 @@ impl Error {
 
 /// Keeps an error to one line even when a parser's message has several.
 fn one_line(text: &str) -> String {
-    text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

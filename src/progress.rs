@@ -47,7 +47,8 @@ pub struct Printer {
 impl Printer {
     pub fn new(quiet: bool) -> Printer {
         let tty = std::io::stderr().is_terminal();
-        let multi = (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
+        let multi =
+            (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         Printer {
             quiet,
             color: tty && std::env::var_os("NO_COLOR").is_none(),
@@ -76,7 +77,10 @@ impl Printer {
 impl Reporter for Printer {
     fn status(&self, verb: &str, message: &str) {
         if !self.quiet {
-            self.print(format!("{} {message}", self.paint("1;32", &format!("{verb:>12}"))));
+            self.print(format!(
+                "{} {message}",
+                self.paint("1;32", &format!("{verb:>12}"))
+            ));
         }
     }
 
@@ -101,9 +105,11 @@ impl Reporter for Printer {
                 None => ProgressBar::no_length(),
             };
             bar.set_style(
-                ProgressStyle::with_template("{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}")
-                    .expect("valid template")
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
             );
             bar.set_prefix("Fetching");
             bar.set_message(label.to_string());

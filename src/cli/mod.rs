@@ -42,8 +42,10 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "Versions: fs-read (newest stable), fs-read@1.2 (newest 1.2.x), fs-read@1.2.1 or \
-fs-read@v1.2.1 (exactly), fs-read@^1.0, fs-read@~1.2, 'fs-read@>=1.0, <2' (requirements).")]
+#[command(
+    after_help = "Versions: fs-read (newest stable), fs-read@1.2 (newest 1.2.x), fs-read@1.2.1 or \
+fs-read@v1.2.1 (exactly), fs-read@^1.0, fs-read@~1.2, 'fs-read@>=1.0, <2' (requirements)."
+)]
 pub struct InstallArgs {
     /// Tools to install: NAME, NAME@VERSION or NAME@REQUIREMENT
     #[arg(value_name = "SPEC")]

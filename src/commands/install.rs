@@ -46,7 +46,11 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
         plans.push(local_plan(&ctx.cwd.join(path))?);
     }
     if !args.specs.is_empty() {
-        let specs = args.specs.iter().map(|s| Spec::parse(s)).collect::<Result<Vec<_>, _>>()?;
+        let specs = args
+            .specs
+            .iter()
+            .map(|s| Spec::parse(s))
+            .collect::<Result<Vec<_>, _>>()?;
         let location = args
             .registry
             .as_deref()
@@ -128,7 +132,10 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
         };
         receipt
             .write(&unpacked.root)
-            .map_err(crate::store::StoreError::io("cannot write receipt in", &unpacked.root))?;
+            .map_err(crate::store::StoreError::io(
+                "cannot write receipt in",
+                &unpacked.root,
+            ))?;
         ready.push((dir, unpacked.root, package));
     }
     let mut done = Vec::new();
@@ -146,7 +153,11 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     Ok(())
 }
 
-fn registry_plan(registry: &Registry, spec: &Spec, reporter: &dyn crate::progress::Reporter) -> Result<Plan, Error> {
+fn registry_plan(
+    registry: &Registry,
+    spec: &Spec,
+    reporter: &dyn crate::progress::Reporter,
+) -> Result<Plan, Error> {
     let records = registry.versions(&spec.name)?;
     let selected = resolve::select(spec, &records)?;
     let record = selected.record;
@@ -193,7 +204,10 @@ fn local_plan(path: &Path) -> Result<Plan, Error> {
         let bytes = std::fs::read(path).map_err(|e| {
             Error::other(
                 format!("cannot read {shown}: {e}"),
-                Some("--local takes a package directory (with tool.yaml) or a .tar.gz archive".into()),
+                Some(
+                    "--local takes a package directory (with tool.yaml) or a .tar.gz archive"
+                        .into(),
+                ),
             )
         })?;
         (bytes, None)
@@ -258,7 +272,10 @@ fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
                     declared.join(", "),
                     package.tool.permissions.join(", ")
                 ),
-                Some("nothing was installed; report the mismatch to the registry's maintainers".into()),
+                Some(
+                    "nothing was installed; report the mismatch to the registry's maintainers"
+                        .into(),
+                ),
             ));
         }
     }
@@ -275,8 +292,10 @@ fn confirm(ctx: &Context, label: &str, permissions: &[String], yes: bool) -> Res
     } else {
         permissions.join(", ")
     };
-    ctx.reporter
-        .status("Permissions", &format!("{label}: {shown} (risk: {})", risk.as_str()));
+    ctx.reporter.status(
+        "Permissions",
+        &format!("{label}: {shown} (risk: {})", risk.as_str()),
+    );
     if !risk.needs_confirmation() || yes {
         return Ok(());
     }
@@ -297,6 +316,9 @@ fn confirm(ctx: &Context, label: &str, permissions: &[String], yes: bool) -> Res
     if accepted {
         Ok(())
     } else {
-        Err(Error::other(format!("installation of {label} cancelled"), None))
+        Err(Error::other(
+            format!("installation of {label} cancelled"),
+            None,
+        ))
     }
 }

@@ -22,7 +22,10 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     if manifest.installed.is_empty() {
         ctx.reporter.status(
             "Empty",
-            &format!("no tools installed in {}; try `orla install fs-read`", root.tools_dir.display()),
+            &format!(
+                "no tools installed in {}; try `orla install fs-read`",
+                root.tools_dir.display()
+            ),
         );
         return Ok(());
     }
@@ -59,7 +62,13 @@ fn table(entries: &[InstalledEntry]) -> String {
             .iter()
             .zip(widths)
             .enumerate()
-            .map(|(i, (cell, w))| if i + 1 == row.len() { cell.clone() } else { format!("{cell:<w$}") })
+            .map(|(i, (cell, w))| {
+                if i + 1 == row.len() {
+                    cell.clone()
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
             .collect();
         out.push_str(line.join("  ").trim_end());
         out.push('\n');

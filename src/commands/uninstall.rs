@@ -44,7 +44,10 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
             return Err(StoreError::NotInstalled { what }.into());
         }
         for p in matches {
-            if !doomed.iter().any(|(n, v)| *n == p.receipt.name && *v == p.receipt.version) {
+            if !doomed
+                .iter()
+                .any(|(n, v)| *n == p.receipt.name && *v == p.receipt.version)
+            {
                 doomed.push((p.receipt.name.clone(), p.receipt.version.clone()));
             }
         }

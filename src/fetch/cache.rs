@@ -13,7 +13,9 @@ pub struct Cache {
 
 impl Cache {
     pub fn new(dir: &Path) -> Cache {
-        Cache { dir: dir.to_path_buf() }
+        Cache {
+            dir: dir.to_path_buf(),
+        }
     }
 
     fn archives(&self) -> PathBuf {
@@ -34,7 +36,9 @@ impl Cache {
     pub fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
         let dir = self.dir.join("tmp");
         fs::create_dir_all(&dir)?;
-        tempfile::Builder::new().prefix("download-").tempfile_in(dir)
+        tempfile::Builder::new()
+            .prefix("download-")
+            .tempfile_in(dir)
     }
 
     /// Moves a verified download into the cache.

@@ -26,9 +26,15 @@ use crate::verify::{Expected, TooLong, Verifier, VerifyError};
 #[derive(Debug, Clone)]
 pub enum ArchiveLocation {
     /// A file of the built-in registry, compiled into the binary.
-    Embedded { path: String, bytes: &'static [u8] },
+    Embedded {
+        path: String,
+        bytes: &'static [u8],
+    },
     /// Bytes already in memory: a local package packed or read for install.
-    Memory { origin: String, bytes: std::sync::Arc<Vec<u8>> },
+    Memory {
+        origin: String,
+        bytes: std::sync::Arc<Vec<u8>>,
+    },
     File(PathBuf),
     Http(String),
 }
@@ -114,7 +120,12 @@ impl Fetcher {
     /// Streams the archive of `job` into the empty directory `dest`,
     /// verifying it on the way. Nothing in `dest` may be used unless this
     /// returns `Ok`.
-    pub fn fetch_unpack(&self, job: &Job, dest: &Path, reporter: &dyn Reporter) -> Result<Unpacked, FetchError> {
+    pub fn fetch_unpack(
+        &self,
+        job: &Job,
+        dest: &Path,
+        reporter: &dyn Reporter,
+    ) -> Result<Unpacked, FetchError> {
         let limits = Limits::for_archive(job.expected.size);
         let cacheable = matches!(job.location, ArchiveLocation::Http(_));
         if cacheable {
@@ -143,7 +154,10 @@ impl Fetcher {
             ArchiveLocation::Embedded { bytes, .. } => (Box::new(*bytes), Some(bytes.len() as u64)),
             ArchiveLocation::Memory { bytes, .. } => {
                 let len = bytes.len() as u64;
-                (Box::new(io::Cursor::new(SharedBytes(bytes.clone()))), Some(len))
+                (
+                    Box::new(io::Cursor::new(SharedBytes(bytes.clone()))),
+                    Some(len),
+                )
             }
             ArchiveLocation::File(path) => {
                 let file = File::open(path).map_err(|source| FetchError::File {
@@ -170,7 +184,11 @@ impl Fetcher {
             reporter,
             id: progress,
         };
-        let tmp = if cacheable { self.cache.temp_file().ok() } else { None };
+        let tmp = if cacheable {
+            self.cache.temp_file().ok()
+        } else {
+            None
+        };
         let result = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
         reporter.download_finish(progress);
         if result.is_ok() {
@@ -191,18 +209,23 @@ fn stream(
     limits: Limits,
     copy_to: Option<&File>,
 ) -> Result<Unpacked, FetchError> {
-    let tee = Tee { inner: source, copy: copy_to };
+    let tee = Tee {
+        inner: source,
+        copy: copy_to,
+    };
     let mut verifier = Verifier::new(tee, job.expected.size);
     let unpacked = unpack::unpack(&mut verifier, dest, limits);
     // The digest is the root cause when it is wrong: a corrupt mirror shows
     // up as a digest mismatch, not as whatever the broken bytes did to tar.
     let verdict = match verifier.finish(&job.expected, &job.label) {
         Ok(v) => v,
-        Err(e) if e.get_ref().is_some_and(|i| i.is::<TooLong>()) => Err(VerifyError::SizeMismatch {
-            what: job.label.clone(),
-            expected: job.expected.size.unwrap_or_default(),
-            actual: verifier_overrun(job),
-        }),
+        Err(e) if e.get_ref().is_some_and(|i| i.is::<TooLong>()) => {
+            Err(VerifyError::SizeMismatch {
+                what: job.label.clone(),
+                expected: job.expected.size.unwrap_or_default(),
+                actual: verifier_overrun(job),
+            })
+        }
         Err(e) => {
             return Err(FetchError::Http {
                 url: job.location.to_string(),

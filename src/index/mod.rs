@@ -47,7 +47,9 @@ pub enum IndexError {
         path: String,
         message: String,
     },
-    #[error("registry {registry} uses index format {found}, but this orla reads format {INDEX_FORMAT}")]
+    #[error(
+        "registry {registry} uses index format {found}, but this orla reads format {INDEX_FORMAT}"
+    )]
     UnknownFormat { registry: String, found: u32 },
     #[error("registry {registry}: cannot read {path}: {source}")]
     Io {
@@ -71,8 +73,13 @@ pub enum IndexError {
 impl IndexError {
     pub fn hint(&self) -> Option<String> {
         match self {
-            IndexError::UnknownTool { suggestion: Some(s), .. } => Some(format!("did you mean '{s}'?")),
-            IndexError::UnknownTool { .. } => Some("search the registry with `orla search WORD`".into()),
+            IndexError::UnknownTool {
+                suggestion: Some(s),
+                ..
+            } => Some(format!("did you mean '{s}'?")),
+            IndexError::UnknownTool { .. } => {
+                Some("search the registry with `orla search WORD`".into())
+            }
             IndexError::UnknownFormat { .. } => Some("upgrade orla to read this registry".into()),
             IndexError::BadLocation { .. } => Some(
                 "a registry is `builtin`, a directory holding config.json, or a git URL".into(),
@@ -120,11 +127,14 @@ impl Registry {
             source,
             config: IndexConfig::default(),
         };
-        let bytes = registry.read("config.json")?.ok_or_else(|| IndexError::BadLocation {
-            location: registry.name.clone(),
-            reason: "has no config.json, so it is not an orla registry index".into(),
-        })?;
-        registry.config = IndexConfig::parse(&bytes).map_err(|message| registry.malformed("config.json", message))?;
+        let bytes = registry
+            .read("config.json")?
+            .ok_or_else(|| IndexError::BadLocation {
+                location: registry.name.clone(),
+                reason: "has no config.json, so it is not an orla registry index".into(),
+            })?;
+        registry.config = IndexConfig::parse(&bytes)
+            .map_err(|message| registry.malformed("config.json", message))?;
         if registry.config.format != INDEX_FORMAT {
             return Err(IndexError::UnknownFormat {
                 registry: registry.name.clone(),
@@ -166,7 +176,9 @@ impl Registry {
     pub fn listing(&self) -> Result<RegistryYaml, IndexError> {
         match self.read("registry.yaml")? {
             None => Ok(RegistryYaml::default()),
-            Some(bytes) => RegistryYaml::parse(&bytes).map_err(|m| self.malformed("registry.yaml", m)),
+            Some(bytes) => {
+                RegistryYaml::parse(&bytes).map_err(|m| self.malformed("registry.yaml", m))
+            }
         }
     }
 
@@ -174,7 +186,9 @@ impl Registry {
     pub fn versions(&self, name: &str) -> Result<Vec<VersionRecord>, IndexError> {
         let path = shard_path(name);
         match self.read(&path)? {
-            Some(bytes) => VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&path, m)),
+            Some(bytes) => {
+                VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&path, m))
+            }
             None => Err(IndexError::UnknownTool {
                 name: name.to_string(),
                 registry: self.name.clone(),
@@ -200,7 +214,9 @@ impl Registry {
     pub fn archive_location(&self, record: &VersionRecord) -> Result<ArchiveLocation, IndexError> {
         let raw = match &record.archive {
             Some(a) => a.clone(),
-            None => self.config.archive_for(&record.name, &record.version.to_string()),
+            None => self
+                .config
+                .archive_for(&record.name, &record.version.to_string()),
         };
         let bad = |reason| IndexError::BadArchive {
             registry: self.name.clone(),
@@ -219,14 +235,21 @@ impl Registry {
             return Ok(ArchiveLocation::File(PathBuf::from(path)));
         }
         if raw.contains("://") {
-            return Err(bad("uses a scheme orla does not fetch (use https://, http:// or a relative path)"));
+            return Err(bad(
+                "uses a scheme orla does not fetch (use https://, http:// or a relative path)",
+            ));
         }
         if crate::package::validate::escapes(&raw) {
-            return Err(bad("is outside the index; relative archive paths must stay inside it"));
+            return Err(bad(
+                "is outside the index; relative archive paths must stay inside it",
+            ));
         }
         match &self.source {
             Source::Builtin => builtin::file(&raw)
-                .map(|bytes| ArchiveLocation::Embedded { path: raw.clone(), bytes })
+                .map(|bytes| ArchiveLocation::Embedded {
+                    path: raw.clone(),
+                    bytes,
+                })
                 .ok_or_else(|| bad("is not in the built-in registry")),
             Source::Dir(root) => Ok(ArchiveLocation::File(root.join(Path::new(&raw)))),
         }

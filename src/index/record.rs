@@ -44,7 +44,9 @@ impl IndexConfig {
     }
 
     pub fn archive_for(&self, name: &str, version: &str) -> String {
-        self.archive.replace("{name}", name).replace("{version}", version)
+        self.archive
+            .replace("{name}", name)
+            .replace("{version}", version)
     }
 
     pub fn to_json(&self) -> String {
@@ -100,7 +102,11 @@ impl VersionRecord {
                 }
             }
             if !seen.insert(record.version.clone()) {
-                return Err(format!("line {}: version {} appears twice", i + 1, record.version));
+                return Err(format!(
+                    "line {}: version {} appears twice",
+                    i + 1,
+                    record.version
+                ));
             }
             records.push(record);
         }
@@ -175,15 +181,24 @@ mod tests {
     #[test]
     fn refuses_duplicates_and_foreign_records() {
         let dup = format!("{}\n{}\n", line("t", "1.0.0"), line("t", "1.0.0"));
-        assert!(VersionRecord::parse_file(dup.as_bytes(), "t").unwrap_err().contains("twice"));
+        assert!(VersionRecord::parse_file(dup.as_bytes(), "t")
+            .unwrap_err()
+            .contains("twice"));
         let other = line("u", "1.0.0");
-        assert!(VersionRecord::parse_file(other.as_bytes(), "t").unwrap_err().contains("'u'"));
-        assert!(VersionRecord::parse_file(b"{not json", "t").unwrap_err().starts_with("line 1"));
+        assert!(VersionRecord::parse_file(other.as_bytes(), "t")
+            .unwrap_err()
+            .contains("'u'"));
+        assert!(VersionRecord::parse_file(b"{not json", "t")
+            .unwrap_err()
+            .starts_with("line 1"));
     }
 
     #[test]
     fn archive_template_is_filled() {
         let config = IndexConfig::default();
-        assert_eq!(config.archive_for("x", "1.0.0"), "archives/x/x-1.0.0.tar.gz");
+        assert_eq!(
+            config.archive_for("x", "1.0.0"),
+            "archives/x/x-1.0.0.tar.gz"
+        );
     }
 }

@@ -131,7 +131,9 @@ impl Manifest {
         // The newest installed version of each name is active.
         let mut active: HashMap<&str, &semver::Version> = HashMap::new();
         for pkg in installed {
-            let entry = active.entry(pkg.receipt.name.as_str()).or_insert(&pkg.receipt.version);
+            let entry = active
+                .entry(pkg.receipt.name.as_str())
+                .or_insert(&pkg.receipt.version);
             if pkg.receipt.version > **entry {
                 *entry = &pkg.receipt.version;
             }
@@ -190,7 +192,11 @@ impl Manifest {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
         match value.get("manifest_version").and_then(Value::as_u64) {
             Some(v) if v == u64::from(MANIFEST_VERSION) => {}
-            Some(v) => return Err(format!("manifest_version {v} is not known to this orla (it reads {MANIFEST_VERSION})")),
+            Some(v) => {
+                return Err(format!(
+                    "manifest_version {v} is not known to this orla (it reads {MANIFEST_VERSION})"
+                ))
+            }
             None => return Err("manifest_version is missing".into()),
         }
         serde_json::from_value(value).map_err(|e| e.to_string())
@@ -204,7 +210,8 @@ fn display(path: &Path) -> String {
 fn tool_entry(pkg: &Installed, entrypoint: &Path) -> ToolEntry {
     let tool = &pkg.tool;
     let runtime = tool.runtime.clone().unwrap_or_default();
-    let convert = |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
+    let convert =
+        |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
     let mcp = tool.mcp.clone().unwrap_or_default();
     let permissions = tool.permissions();
     ToolEntry {
@@ -226,8 +233,15 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path) -> ToolEntry {
         }),
         retry: runtime.retry.as_ref().map(|r| RetryEntry {
             max_attempts: r.max_attempts.unwrap_or(1),
-            backoff_ms: r.backoff.as_deref().and_then(validate::parse_duration_ms).unwrap_or(0),
-            max_backoff_ms: r.max_backoff.as_deref().and_then(validate::parse_duration_ms),
+            backoff_ms: r
+                .backoff
+                .as_deref()
+                .and_then(validate::parse_duration_ms)
+                .unwrap_or(0),
+            max_backoff_ms: r
+                .max_backoff
+                .as_deref()
+                .and_then(validate::parse_duration_ms),
             jitter: match r.jitter {
                 Some(crate::package::Jitter::Full) => "full",
                 Some(crate::package::Jitter::Equal) => "equal",

@@ -226,11 +226,17 @@ impl ToolYaml {
     }
 
     pub fn mode(&self) -> Mode {
-        self.runtime.as_ref().and_then(|r| r.mode).unwrap_or_default()
+        self.runtime
+            .as_ref()
+            .and_then(|r| r.mode)
+            .unwrap_or_default()
     }
 
     pub fn permissions(&self) -> Vec<Permission> {
-        self.permissions.iter().map(|p| Permission::parse(p)).collect()
+        self.permissions
+            .iter()
+            .map(|p| Permission::parse(p))
+            .collect()
     }
 
     /// The author's `risk_level`, else the level derived from the permissions.
@@ -265,8 +271,8 @@ impl Package {
             });
         }
         let name = tool.name.clone().expect("validated");
-        let version = names::parse_version(tool.version.as_deref().expect("validated"))
-            .expect("validated");
+        let version =
+            names::parse_version(tool.version.as_deref().expect("validated")).expect("validated");
         Ok(Package {
             name,
             version,

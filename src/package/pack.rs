@@ -170,7 +170,11 @@ fn walk(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> Result<(), PackError> {
                 is_dir: false,
             });
         } else {
-            let kind = if ft.is_symlink() { "symbolic link" } else { "special file" };
+            let kind = if ft.is_symlink() {
+                "symbolic link"
+            } else {
+                "special file"
+            };
             return Err(PackError::Unsupported {
                 path: path.display().to_string(),
                 kind,

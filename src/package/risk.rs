@@ -112,15 +112,30 @@ mod tests {
     #[test]
     fn highest_permission_wins() {
         assert_eq!(RiskLevel::derive(&perms(&[])), RiskLevel::Low);
-        assert_eq!(RiskLevel::derive(&perms(&["filesystem:read"])), RiskLevel::Low);
-        assert_eq!(RiskLevel::derive(&perms(&["filesystem:read", "network"])), RiskLevel::Medium);
-        assert_eq!(RiskLevel::derive(&perms(&["network", "filesystem:write"])), RiskLevel::High);
-        assert_eq!(RiskLevel::derive(&perms(&["process:exec", "network"])), RiskLevel::Critical);
+        assert_eq!(
+            RiskLevel::derive(&perms(&["filesystem:read"])),
+            RiskLevel::Low
+        );
+        assert_eq!(
+            RiskLevel::derive(&perms(&["filesystem:read", "network"])),
+            RiskLevel::Medium
+        );
+        assert_eq!(
+            RiskLevel::derive(&perms(&["network", "filesystem:write"])),
+            RiskLevel::High
+        );
+        assert_eq!(
+            RiskLevel::derive(&perms(&["process:exec", "network"])),
+            RiskLevel::Critical
+        );
     }
 
     #[test]
     fn unknown_permission_is_high_risk() {
-        assert_eq!(RiskLevel::derive(&perms(&["filesystem:reed"])), RiskLevel::High);
+        assert_eq!(
+            RiskLevel::derive(&perms(&["filesystem:reed"])),
+            RiskLevel::High
+        );
     }
 
     #[test]

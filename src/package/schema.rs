@@ -13,14 +13,24 @@ use serde_json::{json, Map, Value};
 
 /// Keys that only a JSON Schema has; a shorthand property by one of these
 /// names would be ambiguous, so they mark the mapping as full JSON Schema.
-const FULL_SCHEMA_KEYS: [&str; 7] = ["$schema", "properties", "items", "$ref", "anyOf", "oneOf", "allOf"];
+const FULL_SCHEMA_KEYS: [&str; 7] = [
+    "$schema",
+    "properties",
+    "items",
+    "$ref",
+    "anyOf",
+    "oneOf",
+    "allOf",
+];
 
-const TYPES: [&str; 7] = ["string", "number", "integer", "boolean", "object", "array", "null"];
+const TYPES: [&str; 7] = [
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
 
 /// Converts a schema as written in tool.yaml to JSON Schema.
 pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, String> {
-    let json: Value = serde_json::to_value(value)
-        .map_err(|e| format!("cannot be expressed as JSON: {e}"))?;
+    let json: Value =
+        serde_json::to_value(value).map_err(|e| format!("cannot be expressed as JSON: {e}"))?;
     let Value::Object(map) = json else {
         return Err("must be a mapping (property: type) or a JSON Schema object".into());
     };

@@ -55,7 +55,11 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
     let mut p = Problems(Vec::new());
 
     match tool.name.as_deref().map(str::trim) {
-        None | Some("") => p.error("name", "is required", Some("add `name: my-tool` to tool.yaml")),
+        None | Some("") => p.error(
+            "name",
+            "is required",
+            Some("add `name: my-tool` to tool.yaml"),
+        ),
         Some(name) => {
             if let Err(e) = names::validate_name(name) {
                 p.error("name", e, None);
@@ -63,7 +67,11 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         }
     }
     match tool.version.as_deref().map(str::trim) {
-        None | Some("") => p.error("version", "is required", Some("add `version: 0.1.0` to tool.yaml")),
+        None | Some("") => p.error(
+            "version",
+            "is required",
+            Some("add `version: 0.1.0` to tool.yaml"),
+        ),
         Some(v) => {
             if let Err(e) = names::parse_version(v) {
                 p.error("version", e, None);
@@ -117,7 +125,11 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         check_runtime(&mut p, tool, runtime);
     }
     for key in tool.extra.keys() {
-        p.warn(key, "is not a tool.yaml field orla knows; it is kept but ignored", None);
+        p.warn(
+            key,
+            "is not a tool.yaml field orla knows; it is kept but ignored",
+            None,
+        );
     }
     if let Some(dir) = dir {
         if !dir.join("README.md").is_file() {
@@ -129,7 +141,7 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         }
     }
 
-    p.0.sort_by(|a, b| b.severity.cmp(&a.severity));
+    p.0.sort_by_key(|p| std::cmp::Reverse(p.severity));
     p.0
 }
 
@@ -241,7 +253,9 @@ fn check_entrypoint(p: &mut Problems, entry: &str, dir: Option<&Path>) {
         p.error(
             "entrypoint",
             format!("'{entry}' is neither executable nor starts with a #! line"),
-            Some(&format!("run `chmod +x {entry}` or add a shebang such as `#!/usr/bin/env python3`")),
+            Some(&format!(
+                "run `chmod +x {entry}` or add a shebang such as `#!/usr/bin/env python3`"
+            )),
         );
     } else if !executable {
         p.warn(
@@ -351,7 +365,10 @@ mod tests {
     #[test]
     fn reports_every_missing_field_at_once() {
         let tool = parse("author: me\n");
-        assert_eq!(errors(&tool), ["name", "version", "description", "entrypoint"]);
+        assert_eq!(
+            errors(&tool),
+            ["name", "version", "description", "entrypoint"]
+        );
     }
 
     #[test]
@@ -377,15 +394,25 @@ mod tests {
         );
         assert_eq!(
             errors(&tool),
-            ["runtime.hot_load.mode", "runtime.retry.max_attempts", "runtime.retry.backoff"]
+            [
+                "runtime.hot_load.mode",
+                "runtime.retry.max_attempts",
+                "runtime.retry.backoff"
+            ]
         );
     }
 
     #[test]
     fn interpreters_follow_rfc1() {
         assert_eq!(interpreter_of("/bin/bash").as_deref(), Some("bash"));
-        assert_eq!(interpreter_of("/usr/bin/env python3").as_deref(), Some("python3"));
-        assert_eq!(interpreter_of("/usr/bin/env -S python3 -u").as_deref(), Some("python3"));
+        assert_eq!(
+            interpreter_of("/usr/bin/env python3").as_deref(),
+            Some("python3")
+        );
+        assert_eq!(
+            interpreter_of("/usr/bin/env -S python3 -u").as_deref(),
+            Some("python3")
+        );
         assert_eq!(shebang_of(b"#!/bin/sh\necho").as_deref(), Some("/bin/sh"));
         assert_eq!(shebang_of(b"\x7fELF"), None);
     }

@@ -66,7 +66,10 @@ impl SpecError {
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ResolveError {
-    #[error("no version of {name} matches '{requirement}'; available: {}", list(available))]
+    #[error(
+        "no version of {name} matches '{requirement}'; available: {}",
+        list(available)
+    )]
     NoMatch {
         name: String,
         requirement: String,
@@ -82,7 +85,11 @@ fn list(versions: &[Version]) -> String {
     if versions.is_empty() {
         return "none".into();
     }
-    versions.iter().map(Version::to_string).collect::<Vec<_>>().join(", ")
+    versions
+        .iter()
+        .map(Version::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Spec {
@@ -135,7 +142,9 @@ pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
     };
     let is_partial = !bare.is_empty()
         && bare.split('.').count() <= 2
-        && bare.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        && bare
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     if is_partial {
         // `=1.2` in the semver crate is >=1.2.0, <1.3.0: npm's partial version.
         let req = VersionReq::parse(&format!("={bare}")).map_err(|e| e.to_string())?;
@@ -253,11 +262,14 @@ mod tests {
     #[test]
     fn prereleases_only_when_named() {
         let r = fs_read();
-        assert_eq!(pick("fs-read@2", &r).unwrap_err(), ResolveError::NoMatch {
-            name: "fs-read".into(),
-            requirement: "2".into(),
-            available: r.iter().map(|r| r.version.clone()).collect(),
-        });
+        assert_eq!(
+            pick("fs-read@2", &r).unwrap_err(),
+            ResolveError::NoMatch {
+                name: "fs-read".into(),
+                requirement: "2".into(),
+                available: r.iter().map(|r| r.version.clone()).collect(),
+            }
+        );
         assert_eq!(pick("fs-read@>=1.0", &r).unwrap(), "1.2.1");
     }
 
@@ -278,7 +290,9 @@ mod tests {
         let all_yanked = records(&[("1.0.0", true)]);
         assert_eq!(
             pick("fs-read", &all_yanked).unwrap_err(),
-            ResolveError::AllYanked { name: "fs-read".into() }
+            ResolveError::AllYanked {
+                name: "fs-read".into()
+            }
         );
     }
 
@@ -293,7 +307,15 @@ mod tests {
 
     #[test]
     fn malformed_specs_say_what_is_expected() {
-        for bad in ["", "@1.0", "fs-read@", "fs-read@@1", "fs read", "../x", "fs-read@one"] {
+        for bad in [
+            "",
+            "@1.0",
+            "fs-read@",
+            "fs-read@@1",
+            "fs read",
+            "../x",
+            "fs-read@one",
+        ] {
             assert!(Spec::parse(bad).is_err(), "{bad}");
         }
         let err = Spec::parse("FS-read").unwrap_err().to_string();

@@ -20,7 +20,12 @@ pub enum LockKind {
 }
 
 impl FileLock {
-    pub fn acquire(path: &Path, kind: LockKind, what: &str, reporter: &dyn Reporter) -> io::Result<FileLock> {
+    pub fn acquire(
+        path: &Path,
+        kind: LockKind,
+        what: &str,
+        reporter: &dyn Reporter,
+    ) -> io::Result<FileLock> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }

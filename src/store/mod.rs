@@ -69,7 +69,11 @@ pub enum StoreError {
 impl StoreError {
     pub fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StoreError {
         let path = path.to_path_buf();
-        move |source| StoreError::Io { action, path, source }
+        move |source| StoreError::Io {
+            action,
+            path,
+            source,
+        }
     }
 
     pub fn hint(&self) -> Option<String> {
@@ -150,15 +154,22 @@ impl InstallRoot {
         for entry in names {
             let entry = entry.map_err(StoreError::io("cannot read", &self.tools_dir))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || names::validate_name(&name).is_err() || !entry.path().is_dir() {
+            if name.starts_with('.')
+                || names::validate_name(&name).is_err()
+                || !entry.path().is_dir()
+            {
                 continue;
             }
-            let versions = fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
+            let versions =
+                fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
             for v in versions {
                 let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
                 let dir = v.path();
                 let version = v.file_name().to_string_lossy().into_owned();
-                if version.starts_with('.') || names::parse_version(&version).is_err() || !dir.is_dir() {
+                if version.starts_with('.')
+                    || names::parse_version(&version).is_err()
+                    || !dir.is_dir()
+                {
                     continue;
                 }
                 let loaded = Receipt::read(&dir).and_then(|receipt| {
@@ -192,10 +203,16 @@ impl<'a> Store<'a> {
     /// Takes the root's lock (waiting for another orla if need be) and
     /// recovers from any interrupted command.
     pub fn open(root: &'a InstallRoot, reporter: &dyn Reporter) -> Result<Store<'a>, StoreError> {
-        fs::create_dir_all(&root.state_dir).map_err(StoreError::io("cannot create", &root.state_dir))?;
+        fs::create_dir_all(&root.state_dir)
+            .map_err(StoreError::io("cannot create", &root.state_dir))?;
         let lock_path = root.state_dir.join(LOCK);
-        let lock = FileLock::acquire(&lock_path, LockKind::Exclusive, "the install root", reporter)
-            .map_err(StoreError::io("cannot lock", &lock_path))?;
+        let lock = FileLock::acquire(
+            &lock_path,
+            LockKind::Exclusive,
+            "the install root",
+            reporter,
+        )
+        .map_err(StoreError::io("cannot lock", &lock_path))?;
         let store = Store { root, _lock: lock };
         store.recover(reporter)?;
         Ok(store)
@@ -219,12 +236,16 @@ impl<'a> Store<'a> {
         tempfile::Builder::new()
             .prefix("stage-")
             .tempdir_in(&staging)
-            .map_err(StoreError::io("cannot create a staging directory in", &staging))
+            .map_err(StoreError::io(
+                "cannot create a staging directory in",
+                &staging,
+            ))
     }
 
     fn mark_pending(&self) -> Result<(), StoreError> {
         let marker = self.root.pending_marker();
-        write_synced(&marker, b"the manifest is being regenerated\n").map_err(StoreError::io("cannot write", &marker))
+        write_synced(&marker, b"the manifest is being regenerated\n")
+            .map_err(StoreError::io("cannot write", &marker))
     }
 
     /// Moves a verified, unpacked package into place.
@@ -283,7 +304,8 @@ impl<'a> Store<'a> {
         let installed = self.root.scan(reporter)?;
         let manifest = Manifest::generate(self.root, &installed);
         let path = self.root.manifest_path();
-        atomic_write(&path, manifest.to_json().as_bytes()).map_err(StoreError::io("cannot write", &path))?;
+        atomic_write(&path, manifest.to_json().as_bytes())
+            .map_err(StoreError::io("cannot write", &path))?;
         let marker = self.root.pending_marker();
         match fs::remove_file(&marker) {
             Ok(()) => {}
@@ -310,15 +332,14 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().expect("files have a parent");
     fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
-        .tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     #[cfg(unix)]
     {
         // tempfile creates 0600; state files are for every local reader.
         use std::os::unix::fs::PermissionsExt;
-        tmp.as_file().set_permissions(fs::Permissions::from_mode(0o644))?;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(0o644))?;
     }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

@@ -128,19 +128,22 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
         if let Some(parent) = target.parent() {
             create_dirs(parent)?;
         }
-        let executable = entry.header().mode().map(|m| m & 0o111 != 0).unwrap_or(false);
+        let executable = entry
+            .header()
+            .mode()
+            .map(|m| m & 0o111 != 0)
+            .unwrap_or(false);
         let budget = limits.max_unpacked_bytes - total;
-        let record = write_file(&mut entry, &target, executable, budget)
-            .map_err(|e| match e {
-                WriteError::TooLarge => UnpackError::TooLarge {
-                    limit: limits.max_unpacked_bytes,
-                },
-                WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
-                WriteError::Write(source) => UnpackError::Io {
-                    path: target.display().to_string(),
-                    source,
-                },
-            })?;
+        let record = write_file(&mut entry, &target, executable, budget).map_err(|e| match e {
+            WriteError::TooLarge => UnpackError::TooLarge {
+                limit: limits.max_unpacked_bytes,
+            },
+            WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
+            WriteError::Write(source) => UnpackError::Io {
+                path: target.display().to_string(),
+                source,
+            },
+        })?;
         total += record.size;
         files.insert(rel, record);
     }
@@ -206,7 +209,10 @@ pub fn safe_path(raw: &[u8]) -> Result<String, UnpackError> {
                     reason: "climbs out of the package with '..'",
                 })
             }
-            p if p.contains('\\') || p.contains('\0') || (p.len() >= 2 && p.as_bytes()[1] == b':') => {
+            p if p.contains('\\')
+                || p.contains('\0')
+                || (p.len() >= 2 && p.as_bytes()[1] == b':') =>
+            {
                 return Err(UnpackError::UnsafePath {
                     path: shown(),
                     reason: "contains a backslash, NUL or drive prefix",
@@ -329,7 +335,10 @@ mod tests {
 
     #[test]
     fn limits_scale_with_archive_size() {
-        assert_eq!(Limits::for_archive(None).max_unpacked_bytes, 512 * 1024 * 1024);
+        assert_eq!(
+            Limits::for_archive(None).max_unpacked_bytes,
+            512 * 1024 * 1024
+        );
         assert_eq!(
             Limits::for_archive(Some(100 * 1024 * 1024)).max_unpacked_bytes,
             2000 * 1024 * 1024

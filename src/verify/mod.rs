@@ -125,7 +125,11 @@ impl<R: Read> Verifier<R> {
 
     /// Reads whatever the consumer left unread (gzip trailers, padding), so
     /// the digest covers every byte, then compares with `expected`.
-    pub fn finish(mut self, expected: &Expected, what: &str) -> io::Result<Result<(), VerifyError>> {
+    pub fn finish(
+        mut self,
+        expected: &Expected,
+        what: &str,
+    ) -> io::Result<Result<(), VerifyError>> {
         io::copy(&mut self, &mut io::sink())?;
         Ok(self.check(expected, what))
     }
@@ -218,20 +222,29 @@ mod tests {
     #[test]
     fn verifier_checks_digest_and_size() {
         let data = b"hello world".to_vec();
-        let good = Expected { blake3: Digest::of(&data), size: Some(11) };
+        let good = Expected {
+            blake3: Digest::of(&data),
+            size: Some(11),
+        };
         let mut v = Verifier::new(&data[..], Some(11));
         let mut head = [0u8; 5];
         v.read_exact(&mut head).unwrap();
         assert!(v.finish(&good, "x").unwrap().is_ok());
 
-        let wrong = Expected { blake3: Digest::of(b"other"), size: None };
+        let wrong = Expected {
+            blake3: Digest::of(b"other"),
+            size: None,
+        };
         let v = Verifier::new(&data[..], None);
         assert!(matches!(
             v.finish(&wrong, "x").unwrap(),
             Err(VerifyError::DigestMismatch { .. })
         ));
 
-        let short = Expected { blake3: Digest::of(&data), size: Some(12) };
+        let short = Expected {
+            blake3: Digest::of(&data),
+            size: Some(12),
+        };
         let v = Verifier::new(&data[..], Some(12));
         assert!(matches!(
             v.finish(&short, "x").unwrap(),
@@ -241,7 +254,7 @@ mod tests {
 
     #[test]
     fn verifier_stops_an_overlong_stream() {
-        let data = vec![0u8; 100];
+        let data = [0u8; 100];
         let mut v = Verifier::new(&data[..], Some(10));
         let err = io::copy(&mut v, &mut io::sink()).unwrap_err();
         assert!(err.get_ref().unwrap().is::<TooLong>());
