@@ -32,13 +32,18 @@ fn sources() -> Vec<(String, String, PathBuf)> {
         }
     }
     out.sort_by(|a, b| {
-        (&a.0, a.1.parse::<semver::Version>().unwrap()).cmp(&(&b.0, b.1.parse::<semver::Version>().unwrap()))
+        (&a.0, a.1.parse::<semver::Version>().unwrap())
+            .cmp(&(&b.0, b.1.parse::<semver::Version>().unwrap()))
     });
     out
 }
 
 /// What the index should contain, derived from the sources.
-fn expected() -> (BTreeMap<String, Vec<u8>>, BTreeMap<String, String>, RegistryYaml) {
+fn expected() -> (
+    BTreeMap<String, Vec<u8>>,
+    BTreeMap<String, String>,
+    RegistryYaml,
+) {
     let config = IndexConfig::default();
     let mut archives = BTreeMap::new();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
@@ -104,7 +109,11 @@ fn builtin_registry_is_reproducible_from_its_sources() {
         );
     }
     for (rel, text) in &files {
-        assert_eq!(&std::fs::read_to_string(root.join(rel)).unwrap_or_default(), text, "{rel} is stale");
+        assert_eq!(
+            &std::fs::read_to_string(root.join(rel)).unwrap_or_default(),
+            text,
+            "{rel} is stale"
+        );
     }
     let on_disk = RegistryYaml::parse(&std::fs::read(root.join("registry.yaml")).unwrap()).unwrap();
     assert_eq!(on_disk, listing, "registry.yaml is stale");
@@ -118,12 +127,18 @@ fn every_record_matches_its_archive() {
     assert!(listing.tools.len() >= 5);
     for tool in &listing.tools {
         for record in registry.versions(&tool.name).unwrap() {
-            let rel = registry.config.archive_for(&record.name, &record.version.to_string());
+            let rel = registry
+                .config
+                .archive_for(&record.name, &record.version.to_string());
             let bytes = std::fs::read(root.join(&rel)).unwrap();
             assert_eq!(Digest::of(&bytes), record.blake3, "{rel}");
             assert_eq!(bytes.len() as u64, record.size, "{rel}");
             // The binary embeds the same bytes.
-            assert_eq!(orla::index::builtin::file(&rel), Some(bytes.as_slice()), "{rel}");
+            assert_eq!(
+                orla::index::builtin::file(&rel),
+                Some(bytes.as_slice()),
+                "{rel}"
+            );
         }
     }
 }

@@ -21,7 +21,11 @@ fn completions_and_man_pages_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut stale = Vec::new();
     for (shell, file) in generate::SHELLS {
-        check(&root.join("completions").join(file), &generate::completion(shell), &mut stale);
+        check(
+            &root.join("completions").join(file),
+            &generate::completion(shell),
+            &mut stale,
+        );
     }
     let pages = generate::man_pages();
     assert!(pages.iter().any(|(name, _)| name == "orla-install.1"));

@@ -60,7 +60,7 @@ pub enum FetchError {
     },
     #[error("download of {url} failed: {message}")]
     Http { url: String, message: String },
-    #[error("{label}: {source}")]
+    #[error("{source}")]
     Verify {
         label: String,
         #[source]

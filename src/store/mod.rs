@@ -10,6 +10,12 @@
 //! from the store and empties the staging area. So after any crash the root
 //! holds either the old state or the new one, and the manifest catches up
 //! before anyone reads it.
+//!
+//! A reinstall (`--force`) takes two renames, since a rename cannot replace a
+//! non-empty directory: the old copy is moved into staging, then the new one
+//! into place. The staging directory that receives the old copy first gets a
+//! `restore` note naming the package, so a crash between the two renames is
+//! undone on the next run (the old copy goes back) instead of losing both.
 
 pub mod lock;
 pub mod receipt;
@@ -27,6 +33,12 @@ use receipt::Receipt;
 const STAGING: &str = ".orla-staging";
 const PENDING: &str = ".manifest-pending";
 const LOCK: &str = ".lock";
+/// In a staging directory holding a package moved aside: `<name>/<version>`.
+const RESTORE_NOTE: &str = "restore";
+/// The moved-aside package inside that staging directory.
+const OLD: &str = "old";
+/// The prefix `atomic_write` gives its temporary files.
+const TEMP_PREFIX: &str = ".tmp-";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,8 +95,13 @@ impl StoreError {
             StoreError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
                 Some("check that you may write to the install root, or set ORLA_HOME".into())
             }
-            StoreError::Io { source, .. } if source.raw_os_error() == Some(28) => {
-                Some("free some disk space and run the command again".into())
+            // ENOSPC, EDQUOT, EFBIG: the disk, a quota or a file size limit is full.
+            StoreError::Io { source, .. } if is_out_of_space(source) => Some(
+                "free some disk space (or raise the quota) and run the command again; nothing was changed"
+                    .into(),
+            ),
+            StoreError::Io { source, .. } if source.raw_os_error() == Some(30) => {
+                Some("the install root is on a read-only filesystem; set ORLA_HOME to a writable directory".into())
             }
             StoreError::Manifest { .. } => {
                 Some("run `orla install` or `orla uninstall` on this root to regenerate it".into())
@@ -92,6 +109,13 @@ impl StoreError {
             _ => None,
         }
     }
+}
+
+/// True for the errors a full disk, an exhausted quota or a file size limit give.
+pub fn is_out_of_space(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::StorageFull
+        || e.kind() == io::ErrorKind::QuotaExceeded
+        || e.kind() == io::ErrorKind::FileTooLarge
 }
 
 /// An installed package, as found in the store.
@@ -113,9 +137,15 @@ impl InstallRoot {
     }
 
     pub fn project(project_dir: &Path, tools_dir: &Path) -> InstallRoot {
+        // `./tools` joined as written would put `/./` in every manifest path.
+        let tools_dir: PathBuf = project_dir
+            .join(tools_dir)
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect();
         InstallRoot {
             kind: RootKind::Project,
-            tools_dir: project_dir.join(tools_dir),
+            tools_dir,
             state_dir: project_dir.join(".orla"),
             project_dir: Some(project_dir.to_path_buf()),
         }
@@ -196,7 +226,20 @@ impl InstallRoot {
 /// An install root opened for change: holds its lock until dropped.
 pub struct Store<'a> {
     pub root: &'a InstallRoot,
+    /// Whether this command created tools_dir (so a failed first install
+    /// can leave it as it found it).
+    created_tools_dir: bool,
     _lock: FileLock,
+}
+
+impl Drop for Store<'_> {
+    fn drop(&mut self) {
+        // Both only succeed when empty: a failed command leaves no trace.
+        let _ = fs::remove_dir(self.root.staging_root());
+        if self.created_tools_dir {
+            let _ = fs::remove_dir(&self.root.tools_dir);
+        }
+    }
 }
 
 impl<'a> Store<'a> {
@@ -213,7 +256,11 @@ impl<'a> Store<'a> {
             reporter,
         )
         .map_err(StoreError::io("cannot lock", &lock_path))?;
-        let store = Store { root, _lock: lock };
+        let store = Store {
+            root,
+            created_tools_dir: !root.tools_dir.exists(),
+            _lock: lock,
+        };
         store.recover(reporter)?;
         Ok(store)
     }
@@ -221,10 +268,47 @@ impl<'a> Store<'a> {
     fn recover(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
         if staging.exists() {
+            self.restore_moved_aside(&staging, reporter)?;
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
+        remove_temp_files(&self.root.state_dir);
         if self.root.pending_marker().exists() {
             self.sync_manifest(reporter)?;
+        }
+        Ok(())
+    }
+
+    /// Puts back a package a reinstall moved aside when the process died
+    /// before the new copy took its place.
+    fn restore_moved_aside(
+        &self,
+        staging: &Path,
+        reporter: &dyn Reporter,
+    ) -> Result<(), StoreError> {
+        let entries = fs::read_dir(staging).map_err(StoreError::io("cannot read", staging))?;
+        for entry in entries.flatten() {
+            let dir = entry.path();
+            let Ok(note) = fs::read_to_string(dir.join(RESTORE_NOTE)) else {
+                continue;
+            };
+            let Some((name, version)) = note.trim().split_once('/') else {
+                continue;
+            };
+            let (Ok(()), Ok(version)) = (names::validate_name(name), names::parse_version(version))
+            else {
+                continue;
+            };
+            let target = self.root.package_dir(name, &version);
+            let old = dir.join(OLD);
+            if old.is_dir() && !target.exists() {
+                if let Some(parent) = target.parent() {
+                    fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
+                }
+                fs::rename(&old, &target).map_err(StoreError::io("cannot restore", &target))?;
+                reporter.warn(&format!(
+                    "restored {name} {version}, which an interrupted reinstall had moved aside"
+                ));
+            }
         }
         Ok(())
     }
@@ -270,9 +354,14 @@ impl<'a> Store<'a> {
         self.mark_pending()?;
         if target.exists() {
             // Move the old copy aside first: a rename cannot replace a
-            // non-empty directory, and this keeps each step atomic.
+            // non-empty directory. The note lets recovery undo this step if
+            // the process dies before the next rename.
             let trash = self.staging_dir()?.keep();
-            let old = trash.join("old");
+            let note = trash.join(RESTORE_NOTE);
+            write_synced(&note, format!("{name}/{version}\n").as_bytes())
+                .map_err(StoreError::io("cannot write", &note))?;
+            sync_dir(&trash);
+            let old = trash.join(OLD);
             fs::rename(&target, &old).map_err(StoreError::io("cannot move aside", &target))?;
         }
         fs::rename(staged, &target).map_err(StoreError::io("cannot install into", &target))?;
@@ -290,7 +379,7 @@ impl<'a> Store<'a> {
         }
         self.mark_pending()?;
         let trash = self.staging_dir()?.keep();
-        fs::rename(&target, trash.join("old")).map_err(StoreError::io("cannot remove", &target))?;
+        fs::rename(&target, trash.join(OLD)).map_err(StoreError::io("cannot remove", &target))?;
         let name_dir = self.root.tools_dir.join(name);
         // Drop the name directory once its last version is gone.
         let _ = fs::remove_dir(&name_dir);
@@ -320,6 +409,29 @@ impl<'a> Store<'a> {
     }
 }
 
+impl Drop for Store<'_> {
+    /// A failed command leaves no empty staging area behind (still under the
+    /// lock, which is released after this runs).
+    fn drop(&mut self) {
+        let _ = fs::remove_dir(self.root.staging_root());
+    }
+}
+
+/// Removes the temporary files of `atomic_write` calls that a killed
+/// process left in `dir`. Only called under the root's lock.
+fn remove_temp_files(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Writes a file and flushes it to disk.
 pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = fs::File::create(path)?;
@@ -332,7 +444,9 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().expect("files have a parent");
     fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     #[cfg(unix)]
     {

@@ -86,13 +86,13 @@ pub struct Expected {
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    #[error("digest mismatch for {what}: expected blake3 {expected}, got {actual}")]
+    #[error("{what}: digest mismatch: expected blake3 {expected}, got {actual}")]
     DigestMismatch {
         what: String,
         expected: Digest,
         actual: Digest,
     },
-    #[error("size mismatch for {what}: expected {expected} bytes, got {actual}")]
+    #[error("{what}: size mismatch: expected {expected} bytes, got {actual}")]
     SizeMismatch {
         what: String,
         expected: u64,

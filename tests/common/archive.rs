@@ -6,20 +6,44 @@ use std::io::Write;
 use flate2::{write::GzEncoder, Compression};
 
 pub enum Entry {
-    File { path: Vec<u8>, data: Vec<u8>, mode: u32 },
-    Dir { path: Vec<u8> },
-    Symlink { path: Vec<u8>, target: Vec<u8> },
-    Hardlink { path: Vec<u8>, target: Vec<u8> },
-    Fifo { path: Vec<u8> },
-    CharDevice { path: Vec<u8> },
+    File {
+        path: Vec<u8>,
+        data: Vec<u8>,
+        mode: u32,
+    },
+    Dir {
+        path: Vec<u8>,
+    },
+    Symlink {
+        path: Vec<u8>,
+        target: Vec<u8>,
+    },
+    Hardlink {
+        path: Vec<u8>,
+        target: Vec<u8>,
+    },
+    Fifo {
+        path: Vec<u8>,
+    },
+    CharDevice {
+        path: Vec<u8>,
+    },
 }
 
 pub fn file(path: &str, data: &str) -> Entry {
-    Entry::File { path: path.as_bytes().to_vec(), data: data.as_bytes().to_vec(), mode: 0o644 }
+    Entry::File {
+        path: path.as_bytes().to_vec(),
+        data: data.as_bytes().to_vec(),
+        mode: 0o644,
+    }
 }
 
 pub fn exe(path: &str, data: &str) -> Entry {
-    Entry::File { path: path.as_bytes().to_vec(), data: data.as_bytes().to_vec(), mode: 0o755 }
+    Entry::File {
+        path: path.as_bytes().to_vec(),
+        data: data.as_bytes().to_vec(),
+        mode: 0o755,
+    }
 }
 
 /// A valid minimal package's entries, under `prefix`.
@@ -38,14 +62,21 @@ pub fn tar(entries: &[Entry]) -> Vec<u8> {
     let mut out = Vec::new();
     for entry in entries {
         let mut header = tar::Header::new_gnu();
-        let (path, kind, data, mode, link): (&[u8], tar::EntryType, &[u8], u32, Option<&[u8]>) = match entry {
-            Entry::File { path, data, mode } => (path, tar::EntryType::Regular, data, *mode, None),
-            Entry::Dir { path } => (path, tar::EntryType::Directory, &[], 0o755, None),
-            Entry::Symlink { path, target } => (path, tar::EntryType::Symlink, &[], 0o777, Some(target)),
-            Entry::Hardlink { path, target } => (path, tar::EntryType::Link, &[], 0o644, Some(target)),
-            Entry::Fifo { path } => (path, tar::EntryType::Fifo, &[], 0o644, None),
-            Entry::CharDevice { path } => (path, tar::EntryType::Char, &[], 0o644, None),
-        };
+        let (path, kind, data, mode, link): (&[u8], tar::EntryType, &[u8], u32, Option<&[u8]>) =
+            match entry {
+                Entry::File { path, data, mode } => {
+                    (path, tar::EntryType::Regular, data, *mode, None)
+                }
+                Entry::Dir { path } => (path, tar::EntryType::Directory, &[], 0o755, None),
+                Entry::Symlink { path, target } => {
+                    (path, tar::EntryType::Symlink, &[], 0o777, Some(target))
+                }
+                Entry::Hardlink { path, target } => {
+                    (path, tar::EntryType::Link, &[], 0o644, Some(target))
+                }
+                Entry::Fifo { path } => (path, tar::EntryType::Fifo, &[], 0o644, None),
+                Entry::CharDevice { path } => (path, tar::EntryType::Char, &[], 0o644, None),
+            };
         {
             let gnu = header.as_gnu_mut().unwrap();
             gnu.name[..path.len()].copy_from_slice(path);

@@ -29,32 +29,53 @@ pub struct Run {
 impl Run {
     #[track_caller]
     pub fn success(&self) -> &Run {
-        assert_eq!(self.code, 0, "expected success\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn failure(&self, code: i32) -> &Run {
-        assert_eq!(self.code, code, "expected exit {code}\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         assert!(!self.stderr.contains("panicked"), "panic: {}", self.stderr);
-        assert!(!self.stderr.contains("RUST_BACKTRACE"), "backtrace: {}", self.stderr);
+        assert!(
+            !self.stderr.contains("RUST_BACKTRACE"),
+            "backtrace: {}",
+            self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn stderr_has(&self, needle: &str) -> &Run {
-        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}:\n{}", self.stderr);
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}:\n{}",
+            self.stderr
+        );
         self
     }
 
     #[track_caller]
     pub fn stdout_has(&self, needle: &str) -> &Run {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}:\n{}", self.stdout);
+        assert!(
+            self.stdout.contains(needle),
+            "stdout lacks {needle:?}:\n{}",
+            self.stdout
+        );
         self
     }
 
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.stdout))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", self.stdout))
     }
 }
 
@@ -71,7 +92,12 @@ impl TestContext {
         let cache = dir.path().join("cache");
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).unwrap();
-        TestContext { dir, home, cache, work }
+        TestContext {
+            dir,
+            home,
+            cache,
+            work,
+        }
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
@@ -117,7 +143,12 @@ impl TestContext {
             .as_array()
             .unwrap()
             .iter()
-            .map(|e| (e["name"].as_str().unwrap().to_string(), e["version"].as_str().unwrap().to_string()))
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap().to_string(),
+                    e["version"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     }
 }
@@ -134,7 +165,9 @@ pub fn to_run(out: Output) -> Run {
 pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in entries {
             let e = e.unwrap();
             let path = e.path();
@@ -209,7 +242,10 @@ impl PackageBuilder {
         std::fs::write(root.join("README.md"), format!("# {}\n", self.name)).unwrap();
         write_file(
             &root.join("bin").join(&self.name),
-            &format!("#!/bin/sh\necho '{{\"tool\":\"{}\",\"version\":\"{}\"}}'\n", self.name, self.version),
+            &format!(
+                "#!/bin/sh\necho '{{\"tool\":\"{}\",\"version\":\"{}\"}}'\n",
+                self.name, self.version
+            ),
             true,
         );
         for (path, content, exec) in &self.files {
@@ -261,7 +297,12 @@ impl IndexBuilder {
 
     /// Publishes arbitrary archive bytes under `pkg`'s name and version, with
     /// a record that matches them (a hostile but honest-looking index).
-    pub fn publish_bytes(&mut self, pkg: &PackageBuilder, bytes: &[u8], archive_rel: &str) -> VersionRecord {
+    pub fn publish_bytes(
+        &mut self,
+        pkg: &PackageBuilder,
+        bytes: &[u8],
+        archive_rel: &str,
+    ) -> VersionRecord {
         let dest = self.root.join(archive_rel);
         std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
         std::fs::write(&dest, bytes).unwrap();

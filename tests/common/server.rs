@@ -62,7 +62,11 @@ impl Server {
     }
 
     pub fn route(&self, path: &str, behaviour: Behaviour) {
-        self.state.routes.lock().unwrap().insert(path.to_string(), behaviour);
+        self.state
+            .routes
+            .lock()
+            .unwrap()
+            .insert(path.to_string(), behaviour);
     }
 
     pub fn url(&self, path: &str) -> String {
