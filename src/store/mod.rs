@@ -409,14 +409,6 @@ impl<'a> Store<'a> {
     }
 }
 
-impl Drop for Store<'_> {
-    /// A failed command leaves no empty staging area behind (still under the
-    /// lock, which is released after this runs).
-    fn drop(&mut self) {
-        let _ = fs::remove_dir(self.root.staging_root());
-    }
-}
-
 /// Removes the temporary files of `atomic_write` calls that a killed
 /// process left in `dir`. Only called under the root's lock.
 fn remove_temp_files(dir: &Path) {

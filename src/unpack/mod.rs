@@ -9,9 +9,18 @@
 //! into a fresh, empty staging directory, and each file is created with
 //! `create_new`, so nothing that already exists is ever written through.
 //!
+//! The size cap follows cargo (the larger of 512 MiB and 20 times the
+//! compressed size), but orla unpacks while it downloads, before the digest
+//! is known, so the compressed size it scales with is the number of bytes
+//! actually read so far, never the size an index or a server claims: a
+//! record that lies about the size cannot buy a small bomb a large budget.
+//! An entry whose header alone declares more than the cap is refused before
+//! any of its bytes are decompressed.
+//!
 //! Each file's BLAKE3 is computed as it is written, for the install receipt
 //! that `orla verify` checks later: still one pass over the bytes.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Write};
@@ -31,6 +40,19 @@ pub struct Limits {
 impl Limits {
     pub const MIN_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
     pub const MAX_ENTRIES: u64 = 10_000;
+    /// How many times its compressed size an archive may expand to, beyond
+    /// `MIN_UNPACKED_BYTES`.
+    pub const MAX_RATIO: u64 = 20;
+
+    /// The cap once `compressed` bytes of the archive have been read: never
+    /// more than `max_unpacked_bytes`, and beyond the 512 MiB floor only as
+    /// far as the bytes really read justify.
+    pub fn budget(&self, compressed: u64) -> u64 {
+        let earned = compressed
+            .saturating_mul(Self::MAX_RATIO)
+            .max(Self::MIN_UNPACKED_BYTES);
+        self.max_unpacked_bytes.min(earned)
+    }
 
     /// As cargo does: the larger of 512 MiB and 20 times the compressed size.
     pub fn for_archive(compressed_size: Option<u64>) -> Limits {
@@ -52,7 +74,7 @@ pub enum UnpackError {
     UnsafePath { path: String, reason: &'static str },
     #[error("the archive holds '{path}' twice")]
     Duplicate { path: String },
-    #[error("the archive expands to more than {limit} bytes")]
+    #[error("the archive expands to more than {limit} bytes (a decompression bomb, or a package too large to install)")]
     TooLarge { limit: u64 },
     #[error("the archive holds more than {limit} entries")]
     TooManyEntries { limit: u64 },
@@ -78,7 +100,12 @@ pub struct Unpacked {
 
 /// Unpacks the gzip tar `reader` into `dest`, which must be an empty directory.
 pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked, UnpackError> {
-    let mut archive = tar::Archive::new(GzDecoder::new(reader));
+    let consumed = Cell::new(0u64);
+    let counted = Counted {
+        inner: reader,
+        count: &consumed,
+    };
+    let mut archive = tar::Archive::new(GzDecoder::new(counted));
     let entries = archive
         .entries()
         .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
@@ -133,10 +160,16 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
             .mode()
             .map(|m| m & 0o111 != 0)
             .unwrap_or(false);
-        let budget = limits.max_unpacked_bytes - total;
+        // Refuse a bomb by its header, before inflating any of it.
+        if total.saturating_add(entry.size()) > limits.max_unpacked_bytes {
+            return Err(UnpackError::TooLarge {
+                limit: limits.max_unpacked_bytes,
+            });
+        }
+        let budget = || limits.budget(consumed.get()).saturating_sub(total);
         let record = write_file(&mut entry, &target, executable, budget).map_err(|e| match e {
             WriteError::TooLarge => UnpackError::TooLarge {
-                limit: limits.max_unpacked_bytes,
+                limit: limits.budget(consumed.get()),
             },
             WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
             WriteError::Write(source) => UnpackError::Io {
@@ -259,7 +292,7 @@ fn write_file(
     src: &mut impl Read,
     target: &Path,
     executable: bool,
-    budget: u64,
+    budget: impl Fn() -> u64,
 ) -> Result<FileRecord, WriteError> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
@@ -278,7 +311,7 @@ fn write_file(
             break;
         }
         size += n as u64;
-        if size > budget {
+        if size > budget() {
             return Err(WriteError::TooLarge);
         }
         hasher.update(&buf[..n]);
@@ -297,6 +330,20 @@ fn write_file(
         size,
         executable,
     })
+}
+
+/// Counts the compressed bytes the gzip decoder has pulled.
+struct Counted<'a, R> {
+    inner: R,
+    count: &'a Cell<u64>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
 }
 
 fn io_message(e: &io::Error) -> String {
@@ -343,5 +390,19 @@ mod tests {
             Limits::for_archive(Some(100 * 1024 * 1024)).max_unpacked_bytes,
             2000 * 1024 * 1024
         );
+    }
+
+    #[test]
+    fn budget_grows_only_with_bytes_really_read() {
+        // A record claiming 1 GiB does not let the first bytes expand 20 GiB.
+        let limits = Limits::for_archive(Some(1 << 30));
+        assert_eq!(limits.budget(0), Limits::MIN_UNPACKED_BYTES);
+        assert_eq!(limits.budget(100 << 20), 2000 << 20);
+        assert_eq!(limits.budget(u64::MAX), 20 << 30);
+        let tiny = Limits {
+            max_unpacked_bytes: 10,
+            max_entries: 1,
+        };
+        assert_eq!(tiny.budget(1 << 40), 10);
     }
 }
