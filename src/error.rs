@@ -22,6 +22,10 @@ pub enum Error {
     Store(#[from] store::StoreError),
     #[error(transparent)]
     Project(#[from] project::ProjectError),
+    #[error(transparent)]
+    Capsule(#[from] package::capsule::CapsuleError),
+    #[error(transparent)]
+    Publish(#[from] index::publish::PublishError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -66,6 +70,8 @@ impl Error {
             Error::Package(e) => e.hint(),
             Error::Pack(e) => e.hint(),
             Error::Store(e) => e.hint(),
+            Error::Capsule(e) => e.hint(),
+            Error::Publish(e) => e.hint(),
             Error::Project(_) => {
                 Some("fix orla.yaml, or run the command outside the project".into())
             }

@@ -39,6 +39,12 @@ pub enum Command {
     List(ListArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
+    /// Author tools: scaffold, validate, pack, publish, yank
+    #[command(subcommand)]
+    Tool(ToolCommand),
+    /// Move old formats to tool.yaml
+    #[command(subcommand)]
+    Migrate(MigrateCommand),
 }
 
 #[derive(Debug, Args)]
@@ -87,4 +93,196 @@ pub struct CompletionsArgs {
     /// The shell to generate for
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ToolCommand {
+    /// Create a new tool package: a wizard on a terminal, flags otherwise
+    Scaffold(ScaffoldArgs),
+    /// Check a tool package and report every problem at once
+    Validate(ValidateArgs),
+    /// Pack a tool package into a reproducible NAME-VERSION.tar.gz
+    Pack(PackArgs),
+    /// Publish a tool package into a registry index
+    Publish(PublishArgs),
+    /// Mark a published version as yanked (or, with --undo, not yanked)
+    Yank(YankArgs),
+}
+
+/// The language of a scaffolded tool's entrypoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Language {
+    Bash,
+    Python,
+    Node,
+    /// A prebuilt executable (see --binary)
+    Binary,
+}
+
+/// A scaffolded tool's runtime mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Run once per request: JSON arguments on stdin, JSON answer on stdout
+    Simple,
+    /// A long-running process with the orla.hello handshake (RFC 3 5.3.1)
+    Capsule,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "On a terminal, every answer not given as a flag is asked for. With --yes, or when \
+stdin is not a terminal, nothing is asked: the flags and their defaults decide.\n\nExample: orla tool \
+scaffold word-count --yes --language python --param text:string --param limit:integer? \
+--permission filesystem:read --license MIT"
+)]
+pub struct ScaffoldArgs {
+    /// The tool's name: lowercase letters, digits, '.', '_' and '-'
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Directory to create [default: ./NAME]
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<PathBuf>,
+
+    /// One line saying what the tool does
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+
+    /// Language of the entrypoint [default: bash]
+    #[arg(long, value_enum)]
+    pub language: Option<Language>,
+
+    /// With --language binary: the executable to copy into bin/NAME
+    #[arg(long, value_name = "FILE")]
+    pub binary: Option<PathBuf>,
+
+    /// simple (one process per request) or capsule (long-running) [default: simple]
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+
+    /// A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)
+    #[arg(long = "permission", value_name = "PERMISSION", value_delimiter = ',')]
+    pub permissions: Vec<String>,
+
+    /// An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array;
+    /// a trailing '?' makes it optional (repeatable) [default: message:string]
+    #[arg(long = "param", value_name = "NAME:TYPE")]
+    pub params: Vec<String>,
+
+    /// The version to start at [default: 0.1.0]
+    #[arg(long = "tool-version", value_name = "VERSION")]
+    pub tool_version: Option<String>,
+
+    /// Author or maintainer
+    #[arg(long, value_name = "NAME")]
+    pub author: Option<String>,
+
+    /// SPDX license identifier, written to LICENSE (`none` for no license) [default: none]
+    #[arg(long, value_name = "SPDX")]
+    pub license: Option<String>,
+
+    /// Ask nothing: take every answer from the flags and their defaults
+    #[arg(short, long)]
+    pub yes: bool,
+
+    /// Write into an existing, non-empty directory, replacing the files scaffold writes
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// The package directory
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+
+    /// Print the problems as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The package directory
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+
+    /// Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Print the result as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "LOCATION is an index directory (holding config.json), a git repository's working \
+tree or a bare repository (a path or a file:// URL). In a git repository the change is committed."
+)]
+pub struct PublishArgs {
+    /// The package directory
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+
+    /// The registry index to publish into
+    #[arg(long, value_name = "LOCATION")]
+    pub index: String,
+
+    /// Create the index (config.json, registry.yaml) if it has none
+    #[arg(long)]
+    pub init: bool,
+
+    /// Print the published record as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct YankArgs {
+    /// The version to yank: NAME@VERSION
+    #[arg(value_name = "NAME@VERSION")]
+    pub spec: String,
+
+    /// The registry index
+    #[arg(long, value_name = "LOCATION")]
+    pub index: String,
+
+    /// Un-yank: make the version installable by ranges again
+    #[arg(long)]
+    pub undo: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MigrateCommand {
+    /// Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package
+    Capsule(MigrateCapsuleArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The old orla-tool.json is kept as orla-tool.json.bak (or removed with \
+--remove-legacy). Running it again on a migrated capsule changes nothing."
+)]
+pub struct MigrateCapsuleArgs {
+    /// The capsule directory (or its orla-tool.json)
+    #[arg(value_name = "PATH", required_unless_present = "all", conflicts_with = "all")]
+    pub path: Option<PathBuf>,
+
+    /// Migrate every capsule under this tools directory
+    #[arg(long, value_name = "DIR")]
+    pub all: Option<PathBuf>,
+
+    /// Only print the tool.yaml that would be written
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Delete orla-tool.json instead of keeping orla-tool.json.bak
+    #[arg(long)]
+    pub remove_legacy: bool,
+
+    /// Replace an existing tool.yaml that differs from the migrated one
+    #[arg(long)]
+    pub force: bool,
 }

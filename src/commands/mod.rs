@@ -2,13 +2,16 @@
 
 mod install;
 mod list;
+mod migrate;
+mod scaffold;
+mod tool;
 mod uninstall;
 
 use std::io::Write;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, MigrateCommand, ToolCommand};
 use crate::context::Context;
 use crate::error::Error;
 
@@ -41,6 +44,12 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Install(args) => install::run(&ctx, &args),
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
         Command::List(args) => list::run(&ctx, &args),
+        Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
+        Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),
+        Command::Tool(ToolCommand::Pack(args)) => tool::pack(&ctx, &args),
+        Command::Tool(ToolCommand::Publish(args)) => tool::publish(&ctx, &args),
+        Command::Tool(ToolCommand::Yank(args)) => tool::yank(&ctx, &args),
+        Command::Migrate(MigrateCommand::Capsule(args)) => migrate::capsule(&ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),
     }
 }

@@ -24,6 +24,7 @@
 
 pub mod builtin;
 mod location;
+pub mod publish;
 mod record;
 
 use std::path::{Path, PathBuf};

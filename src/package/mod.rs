@@ -6,9 +6,11 @@
 //! names. The model keeps every RFC 3 field; fields orla does not know are kept
 //! in `extra` so that a newer tool.yaml read by an older orla loses nothing.
 
+pub mod capsule;
 pub mod names;
 pub mod pack;
 pub mod risk;
+pub mod scaffold;
 pub mod schema;
 pub mod validate;
 

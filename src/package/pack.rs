@@ -7,7 +7,9 @@
 //! time and a fixed OS byte. Entries sit under one `NAME-VERSION/` wrapper
 //! directory, which unpacking strips. Only regular files and directories are
 //! packed: a symlink in the source is an error, as it would be on install.
-//! `.git/` and orla's install receipt are left out.
+//! `.git/`, orla's install receipt and, at the root, archives of this very
+//! package (`NAME-*.tar.gz`, what `orla tool pack` writes by default when run
+//! inside the package) are left out.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -59,7 +61,7 @@ impl PackError {
 pub fn pack(dir: &Path, out: impl Write) -> Result<Packed, PackError> {
     let package = Package::load(dir)?;
     let prefix = format!("{}-{}", package.name, package.version);
-    let entries = collect(dir)?;
+    let entries = collect(dir, &package.name)?;
 
     let gz = GzBuilder::new()
         .mtime(0)
@@ -118,9 +120,13 @@ struct Entry {
     executable: bool,
 }
 
-fn collect(root: &Path) -> Result<Vec<Entry>, PackError> {
+fn collect(root: &Path, name: &str) -> Result<Vec<Entry>, PackError> {
     let mut out = Vec::new();
     walk(root, "", &mut out)?;
+    let own_archive = format!("{name}-");
+    out.retain(|e| {
+        e.is_dir || e.rel.contains('/') || !(e.rel.starts_with(&own_archive) && e.rel.ends_with(".tar.gz"))
+    });
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(out)
 }

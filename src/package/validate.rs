@@ -84,6 +84,11 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
             "is required",
             Some("add a one-line `description:` saying what the tool does"),
         ),
+        Some(d) if d.starts_with("TODO") => p.warn(
+            "description",
+            "is a placeholder",
+            Some("replace it with one line saying what the tool does"),
+        ),
         Some(_) => {}
     }
     match tool.entrypoint.as_deref() {
