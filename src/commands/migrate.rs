@@ -15,7 +15,7 @@ use crate::cli::MigrateCapsuleArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::capsule::{self, DescriptionSource, Fate, BACKUP_FILE, LEGACY_FILE};
-use crate::package::{validate, PackageError, Severity, TOOL_YAML};
+use crate::package::{validate, Severity, TOOL_YAML};
 use crate::store::atomic_write;
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {
@@ -80,14 +80,21 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<Outcome, 
     let problems = validate::validate(&migration.tool, Some(dir));
     if problems.iter().any(|p| p.severity == Severity::Error) {
         print_problems(ctx, &problems);
-        return Err(PackageError::Invalid {
-            path: format!("the tool.yaml migrated from {origin}"),
-            problems: problems
-                .into_iter()
-                .filter(|p| p.severity == Severity::Error)
-                .collect(),
-        }
-        .into());
+        let errors: Vec<String> = problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(|p| p.to_string())
+            .collect();
+        return Err(Error::other(
+            format!(
+                "{origin} cannot be migrated: the tool.yaml would be invalid: {}",
+                errors.join("; ")
+            ),
+            Some(
+                "fix the capsule (see above), then run the migration again; nothing was changed"
+                    .into(),
+            ),
+        ));
     }
 
     if args.dry_run {

@@ -1,0 +1,522 @@
+//! `orla tool scaffold | validate | pack`, driven through the real binary
+//! without a terminal (the wizard on a pseudo-terminal is in
+//! tests/scaffold_wizard.rs).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{snapshot, write_file, TestContext};
+
+/// Is `program` runnable here? Prints why a case is skipped when not.
+fn have(program: &str) -> bool {
+    let ok = Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !ok {
+        println!("skipping: `{program} --version` does not run on this machine");
+    }
+    ok
+}
+
+fn scaffold(ctx: &TestContext, name: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec!["tool", "scaffold", name, "--yes"];
+    args.extend_from_slice(extra);
+    ctx.run(&args).success();
+    ctx.work.join(name)
+}
+
+/// The manifest entry of `name`.
+fn manifest_tool(ctx: &TestContext, name: &str) -> serde_json::Value {
+    ctx.manifest()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not in the manifest"))
+        .clone()
+}
+
+/// Runs a simple-mode tool as the runtime would: the manifest's entrypoint,
+/// JSON arguments on stdin.
+fn call_simple(entry: &serde_json::Value, input: &str) -> (i32, String, String) {
+    let mut child = Command::new(entry["entrypoint"].as_str().unwrap())
+        .current_dir(entry["path"].as_str().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Starts a capsule, checks its orla.hello, sends one tools/call and
+/// returns the response.
+fn call_capsule(entry: &serde_json::Value, name: &str, args: &str) -> serde_json::Value {
+    let mut child = Command::new(entry["entrypoint"].as_str().unwrap())
+        .current_dir(entry["path"].as_str().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let hello: serde_json::Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(hello["method"], "orla.hello");
+    assert_eq!(hello["params"]["name"], name);
+    // A notification gets no answer; the request after it does.
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{name}","arguments":{args}}}}}"#
+    )
+    .unwrap();
+    drop(stdin);
+    let response: serde_json::Value =
+        serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(response["id"], 7, "{response}");
+    response
+}
+
+fn language_available(language: &str) -> bool {
+    match language {
+        "bash" => have("bash"),
+        "python" => have("python3"),
+        "node" => have("node"),
+        _ => true,
+    }
+}
+
+#[test]
+fn scaffolded_simple_tools_validate_install_and_run_in_every_language() {
+    for language in ["bash", "python", "node"] {
+        if !language_available(language) {
+            continue;
+        }
+        let ctx = TestContext::new();
+        let name = format!("hello-{language}");
+        let dir = scaffold(
+            &ctx,
+            &name,
+            &[
+                "--language",
+                language,
+                "--param",
+                "text:string",
+                "--param",
+                "count:integer?",
+            ],
+        );
+        ctx.run(&["tool", "validate", dir.to_str().unwrap()])
+            .success()
+            .stderr_has(&format!("Valid {name} 0.1.0"));
+        ctx.run(&["install", "--local", dir.to_str().unwrap()])
+            .success();
+        let entry = manifest_tool(&ctx, &name);
+        assert_eq!(entry["mode"], "simple");
+        assert_eq!(
+            entry["input_schema"]["required"],
+            serde_json::json!(["text"])
+        );
+        let (code, stdout, stderr) = call_simple(&entry, r#"{"text":"hi","count":2}"#);
+        assert_eq!(code, 0, "{language}: {stderr}");
+        let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(answer["tool"], name.as_str());
+        assert_eq!(answer["arguments"]["text"], "hi");
+        if language != "bash" {
+            // The interpreted templates check the declared parameters.
+            let (code, _, stderr) = call_simple(&entry, r#"{"count":"x"}"#);
+            assert_eq!(code, 2, "{language}");
+            assert!(stderr.contains("missing parameter 'text'"), "{stderr}");
+            assert!(
+                stderr.contains("'count' must be of type integer"),
+                "{stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn scaffolded_capsules_say_hello_and_answer_in_every_language() {
+    for language in ["bash", "python", "node"] {
+        if !language_available(language) {
+            continue;
+        }
+        let ctx = TestContext::new();
+        let name = format!("cap-{language}");
+        let dir = scaffold(&ctx, &name, &["--language", language, "--mode", "capsule"]);
+        ctx.run(&["tool", "validate", dir.to_str().unwrap()])
+            .success();
+        ctx.run(&["install", "--local", dir.to_str().unwrap()])
+            .success();
+        let entry = manifest_tool(&ctx, &name);
+        assert_eq!(entry["mode"], "capsule");
+        assert_eq!(entry["startup_timeout_ms"], 5000);
+        let response = call_capsule(&entry, &name, r#"{"message":"hi"}"#);
+        let text = response["result"].to_string();
+        assert!(text.contains("\"hi\""), "{language}: {response}");
+    }
+}
+
+#[test]
+fn binary_tools_copy_the_executable() {
+    let ctx = TestContext::new();
+    // `cat` is a fine JSON echo tool: a native executable, no #! line.
+    let cat = ["/bin/cat", "/usr/bin/cat"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file())
+        .expect("cat exists");
+    let dir = scaffold(&ctx, "echo-bin", &["--language", "binary", "--binary", cat]);
+    assert_eq!(
+        std::fs::read(dir.join("bin/echo-bin")).unwrap(),
+        std::fs::read(cat).unwrap()
+    );
+    let run = ctx.run(&["tool", "validate", dir.to_str().unwrap()]);
+    run.success();
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+    ctx.run(&["install", "--local", dir.to_str().unwrap()])
+        .success();
+    let entry = manifest_tool(&ctx, "echo-bin");
+    assert!(entry["interpreter"].is_null());
+    let (code, stdout, _) = call_simple(&entry, r#"{"message":"hi"}"#);
+    assert_eq!((code, stdout.as_str()), (0, r#"{"message":"hi"}"#));
+
+    // Without --binary, a placeholder that still runs, and a warning.
+    let run = ctx.run(&[
+        "tool",
+        "scaffold",
+        "later-bin",
+        "--yes",
+        "--language",
+        "binary",
+    ]);
+    run.success().stderr_has("placeholder");
+}
+
+#[test]
+fn scaffold_writes_every_file_and_takes_every_answer_from_flags() {
+    let ctx = TestContext::new();
+    let dir = scaffold(
+        &ctx,
+        "word-count",
+        &[
+            "--description",
+            "Count the words in a text",
+            "--language",
+            "python",
+            "--permission",
+            "filesystem:read,network",
+            "--param",
+            "text",
+            "--author",
+            "Ada Lovelace",
+            "--license",
+            "mit",
+            "--tool-version",
+            "1.2.3",
+        ],
+    );
+    let mut files: Vec<String> = snapshot(&dir).into_keys().collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            ".gitignore",
+            "LICENSE",
+            "README.md",
+            "bin/",
+            "bin/word-count",
+            "tool.yaml"
+        ]
+    );
+    let tool = orla::package::ToolYaml::read(&dir).unwrap();
+    assert_eq!(tool.version.as_deref(), Some("1.2.3"));
+    assert_eq!(
+        tool.description.as_deref(),
+        Some("Count the words in a text")
+    );
+    assert_eq!(tool.author.as_deref(), Some("Ada Lovelace"));
+    assert_eq!(tool.license.as_deref(), Some("MIT"));
+    assert_eq!(tool.permissions, ["filesystem:read", "network"]);
+    let license = std::fs::read_to_string(dir.join("LICENSE")).unwrap();
+    assert!(license.starts_with("MIT License") && license.contains("Ada Lovelace"));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("| `text` | string | yes |"), "{readme}");
+    assert!(std::fs::read_to_string(dir.join(".gitignore"))
+        .unwrap()
+        .contains("*.tar.gz"));
+
+    // Defaults: no license file, bash, simple, one string parameter.
+    let dir = scaffold(&ctx, "plain", &[]);
+    assert!(!dir.join("LICENSE").exists());
+    let tool = orla::package::ToolYaml::read(&dir).unwrap();
+    assert_eq!(tool.mode(), orla::package::Mode::Simple);
+    assert!(std::fs::read_to_string(dir.join("bin/plain"))
+        .unwrap()
+        .starts_with("#!/usr/bin/env bash"));
+    // No terminal and no --yes: nothing is asked, the defaults apply.
+    ctx.run(&["tool", "scaffold", "quiet-one"]).success();
+    assert!(ctx.work.join("quiet-one/tool.yaml").is_file());
+}
+
+#[test]
+fn scaffold_refuses_to_overwrite_unless_forced() {
+    let ctx = TestContext::new();
+    let dir = scaffold(&ctx, "taken", &[]);
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    std::fs::write(dir.join("README.md"), "my own readme").unwrap();
+    let before = snapshot(&dir);
+    ctx.run(&["tool", "scaffold", "taken", "--yes"])
+        .failure(1)
+        .stderr_has("already exists and is not empty")
+        .stderr_has("--force");
+    assert_eq!(snapshot(&dir), before);
+    ctx.run(&["tool", "scaffold", "taken", "--yes", "--force"])
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(std::fs::read_to_string(dir.join("README.md"))
+        .unwrap()
+        .starts_with("# taken"));
+}
+
+#[test]
+fn scaffold_rejects_bad_flags_with_usage_errors() {
+    let ctx = TestContext::new();
+    for (args, needle) in [
+        (vec!["Bad_Name"], "must start with a lowercase"),
+        (vec!["ok", "--param", "x:str"], "unknown type 'str'"),
+        (
+            vec!["ok", "--permission", "filesystem:reed"],
+            "unknown permission",
+        ),
+        (
+            vec!["ok", "--tool-version", "1.0"],
+            "not a semantic version",
+        ),
+        (vec!["ok", "--license", "MIT OR Apache"], "SPDX"),
+        (
+            vec!["ok", "--binary", "/bin/sh"],
+            "--binary only goes with --language binary",
+        ),
+    ] {
+        let mut full = vec!["tool", "scaffold", "--yes"];
+        full.extend(args);
+        ctx.run(&full).failure(2).stderr_has(needle);
+    }
+    assert!(!ctx.work.join("ok").exists());
+}
+
+#[test]
+fn validate_reports_every_problem_with_field_and_fix() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join("broken");
+    write_file(
+        &dir.join("tool.yaml"),
+        "version: one\nentrypoint: ../outside\npermissions: [filesystem:reed]\nruntime:\n  hot_load:\n    mode: reload\n",
+        false,
+    );
+    let run = ctx.run(&["tool", "validate", "broken"]);
+    run.failure(1)
+        .stderr_has("error: name: is required")
+        .stderr_has("hint: add `name: my-tool`")
+        .stderr_has("error: version:")
+        .stderr_has("error: description: is required")
+        .stderr_has("error: entrypoint: '../outside' is outside the package")
+        .stderr_has("error: runtime.hot_load.mode")
+        .stderr_has("permissions[0]")
+        .stderr_has("README.md")
+        .stderr_has("has 5 errors and 2 warnings");
+
+    let run = ctx.run(&["tool", "validate", "broken", "--json"]);
+    run.failure(1);
+    let json = run.json();
+    assert_eq!(json["valid"], false);
+    assert_eq!(json["errors"], 5);
+    let fields: Vec<&str> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "name",
+            "version",
+            "description",
+            "entrypoint",
+            "runtime.hot_load.mode",
+            "permissions[0]",
+            "README.md"
+        ]
+    );
+    assert!(json["problems"][0]["hint"].is_string());
+
+    // Warnings alone pass: no shebang and no execute bit is legal but unwise.
+    let dir = ctx.work.join("unwise");
+    write_file(
+        &dir.join("tool.yaml"),
+        "name: unwise\nversion: 1.0.0\ndescription: TODO\nentrypoint: run.sh\n",
+        false,
+    );
+    write_file(&dir.join("run.sh"), "#!/bin/sh\necho '{}'\n", false);
+    let run = ctx.run(&["tool", "validate", "unwise", "--json"]);
+    run.success();
+    let json = run.json();
+    assert_eq!(json["valid"], true);
+    let fields: Vec<&str> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["description", "entrypoint", "README.md"]);
+
+    ctx.run(&["tool", "validate", "nowhere"])
+        .failure(1)
+        .stderr_has("has no tool.yaml");
+}
+
+/// Copies `src` to `dst` with `cp -r` under `umask`, so the copy's modes
+/// differ, then sets every mtime to `mtime`.
+fn copy_with(src: &Path, dst: &Path, umask: &str, mtime: std::time::SystemTime) {
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && cp -r \"$0\" \"$1\""))
+        .arg(src)
+        .arg(dst)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    fn touch(path: &Path, mtime: std::time::SystemTime) {
+        if path.is_dir() {
+            for e in std::fs::read_dir(path).unwrap() {
+                touch(&e.unwrap().path(), mtime);
+            }
+        }
+        let f = std::fs::File::open(path).unwrap();
+        f.set_modified(mtime).unwrap();
+    }
+    touch(dst, mtime);
+}
+
+#[test]
+fn pack_is_byte_identical_across_mtimes_and_umasks() {
+    let ctx = TestContext::new();
+    let src = scaffold(&ctx, "same", &["--language", "python", "--license", "MIT"]);
+    let a = ctx.work.join("a");
+    let b = ctx.work.join("b");
+    copy_with(
+        &src,
+        &a,
+        "022",
+        std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000),
+    );
+    copy_with(&src, &b, "077", std::time::SystemTime::now());
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_ne!(mode(&a.join("tool.yaml")), mode(&b.join("tool.yaml")));
+
+    let pack = |dir: &Path, out: &str, umask: &str| {
+        let run = common::to_run(
+            Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "umask {umask} && exec \"$0\" tool pack \"$1\" -o \"$2\" --json"
+                ))
+                .arg(env!("CARGO_BIN_EXE_orla"))
+                .arg(dir)
+                .arg(out)
+                .current_dir(&ctx.work)
+                .env("ORLA_HOME", &ctx.home)
+                .env("ORLA_CACHE_DIR", &ctx.cache)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap(),
+        );
+        run.success();
+        run.json()
+    };
+    let ja = pack(&a, "a.tar.gz", "022");
+    let jb = pack(&b, "b.tar.gz", "077");
+    let bytes_a = std::fs::read(ctx.work.join("a.tar.gz")).unwrap();
+    let bytes_b = std::fs::read(ctx.work.join("b.tar.gz")).unwrap();
+    assert!(bytes_a == bytes_b, "archives differ");
+    assert_eq!(ja["blake3"], jb["blake3"]);
+    assert_eq!(ja["size"].as_u64().unwrap(), bytes_a.len() as u64);
+    assert_eq!(
+        ja["blake3"].as_str().unwrap(),
+        orla::verify::Digest::of(&bytes_a).to_hex()
+    );
+    assert_eq!(
+        ja["files"],
+        serde_json::json!([
+            ".gitignore",
+            "LICENSE",
+            "README.md",
+            "bin/same",
+            "tool.yaml"
+        ])
+    );
+}
+
+#[test]
+fn pack_prints_digest_and_size_and_skips_its_own_archives() {
+    let ctx = TestContext::new();
+    let dir = scaffold(&ctx, "packme", &[]);
+    // Packing inside the package puts the archive there; packing again
+    // must not swallow it.
+    let first = ctx.run_in(&dir, &["tool", "pack"]);
+    first
+        .success()
+        .stdout_has("blake3: ")
+        .stdout_has("size:   ");
+    let archive = dir.join("packme-0.1.0.tar.gz");
+    assert!(archive.is_file());
+    let bytes = std::fs::read(&archive).unwrap();
+    assert!(first
+        .stdout
+        .contains(&orla::verify::Digest::of(&bytes).to_hex()));
+    ctx.run_in(&dir, &["tool", "pack"]).success();
+    assert_eq!(std::fs::read(&archive).unwrap(), bytes);
+
+    // -o into a directory names the file NAME-VERSION.tar.gz.
+    std::fs::create_dir(ctx.work.join("dist")).unwrap();
+    ctx.run(&["tool", "pack", "packme", "-o", "dist"]).success();
+    assert_eq!(
+        std::fs::read(ctx.work.join("dist/packme-0.1.0.tar.gz")).unwrap(),
+        bytes
+    );
+    // An invalid package packs nothing.
+    std::fs::write(dir.join("tool.yaml"), "name: packme\n").unwrap();
+    ctx.run(&["tool", "pack", "packme", "-o", "dist/x.tar.gz"])
+        .failure(1)
+        .stderr_has("description: is required");
+    assert!(!ctx.work.join("dist/x.tar.gz").exists());
+}
