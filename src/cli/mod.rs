@@ -37,6 +37,8 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// List installed tools
     List(ListArgs),
+    /// Check installed tools against their install receipts
+    Verify(VerifyArgs),
     /// Print a shell completion script
     Completions(CompletionsArgs),
     /// Author tools: scaffold, validate, pack, publish, yank
@@ -83,6 +85,21 @@ pub struct UninstallArgs {
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
+    /// Print a JSON array, one object per installed name and version
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Every installed file is hashed again with BLAKE3 and compared with the receipt \
+written at install time; added, removed and changed files are listed. Exits 1 on any difference."
+)]
+pub struct VerifyArgs {
+    /// Verify only this tool (every installed version)
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+
     /// Print a JSON array, one object per installed name and version
     #[arg(long)]
     pub json: bool,

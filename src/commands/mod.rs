@@ -6,6 +6,7 @@ mod migrate;
 mod scaffold;
 mod tool;
 mod uninstall;
+mod verify;
 
 use std::io::Write;
 
@@ -44,6 +45,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Install(args) => install::run(&ctx, &args),
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
         Command::List(args) => list::run(&ctx, &args),
+        Command::Verify(args) => verify::run(&ctx, &args),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),
         Command::Tool(ToolCommand::Pack(args)) => tool::pack(&ctx, &args),

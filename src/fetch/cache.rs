@@ -41,6 +41,11 @@ impl Cache {
             .tempfile_in(dir)
     }
 
+    /// Removes the directory of downloads in flight once it is empty.
+    pub fn tidy(&self) {
+        let _ = fs::remove_dir(self.dir.join("tmp"));
+    }
+
     /// Moves a verified download into the cache.
     pub fn store(&self, tmp: tempfile::NamedTempFile, digest: &Digest) -> io::Result<PathBuf> {
         let dest = self.archive_path(digest);

@@ -101,7 +101,11 @@ impl VersionRecord {
                     return Err(format!("line {}: sha256 is not 64 hex characters", i + 1));
                 }
             }
-            if !seen.insert(record.version.clone()) {
+            // Build metadata does not distinguish versions (SemVer 10): 1.0.0
+            // and 1.0.0+b are one version, and two records for it are refused.
+            let mut key = record.version.clone();
+            key.build = semver::BuildMetadata::EMPTY;
+            if !seen.insert(key) {
                 return Err(format!(
                     "line {}: version {} appears twice",
                     i + 1,

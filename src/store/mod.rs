@@ -11,11 +11,18 @@
 //! holds either the old state or the new one, and the manifest catches up
 //! before anyone reads it.
 //!
-//! A reinstall (`--force`) takes two renames, since a rename cannot replace a
-//! non-empty directory: the old copy is moved into staging, then the new one
-//! into place. The staging directory that receives the old copy first gets a
-//! `restore` note naming the package, so a crash between the two renames is
-//! undone on the next run (the old copy goes back) instead of losing both.
+//! One command may make several changes (install two tools, or an update:
+//! install the new version, remove the old one), and a reinstall takes two
+//! renames, since a rename cannot replace a non-empty directory. So every
+//! change is first appended to a journal (`.orla-staging/journal`, flushed
+//! before the rename it announces), and packages replaced or removed are
+//! moved into staging rather than deleted. The journal is deleted when the
+//! command regenerates the manifest: that is the moment the command takes
+//! effect. A command that fails before it, or a process killed before it,
+//! is rolled back from the journal (by the failing command itself, or by
+//! the next orla to open the root): new packages are moved out, old ones
+//! moved back. So the store is always exactly the state before a command or
+//! the state after it, never half of a multi-package install.
 
 pub mod lock;
 pub mod receipt;
@@ -33,9 +40,9 @@ use receipt::Receipt;
 const STAGING: &str = ".orla-staging";
 const PENDING: &str = ".manifest-pending";
 const LOCK: &str = ".lock";
-/// In a staging directory holding a package moved aside: `<name>/<version>`.
-const RESTORE_NOTE: &str = "restore";
-/// The moved-aside package inside that staging directory.
+/// The journal of the command in progress, in the staging area.
+const JOURNAL: &str = "journal";
+/// The moved-aside package inside a staging directory.
 const OLD: &str = "old";
 /// The prefix `atomic_write` gives its temporary files.
 const TEMP_PREFIX: &str = ".tmp-";
@@ -167,6 +174,14 @@ impl InstallRoot {
         self.state_dir.join(PENDING)
     }
 
+    /// Takes the root's lock shared, for commands that only read the store
+    /// (`orla verify`): they wait for a change in progress, not for each other.
+    pub fn read_lock(&self, reporter: &dyn Reporter) -> Result<FileLock, StoreError> {
+        let path = self.state_dir.join(LOCK);
+        FileLock::acquire(&path, LockKind::Shared, "the install root", reporter)
+            .map_err(StoreError::io("cannot lock", &path))
+    }
+
     /// True when an interrupted command left the manifest behind the store.
     pub fn needs_recovery(&self) -> bool {
         self.pending_marker().exists() || self.staging_root().exists()
@@ -234,6 +249,10 @@ pub struct Store<'a> {
 
 impl Drop for Store<'_> {
     fn drop(&mut self) {
+        // A command that failed after changing the store undoes its changes.
+        if self.journal_path().exists() && self.roll_back(&crate::progress::Silent).is_ok() {
+            let _ = fs::remove_file(self.root.pending_marker());
+        }
         // Both only succeed when empty: a failed command leaves no trace.
         let _ = fs::remove_dir(self.root.staging_root());
         if self.created_tools_dir {
@@ -267,8 +286,10 @@ impl<'a> Store<'a> {
 
     fn recover(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
+        if self.journal_path().exists() {
+            self.roll_back(reporter)?;
+        }
         if staging.exists() {
-            self.restore_moved_aside(&staging, reporter)?;
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
         remove_temp_files(&self.root.state_dir);
@@ -278,37 +299,83 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// Puts back a package a reinstall moved aside when the process died
-    /// before the new copy took its place.
-    fn restore_moved_aside(
-        &self,
-        staging: &Path,
-        reporter: &dyn Reporter,
-    ) -> Result<(), StoreError> {
-        let entries = fs::read_dir(staging).map_err(StoreError::io("cannot read", staging))?;
-        for entry in entries.flatten() {
-            let dir = entry.path();
-            let Ok(note) = fs::read_to_string(dir.join(RESTORE_NOTE)) else {
-                continue;
-            };
-            let Some((name, version)) = note.trim().split_once('/') else {
-                continue;
-            };
-            let (Ok(()), Ok(version)) = (names::validate_name(name), names::parse_version(version))
-            else {
-                continue;
-            };
-            let target = self.root.package_dir(name, &version);
-            let old = dir.join(OLD);
-            if old.is_dir() && !target.exists() {
-                if let Some(parent) = target.parent() {
-                    fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
-                }
-                fs::rename(&old, &target).map_err(StoreError::io("cannot restore", &target))?;
-                reporter.warn(&format!(
-                    "restored {name} {version}, which an interrupted reinstall had moved aside"
-                ));
+    fn journal_path(&self) -> PathBuf {
+        self.root.staging_root().join(JOURNAL)
+    }
+
+    /// Appends one step to the journal and flushes it, before the step.
+    fn journal(&self, step: &Step) -> Result<(), StoreError> {
+        let staging = self.root.staging_root();
+        fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
+        let path = self.journal_path();
+        let new = !path.exists();
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(StoreError::io("cannot write", &path))?;
+        file.write_all(format!("{}\n", step.to_line()).as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(StoreError::io("cannot write", &path))?;
+        if new {
+            sync_dir(&staging);
+        }
+        Ok(())
+    }
+
+    /// Undoes the journaled steps of an unfinished command, newest first.
+    fn roll_back(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
+        let path = self.journal_path();
+        let text = fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
+        let staging = self.root.staging_root();
+        // Lines that do not parse (a torn last write, or a hand edit) name
+        // nothing to undo: the step they announce never started.
+        let steps: Vec<Step> = text.lines().filter_map(Step::parse).collect();
+        let mut discarded = Vec::new();
+        for step in steps.iter().rev() {
+            let target = self.root.package_dir(&step.name, &step.version);
+            let parent = target.parent().expect("package dirs have a parent");
+            let old = step.aside.as_ref().map(|a| staging.join(a).join(OLD));
+            let old_moved = old.as_ref().is_some_and(|o| o.is_dir());
+            if step.kind == StepKind::Commit
+                && target.exists()
+                && (step.aside.is_none() || old_moved)
+            {
+                // The new copy is in place: move it out.
+                let discard = self.staging_dir()?.keep();
+                fs::rename(&target, discard.join(OLD))
+                    .map_err(StoreError::io("cannot roll back", &target))?;
+                discarded.push(discard);
             }
+            if let (Some(old), true) = (&old, old_moved) {
+                if !target.exists() {
+                    fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
+                    fs::rename(old, &target)
+                        .map_err(StoreError::io("cannot roll back", &target))?;
+                }
+            }
+            let _ = fs::remove_dir(parent); // a name directory left empty
+            reporter.warn(&format!(
+                "undid the unfinished {} of {} {}",
+                match step.kind {
+                    StepKind::Commit => "install",
+                    StepKind::Remove => "removal",
+                },
+                step.name,
+                step.version
+            ));
+        }
+        sync_dir(&self.root.tools_dir);
+        fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
+        // The moved-out copies: only journaled directories, never a staging
+        // directory another thread of this process may still be using.
+        for step in &steps {
+            if let Some(aside) = &step.aside {
+                let _ = fs::remove_dir_all(staging.join(aside));
+            }
+        }
+        for dir in discarded {
+            let _ = fs::remove_dir_all(dir);
         }
         Ok(())
     }
@@ -352,24 +419,30 @@ impl<'a> Store<'a> {
         }
         sync_tree_files(staged).map_err(StoreError::io("cannot sync", staged))?;
         self.mark_pending()?;
-        if target.exists() {
-            // Move the old copy aside first: a rename cannot replace a
-            // non-empty directory. The note lets recovery undo this step if
-            // the process dies before the next rename.
-            let trash = self.staging_dir()?.keep();
-            let note = trash.join(RESTORE_NOTE);
-            write_synced(&note, format!("{name}/{version}\n").as_bytes())
-                .map_err(StoreError::io("cannot write", &note))?;
-            sync_dir(&trash);
-            let old = trash.join(OLD);
-            fs::rename(&target, &old).map_err(StoreError::io("cannot move aside", &target))?;
+        // Move the old copy aside first: a rename cannot replace a
+        // non-empty directory. The journal says where it went.
+        let aside = if target.exists() {
+            Some(self.staging_dir()?.keep())
+        } else {
+            None
+        };
+        self.journal(&Step {
+            kind: StepKind::Commit,
+            name: name.to_string(),
+            version: version.clone(),
+            aside: aside.as_ref().map(|a| file_name(a)),
+        })?;
+        if let Some(aside) = &aside {
+            fs::rename(&target, aside.join(OLD))
+                .map_err(StoreError::io("cannot move aside", &target))?;
         }
         fs::rename(staged, &target).map_err(StoreError::io("cannot install into", &target))?;
         sync_dir(parent);
         Ok(target)
     }
 
-    /// Removes an installed package directory.
+    /// Removes an installed package directory (moved into staging, deleted
+    /// when the command completes).
     pub fn remove(&self, name: &str, version: &semver::Version) -> Result<(), StoreError> {
         let target = self.root.package_dir(name, version);
         if !target.exists() {
@@ -378,18 +451,33 @@ impl<'a> Store<'a> {
             });
         }
         self.mark_pending()?;
-        let trash = self.staging_dir()?.keep();
-        fs::rename(&target, trash.join(OLD)).map_err(StoreError::io("cannot remove", &target))?;
+        let aside = self.staging_dir()?.keep();
+        self.journal(&Step {
+            kind: StepKind::Remove,
+            name: name.to_string(),
+            version: version.clone(),
+            aside: Some(file_name(&aside)),
+        })?;
+        fs::rename(&target, aside.join(OLD)).map_err(StoreError::io("cannot remove", &target))?;
         let name_dir = self.root.tools_dir.join(name);
         // Drop the name directory once its last version is gone.
         let _ = fs::remove_dir(&name_dir);
-        fs::remove_dir_all(&trash).map_err(StoreError::io("cannot remove", &trash))?;
+        sync_dir(&self.root.tools_dir);
         Ok(())
     }
 
     /// Regenerates the runtime manifest from the store, then clears the
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+        // The command takes effect here: without its journal it can no
+        // longer be rolled back, and the pending marker makes the next run
+        // finish the manifest if this one dies.
+        let journal = self.journal_path();
+        match fs::remove_file(&journal) {
+            Ok(()) => sync_dir(&self.root.staging_root()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(StoreError::io("cannot remove", &journal)(e)),
+        }
         let installed = self.root.scan(reporter)?;
         let manifest = Manifest::generate(self.root, &installed);
         let path = self.root.manifest_path();
@@ -407,6 +495,72 @@ impl<'a> Store<'a> {
         }
         Ok(manifest)
     }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StepKind {
+    Commit,
+    Remove,
+}
+
+/// One journal line: `commit NAME/VERSION [ASIDE]` or `remove NAME/VERSION
+/// ASIDE`, where ASIDE is the staging directory the old copy is moved into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Step {
+    kind: StepKind,
+    name: String,
+    version: semver::Version,
+    aside: Option<String>,
+}
+
+impl Step {
+    fn to_line(&self) -> String {
+        let kind = match self.kind {
+            StepKind::Commit => "commit",
+            StepKind::Remove => "remove",
+        };
+        match &self.aside {
+            Some(a) => format!("{kind} {}/{} {a}", self.name, self.version),
+            None => format!("{kind} {}/{}", self.name, self.version),
+        }
+    }
+
+    /// Parses a line; names, versions and staging directories are checked
+    /// again, so a damaged journal cannot point recovery outside the root.
+    fn parse(line: &str) -> Option<Step> {
+        let mut words = line.split(' ');
+        let kind = match words.next()? {
+            "commit" => StepKind::Commit,
+            "remove" => StepKind::Remove,
+            _ => return None,
+        };
+        let (name, version) = words.next()?.split_once('/')?;
+        names::validate_name(name).ok()?;
+        let version = names::parse_version(version).ok()?;
+        let aside = match words.next() {
+            Some(a) if a.starts_with("stage-") && !a.contains(['/', '\\']) && a != ".." => {
+                Some(a.to_string())
+            }
+            Some(_) => return None,
+            None => None,
+        };
+        if words.next().is_some() || (kind == StepKind::Remove && aside.is_none()) {
+            return None;
+        }
+        Some(Step {
+            kind,
+            name: name.to_string(),
+            version,
+            aside,
+        })
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .expect("staging directories have a name")
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Removes the temporary files of `atomic_write` calls that a killed

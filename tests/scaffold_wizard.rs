@@ -1,0 +1,197 @@
+//! The `orla tool scaffold` wizard on a real pseudo-terminal (expectrl):
+//! keys are typed as a person would, and the result is checked on disk,
+//! validated and installed.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::TestContext;
+use expectrl::{Eof, Session, WaitStatus};
+
+const DOWN: &str = "\x1b[B";
+const ENTER: &str = "\r";
+
+/// Spawns `orla ARGS` on a pseudo-terminal with the test's environment.
+fn spawn(ctx: &TestContext, args: &[&str]) -> Session {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_orla"));
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("ORLA_") {
+            cmd.env_remove(key);
+        }
+    }
+    // stdio is left alone: the pseudo-terminal becomes stdin, stdout and stderr.
+    cmd.args(args)
+        .current_dir(&ctx.work)
+        .env("HOME", ctx.dir.path().join("user"))
+        .env("ORLA_HOME", &ctx.home)
+        .env("ORLA_CACHE_DIR", &ctx.cache)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut session = Session::spawn(cmd).expect("spawn on a pty");
+    session.get_process_mut().set_window_size(120, 40).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(30)));
+    session
+}
+
+fn expect(session: &mut Session, needle: &str) {
+    if let Err(e) = session.expect(needle) {
+        panic!("waiting for {needle:?}: {e}");
+    }
+}
+
+fn send(session: &mut Session, keys: &str) {
+    session.send(keys).unwrap();
+}
+
+fn finish(mut session: Session) {
+    session.expect(Eof).unwrap();
+    match session.get_process().wait().unwrap() {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+        other => panic!("orla ended with {other:?}"),
+    }
+}
+
+#[test]
+fn the_wizard_asks_every_question_and_writes_a_working_package() {
+    let ctx = TestContext::new();
+    let mut s = spawn(&ctx, &["tool", "scaffold"]);
+
+    expect(&mut s, "Tool name");
+    // An invalid name is refused and asked again.
+    send(&mut s, "Bad Name");
+    send(&mut s, ENTER);
+    expect(&mut s, "must start with a lowercase letter");
+    send(&mut s, "wiz-tool");
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Description");
+    send(&mut s, "Counts the words in a text");
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Language");
+    send(&mut s, DOWN); // bash -> python
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Mode");
+    send(&mut s, DOWN); // simple -> capsule
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Permissions");
+    send(&mut s, " "); // filesystem:read
+    send(&mut s, DOWN);
+    send(&mut s, DOWN);
+    send(&mut s, " "); // network
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Input parameter");
+    send(&mut s, "text:strng");
+    send(&mut s, ENTER);
+    expect(&mut s, "unknown type 'strng'");
+    send(&mut s, "text:string");
+    send(&mut s, ENTER);
+    expect(&mut s, "Input parameter");
+    send(&mut s, "limit:integer?");
+    send(&mut s, ENTER);
+    expect(&mut s, "Input parameter");
+    send(&mut s, ENTER); // empty: done
+
+    expect(&mut s, "Author");
+    send(&mut s, "Ada Lovelace");
+    send(&mut s, ENTER);
+
+    expect(&mut s, "License");
+    send(&mut s, DOWN); // none -> MIT
+    send(&mut s, ENTER);
+
+    expect(&mut s, "Created wiz-tool 0.1.0 (python, capsule mode)");
+    finish(s);
+
+    let dir = ctx.work.join("wiz-tool");
+    let tool = orla::package::ToolYaml::read(&dir).unwrap();
+    assert_eq!(
+        tool.description.as_deref(),
+        Some("Counts the words in a text")
+    );
+    assert_eq!(tool.mode(), orla::package::Mode::Capsule);
+    assert_eq!(tool.permissions, ["filesystem:read", "network"]);
+    assert_eq!(tool.author.as_deref(), Some("Ada Lovelace"));
+    assert_eq!(tool.license.as_deref(), Some("MIT"));
+    let schema = orla::package::schema::to_json_schema(
+        tool.mcp.as_ref().unwrap().input_schema.as_ref().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(schema["required"], serde_json::json!(["text"]));
+    assert_eq!(schema["properties"]["limit"]["type"], "integer");
+    assert!(std::fs::read_to_string(dir.join("bin/wiz-tool"))
+        .unwrap()
+        .starts_with("#!/usr/bin/env python3"));
+    assert!(std::fs::read_to_string(dir.join("LICENSE"))
+        .unwrap()
+        .contains("Ada Lovelace"));
+
+    ctx.run(&["tool", "validate", "wiz-tool"]).success();
+    ctx.run(&["install", "--local", "wiz-tool", "--yes"])
+        .success();
+    assert_eq!(ctx.list(), [("wiz-tool".to_string(), "0.1.0".to_string())]);
+}
+
+#[test]
+fn flags_answer_their_questions_and_defaults_take_enter() {
+    let ctx = TestContext::new();
+    // Name, language and license come from flags; the rest are asked and
+    // each default is taken with Enter.
+    let mut s = spawn(
+        &ctx,
+        &[
+            "tool",
+            "scaffold",
+            "quick",
+            "--language",
+            "bash",
+            "--license",
+            "none",
+        ],
+    );
+    expect(&mut s, "Description");
+    send(&mut s, ENTER);
+    expect(&mut s, "Mode");
+    send(&mut s, ENTER);
+    expect(&mut s, "Permissions");
+    send(&mut s, ENTER);
+    expect(&mut s, "Input parameter");
+    send(&mut s, ENTER);
+    expect(&mut s, "Author");
+    send(&mut s, ENTER);
+    expect(&mut s, "Created quick 0.1.0 (bash, simple mode)");
+    finish(s);
+    let dir = ctx.work.join("quick");
+    assert!(!dir.join("LICENSE").exists());
+    ctx.run(&["tool", "validate", "quick"]).success();
+}
+
+#[test]
+fn yes_on_a_terminal_asks_nothing() {
+    let ctx = TestContext::new();
+    let mut s = spawn(&ctx, &["tool", "scaffold", "silent", "--yes"]);
+    expect(&mut s, "Created silent 0.1.0 (bash, simple mode)");
+    finish(s);
+    assert!(ctx.work.join("silent/tool.yaml").is_file());
+}
+
+#[test]
+fn an_existing_directory_is_refused_before_any_question() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.work.join("taken")).unwrap();
+    std::fs::write(ctx.work.join("taken/file"), "x").unwrap();
+    let mut s = spawn(&ctx, &["tool", "scaffold", "taken"]);
+    expect(&mut s, "already exists and is not empty");
+    s.expect(Eof).unwrap();
+    match s.get_process().wait().unwrap() {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 1),
+        other => panic!("orla ended with {other:?}"),
+    }
+}
