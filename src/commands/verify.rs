@@ -1,0 +1,85 @@
+//! `orla verify [NAME] [--json]`: re-hash installed files against their
+//! install receipts (the logic is in `verify::installed`).
+
+use crate::cli::VerifyArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::store::StoreError;
+use crate::verify::installed::{self, PackageReport};
+
+pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
+    let root = ctx.root()?;
+    let reporter = ctx.reporter.as_ref();
+    // A root that was never written to has nothing to verify; do not create it.
+    let _lock = if root.state_dir.exists() {
+        Some(root.read_lock(reporter)?)
+    } else {
+        None
+    };
+    let reports = installed::verify_root(&root, args.name.as_deref())?;
+    if let Some(name) = &args.name {
+        if reports.is_empty() {
+            return Err(StoreError::NotInstalled { what: name.clone() }.into());
+        }
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&reports).expect("serialises") + "\n";
+        super::write_stdout(text.as_bytes())?;
+    } else {
+        super::write_stdout(text(&reports).as_bytes())?;
+    }
+    let bad: Vec<&PackageReport> = reports.iter().filter(|r| !r.ok()).collect();
+    if bad.is_empty() {
+        ctx.reporter.status(
+            "Verified",
+            &format!(
+                "{} installed package{} match their receipts",
+                reports.len(),
+                if reports.len() == 1 { "" } else { "s" }
+            ),
+        );
+        return Ok(());
+    }
+    let first = bad[0];
+    Err(Error::other(
+        format!(
+            "{} of {} installed package{} differ{} from {} receipt{}",
+            bad.len(),
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" },
+            if bad.len() == 1 { "s" } else { "" },
+            if bad.len() == 1 { "its" } else { "their" },
+            if bad.len() == 1 { "" } else { "s" },
+        ),
+        Some(format!(
+            "reinstall to restore the published files: `orla install {}@{} --force`",
+            first.name, first.version
+        )),
+    ))
+}
+
+fn text(reports: &[PackageReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        if let Some(error) = &r.error {
+            out.push_str(&format!("{} {}: {error}\n", r.name, r.version));
+        } else if r.differences.is_empty() {
+            out.push_str(&format!(
+                "{} {}: ok ({} files)\n",
+                r.name, r.version, r.files
+            ));
+        } else {
+            let n = r.differences.len();
+            out.push_str(&format!(
+                "{} {}: {n} difference{}\n",
+                r.name,
+                r.version,
+                if n == 1 { "" } else { "s" }
+            ));
+            for d in &r.differences {
+                out.push_str(&format!("  {d}\n"));
+            }
+        }
+    }
+    out
+}

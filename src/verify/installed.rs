@@ -1,0 +1,324 @@
+//! `orla verify`: installed packages checked against their install receipts.
+//!
+//! Unpacking records the BLAKE3, size and executable bit of every file it
+//! writes in the package's receipt (`.orla-receipt.json`), so a package can
+//! be checked later without its archive or the network. Every file is
+//! hashed again and compared: a file the receipt does not list is *added*,
+//! one it lists but that is gone is *removed*, and one whose bytes, size,
+//! mode or type differ is *changed*. The receipt itself is not a package
+//! file and is not listed. Links are never followed, so a symbolic link
+//! planted in a package is reported, not read through.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::package::names;
+use crate::store::receipt::{FileRecord, Receipt, RECEIPT_FILE};
+use crate::store::{InstallRoot, StoreError};
+
+/// How one path differs from the receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "change")]
+pub enum Change {
+    /// On disk, not in the receipt.
+    Added,
+    /// In the receipt, not on disk.
+    Removed,
+    /// Present in both, but different.
+    Changed {
+        /// What differs: `content`, `mode` or `type`.
+        what: &'static str,
+        expected: String,
+        actual: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    pub path: String,
+    #[serde(flatten)]
+    pub change: Change,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.change {
+            Change::Added => write!(f, "added    {}", self.path),
+            Change::Removed => write!(f, "removed  {}", self.path),
+            Change::Changed {
+                what,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "changed  {} ({what}: expected {expected}, found {actual})",
+                self.path
+            ),
+        }
+    }
+}
+
+/// The verdict on one installed package.
+#[derive(Debug, Clone, Serialize)]
+pub struct PackageReport {
+    pub name: String,
+    pub version: String,
+    pub path: PathBuf,
+    /// Files the receipt lists.
+    pub files: usize,
+    pub differences: Vec<Difference>,
+    /// Set when the package could not be checked at all (no readable receipt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl PackageReport {
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.differences.is_empty()
+    }
+}
+
+/// Checks every installed package of `root`, or only those named `name`.
+pub fn verify_root(
+    root: &InstallRoot,
+    name: Option<&str>,
+) -> Result<Vec<PackageReport>, StoreError> {
+    let mut reports = Vec::new();
+    for (tool, version, dir) in package_dirs(root)? {
+        if name.is_some_and(|n| n != tool) {
+            continue;
+        }
+        let report = match Receipt::read(&dir) {
+            Err(e) => PackageReport {
+                name: tool,
+                version,
+                path: dir,
+                files: 0,
+                differences: Vec::new(),
+                error: Some(format!("no readable install receipt ({e})")),
+            },
+            Ok(receipt) => {
+                let differences = verify_package(&dir, &receipt.files)
+                    .map_err(StoreError::io("cannot verify", &dir))?;
+                PackageReport {
+                    name: tool,
+                    version,
+                    path: dir,
+                    files: receipt.files.len(),
+                    differences,
+                    error: None,
+                }
+            }
+        };
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// `(name, version, dir)` for every `<tools_dir>/<name>/<version>/` whose
+/// names are valid, sorted; staging and other dot entries are skipped.
+fn package_dirs(root: &InstallRoot) -> Result<Vec<(String, String, PathBuf)>, StoreError> {
+    let mut out = Vec::new();
+    let tools = match fs::read_dir(&root.tools_dir) {
+        Ok(d) => d,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(StoreError::io("cannot read", &root.tools_dir)(e)),
+    };
+    for entry in tools {
+        let entry = entry.map_err(StoreError::io("cannot read", &root.tools_dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if names::validate_name(&name).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let versions =
+            fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
+        for v in versions {
+            let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
+            let version = v.file_name().to_string_lossy().into_owned();
+            if names::parse_version(&version).is_err() || !v.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            out.push((name.clone(), version, v.path()));
+        }
+    }
+    out.sort_by(|a, b| {
+        let key = |x: &(String, String, PathBuf)| (x.0.clone(), semver::Version::parse(&x.1).ok());
+        key(a).cmp(&key(b))
+    });
+    Ok(out)
+}
+
+/// Compares the files under `dir` with `expected` (paths relative to `dir`,
+/// `/`-separated). Differences come sorted by path.
+pub fn verify_package(
+    dir: &Path,
+    expected: &BTreeMap<String, FileRecord>,
+) -> io::Result<Vec<Difference>> {
+    let mut found = BTreeMap::new();
+    walk(dir, "", &mut found)?;
+    let mut out = Vec::new();
+    for (path, record) in expected {
+        match found.remove(path) {
+            None => out.push(Difference {
+                path: path.clone(),
+                change: Change::Removed,
+            }),
+            Some(OnDisk::Other(kind)) => out.push(Difference {
+                path: path.clone(),
+                change: Change::Changed {
+                    what: "type",
+                    expected: "regular file".into(),
+                    actual: kind.into(),
+                },
+            }),
+            Some(OnDisk::File { path: full, mode }) => {
+                let expected_mode = if record.executable { 0o755 } else { 0o644 };
+                let (digest, size) = super::hash_reader(fs::File::open(&full)?)?;
+                if digest != record.blake3 || size != record.size {
+                    out.push(Difference {
+                        path: path.clone(),
+                        change: Change::Changed {
+                            what: "content",
+                            expected: format!("{} bytes, blake3 {}", record.size, record.blake3),
+                            actual: format!("{size} bytes, blake3 {digest}"),
+                        },
+                    });
+                } else if mode != expected_mode {
+                    out.push(Difference {
+                        path: path.clone(),
+                        change: Change::Changed {
+                            what: "mode",
+                            expected: format!("{expected_mode:o}"),
+                            actual: format!("{mode:o}"),
+                        },
+                    });
+                }
+            }
+        }
+    }
+    for path in found.into_keys() {
+        out.push(Difference {
+            path,
+            change: Change::Added,
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+enum OnDisk {
+    File { path: PathBuf, mode: u32 },
+    Other(&'static str),
+}
+
+fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, OnDisk>) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if prefix.is_empty() && name == RECEIPT_FILE {
+            continue;
+        }
+        let rel = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let meta = fs::symlink_metadata(entry.path())?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            walk(&entry.path(), &rel, out)?;
+        } else if ft.is_file() {
+            out.insert(
+                rel,
+                OnDisk::File {
+                    path: entry.path(),
+                    mode: mode_of(&meta),
+                },
+            );
+        } else {
+            let kind = if ft.is_symlink() {
+                "symbolic link"
+            } else {
+                "special file"
+            };
+            out.insert(rel, OnDisk::Other(kind));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn mode_of(meta: &fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o7777
+}
+
+#[cfg(not(unix))]
+fn mode_of(meta: &fs::Metadata) -> u32 {
+    if meta.permissions().readonly() {
+        0o444
+    } else {
+        0o644
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::Digest;
+
+    fn record(bytes: &[u8], executable: bool) -> FileRecord {
+        FileRecord {
+            blake3: Digest::of(bytes),
+            size: bytes.len() as u64,
+            executable,
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn reports_added_removed_and_changed_files() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        fs::create_dir_all(p.join("bin")).unwrap();
+        fs::write(p.join("tool.yaml"), "a").unwrap();
+        fs::set_permissions(p.join("tool.yaml"), fs::Permissions::from_mode(0o644)).unwrap();
+        fs::write(p.join("bin/run"), "changed").unwrap();
+        fs::set_permissions(p.join("bin/run"), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(p.join("mode"), "m").unwrap();
+        fs::set_permissions(p.join("mode"), fs::Permissions::from_mode(0o4755)).unwrap();
+        fs::write(p.join("extra"), "x").unwrap();
+        fs::write(p.join(RECEIPT_FILE), "{}").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", p.join("link")).unwrap();
+
+        let expected = BTreeMap::from([
+            ("tool.yaml".to_string(), record(b"a", false)),
+            ("bin/run".to_string(), record(b"original", true)),
+            ("mode".to_string(), record(b"m", false)),
+            ("gone".to_string(), record(b"g", false)),
+        ]);
+        let diffs = verify_package(p, &expected).unwrap();
+        let summary: Vec<String> = diffs
+            .iter()
+            .map(|d| match &d.change {
+                Change::Changed { what, .. } => format!("{} {what}", d.path),
+                other => format!("{} {other:?}", d.path),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "bin/run content",
+                "extra Added",
+                "gone Removed",
+                "link Added",
+                "mode mode"
+            ]
+        );
+    }
+}

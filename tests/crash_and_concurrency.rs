@@ -1,0 +1,430 @@
+//! Crash safety and concurrency (DESIGN.md invariants 3, 4 and 5; issue 6).
+//!
+//! orla is SIGKILLed at many points of install, reinstall and uninstall:
+//! after each kill the store must hold exactly the state before the command
+//! or the state after it, every package in it must match its receipt, and
+//! the next command must clean the staging area and bring the manifest in
+//! line with the store. Then several orla processes work on one root and
+//! one cache at once and must end consistent, one of them saying it waited.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::server::{Behaviour, Server};
+use common::{IndexBuilder, PackageBuilder, TestContext};
+
+type State = BTreeSet<(String, String)>;
+
+/// The `(name, version)` directories in the store, staging aside.
+fn store_state(t: &TestContext) -> State {
+    let mut out = State::new();
+    let Ok(names) = std::fs::read_dir(t.tools_dir()) else {
+        return out;
+    };
+    for name in names.flatten() {
+        let name_str = name.file_name().to_string_lossy().into_owned();
+        if name_str.starts_with('.') {
+            continue;
+        }
+        for version in std::fs::read_dir(name.path()).unwrap().flatten() {
+            out.insert((
+                name_str.clone(),
+                version.file_name().to_string_lossy().into_owned(),
+            ));
+        }
+    }
+    out
+}
+
+fn state(items: &[(&str, &str)]) -> State {
+    items
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The next command repairs everything: staging cleaned, no pending
+/// marker or temporary files, manifest == store, every package intact.
+#[track_caller]
+fn assert_consistent(t: &TestContext, context: &str) {
+    let listed: State = t.list().into_iter().collect();
+    assert_eq!(listed, store_state(t), "{context}: manifest != store");
+    let manifest = t.manifest();
+    let tools: BTreeSet<String> = manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .collect();
+    let names: BTreeSet<String> = listed.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(tools, names, "{context}: manifest tools");
+    assert!(
+        !t.tools_dir().join(".orla-staging").exists(),
+        "{context}: staging left behind"
+    );
+    assert!(
+        !t.home.join(".manifest-pending").exists(),
+        "{context}: pending marker left behind"
+    );
+    let leftovers: Vec<String> = std::fs::read_dir(&t.home)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{context}: {leftovers:?}");
+    let verify = t.run(&["verify"]);
+    assert_eq!(
+        verify.code, 0,
+        "{context}: a package is damaged\n{}{}",
+        verify.stdout, verify.stderr
+    );
+}
+
+/// A small deterministic generator, so a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A package with enough files that installing it takes a while (every
+/// file is flushed before the rename), so kills land in every phase.
+fn bulky(name: &str, version: &str) -> PackageBuilder {
+    let mut pkg = PackageBuilder::new(name, version);
+    for i in 0..60 {
+        pkg = pkg.file(
+            &format!("data/f{i}.txt"),
+            &format!("{name} {version} {i}\n").repeat(50),
+            false,
+        );
+    }
+    pkg
+}
+
+#[test]
+fn sigkill_at_random_points_leaves_before_or_after() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    for (name, version) in [
+        ("alpha", "1.0.0"),
+        ("alpha", "2.0.0"),
+        ("beta", "1.0.0"),
+        ("gamma", "1.0.0"),
+    ] {
+        index.publish(&bulky(name, version));
+    }
+    let registry = index.location();
+    t.run(&["install", "alpha@1.0.0", "--registry", &registry])
+        .success();
+
+    // How long one command takes here, to spread the kills over it.
+    let start = Instant::now();
+    t.run(&["install", "beta", "--registry", &registry])
+        .success();
+    let typical = start.elapsed().as_micros() as u64;
+    t.run(&["uninstall", "beta"]).success();
+
+    let seed = 0x5eed_0f_0a1a_u64 ^ u64::from(std::process::id());
+    eprintln!("seed {seed:#x}, one install takes {typical} us");
+    let mut rng = Rng(seed);
+    let iterations = 60;
+    let (mut killed, mut finished, mut saw_staging) = (0, 0, 0);
+    for i in 0..iterations {
+        let before = store_state(&t);
+        let op = rng.below(5);
+        let (args, after): (Vec<String>, State) = match op {
+            0 => {
+                let name = ["beta", "gamma"][rng.below(2) as usize];
+                let mut after = before.clone();
+                after.insert((name.into(), "1.0.0".into()));
+                (vec!["install".into(), name.into()], after)
+            }
+            1 => {
+                // A reinstall replaces a package in place: two renames.
+                let mut after = before.clone();
+                after.insert(("alpha".into(), "1.0.0".into()));
+                (vec!["install".into(), "alpha@1.0.0".into(), "--force".into()], after)
+            }
+            2 => {
+                let mut after = before.clone();
+                after.insert(("alpha".into(), "2.0.0".into()));
+                after.insert(("beta".into(), "1.0.0".into()));
+                (
+                    vec![
+                        "install".into(),
+                        "alpha@2.0.0".into(),
+                        "beta".into(),
+                        "--force".into(),
+                    ],
+                    after,
+                )
+            }
+            _ => {
+                let Some((name, _)) = before.iter().next().cloned() else {
+                    continue;
+                };
+                let after: State = before.iter().filter(|(n, _)| *n != name).cloned().collect();
+                (vec!["uninstall".into(), name], after)
+            }
+        };
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
+        if full[0] == "install" {
+            full.extend(["--registry", registry.as_str()]);
+        }
+        let mut child = t
+            .command(&full)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let delay = rng.below(typical + 1);
+        std::thread::sleep(Duration::from_micros(delay));
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                assert!(status.success(), "iteration {i}: {full:?} failed");
+                finished += 1;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                killed += 1;
+            }
+        }
+        if t.tools_dir().join(".orla-staging").exists() {
+            saw_staging += 1;
+        }
+        let now = store_state(&t);
+        assert!(
+            now == before || now == after,
+            "iteration {i} (seed {seed:#x}): {full:?} after {delay} us left {now:?}\nbefore {before:?}\nafter {after:?}"
+        );
+        assert_consistent(&t, &format!("iteration {i}: {full:?} killed after {delay} us"));
+    }
+    eprintln!(
+        "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind), {finished} finished"
+    );
+    assert!(killed >= iterations / 5, "too few kills to mean anything");
+}
+
+/// A kill at the exact moment between the two renames of a reinstall
+/// (the old copy moved aside, the new one not yet in place) used to lose
+/// the package; the next run must put the old copy back from the journal.
+#[test]
+fn reinstall_killed_between_renames_is_rolled_back() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    index.publish(&PackageBuilder::new("alpha", "1.0.0"));
+    index.publish(&PackageBuilder::new("beta", "1.0.0"));
+    t.run(&["install", "alpha", "--registry", &index.location()])
+        .success();
+    let pkg = t.tools_dir().join("alpha/1.0.0");
+    let before = common::snapshot(&t.tools_dir());
+
+    // What a killed `install alpha beta --force` leaves once beta is in
+    // place and alpha's old copy is moved aside: the journal, the pending
+    // marker, and no alpha in the store.
+    let staging = t.tools_dir().join(".orla-staging");
+    std::fs::create_dir_all(staging.join("stage-aside")).unwrap();
+    std::fs::rename(&pkg, staging.join("stage-aside/old")).unwrap();
+    let src = t.tools_dir().join("beta/1.0.0");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("tool.yaml"), "half").unwrap();
+    std::fs::write(
+        staging.join("journal"),
+        "commit beta/1.0.0\ncommit alpha/1.0.0 stage-aside\n",
+    )
+    .unwrap();
+    std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+
+    t.run(&["list"])
+        .success()
+        .stderr_has("undid the unfinished install of alpha 1.0.0")
+        .stderr_has("undid the unfinished install of beta 1.0.0");
+    assert_eq!(common::snapshot(&t.tools_dir()), before);
+    assert_consistent(&t, "after the roll back");
+
+    // A damaged journal cannot point recovery anywhere else.
+    std::fs::create_dir_all(staging.join("stage-x/old")).unwrap();
+    std::fs::write(
+        staging.join("journal"),
+        "commit ../../escaped/1.0.0 stage-x\nremove alpha/1.0.0 ../../..\nremove alpha/1.0.0\ngarbage\ncommit alp",
+    )
+    .unwrap();
+    std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+    t.run(&["list"]).success();
+    assert!(!t.dir.path().join("escaped").exists());
+    assert_eq!(common::snapshot(&t.tools_dir()), before);
+    assert_consistent(&t, "after a damaged journal");
+}
+
+#[test]
+fn killed_while_downloading_over_http_leaves_nothing() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    index.publish(&bulky("slow", "1.0.0"));
+    let bytes = std::fs::read(index.root.join("archives/slow/slow-1.0.0.tar.gz")).unwrap();
+    // Stall at several points of the body; kill each time.
+    for (i, cut) in [1usize, 100, bytes.len() / 2, bytes.len() - 1]
+        .into_iter()
+        .enumerate()
+    {
+        let path = format!("/slow-{i}.tar.gz");
+        server.route(&path, Behaviour::Stall(bytes.clone(), cut));
+        let url = server.url(&path);
+        index.edit_records("slow", |r| r.archive = Some(url.clone()));
+        let before = (common::snapshot(&t.home), common::snapshot(&t.cache));
+        let mut child = t
+            .command(&["install", "slow", "--registry", &index.location()])
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while server.requests() <= i {
+            assert!(start.elapsed() < Duration::from_secs(30));
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!t.tools_dir().join("slow").exists());
+        assert_consistent(&t, &format!("cut at {cut}"));
+        // Nothing reached the cache's archives; the half download is only
+        // a temporary file (the next download of the cache replaces it).
+        let cache_now = common::snapshot(&t.cache);
+        let archives = |s: &std::collections::BTreeMap<String, String>| {
+            s.keys()
+                .filter(|k| k.starts_with("archives/"))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(archives(&cache_now), archives(&before.1));
+    }
+}
+
+#[test]
+fn concurrent_processes_on_one_root_and_cache_end_consistent() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    let names = ["p1", "p2", "p3", "p4", "p5", "p6"];
+    for name in names {
+        index.publish(&bulky(name, "1.0.0"));
+        index.publish(&PackageBuilder::new(name, "2.0.0"));
+        let bytes =
+            std::fs::read(index.root.join(format!("archives/{name}/{name}-2.0.0.tar.gz"))).unwrap();
+        server.route(&format!("/{name}-2.tar.gz"), Behaviour::Serve(bytes));
+    }
+    // Version 2 of each comes over HTTP, so the processes share the cache.
+    for name in names {
+        let url = server.url(&format!("/{name}-2.tar.gz"));
+        let path = index.root.join(orla::index::shard_path(name));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut out = String::new();
+        for line in text.lines() {
+            let mut r: orla::index::VersionRecord = serde_json::from_str(line).unwrap();
+            if r.version.major == 2 {
+                r.archive = Some(url.clone());
+            }
+            out.push_str(&r.to_line());
+            out.push('\n');
+        }
+        std::fs::write(&path, out).unwrap();
+    }
+    // One stalled download holds the lock while the others start.
+    index.publish(&bulky("holder", "1.0.0"));
+    let holder = std::fs::read(index.root.join("archives/holder/holder-1.0.0.tar.gz")).unwrap();
+    let half = holder.len() / 2;
+    server.route("/holder.tar.gz", Behaviour::Stall(holder, half));
+    let holder_url = server.url("/holder.tar.gz");
+    index.edit_records("holder", |r| r.archive = Some(holder_url.clone()));
+    let registry = index.location();
+    for name in ["p5", "p6"] {
+        t.run(&["install", &format!("{name}@1.0.0"), "--registry", &registry])
+            .success();
+    }
+
+    let first = t
+        .command(&["install", "holder", "--registry", &registry])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while server.requests() == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let jobs: Vec<Vec<String>> = vec![
+        vec!["install".into(), "p1".into()],
+        vec!["install".into(), "p1".into()], // the same version twice at once
+        vec!["install".into(), "p2@1.0.0".into(), "p3".into()],
+        vec!["install".into(), "p3".into(), "p4@1.0.0".into()],
+        vec!["install".into(), "p4".into()],
+        vec!["uninstall".into(), "p5".into()],
+        vec!["uninstall".into(), "p6@1.0.0".into()],
+        vec!["install".into(), "p2".into()],
+    ];
+    let children: Vec<_> = jobs
+        .iter()
+        .map(|job| {
+            let mut args: Vec<&str> = job.iter().map(String::as_str).collect();
+            if args[0] == "install" {
+                args.extend(["--registry", registry.as_str()]);
+            }
+            t.command(&args)
+                .stderr(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(700));
+    server.release();
+    let mut waited = 0;
+    let first = common::to_run(first.wait_with_output().unwrap());
+    first.success();
+    for (job, child) in jobs.iter().zip(children) {
+        let run = common::to_run(child.wait_with_output().unwrap());
+        assert_eq!(run.code, 0, "{job:?}\n{}", run.stderr);
+        if run.stderr.contains("Waiting for lock on the install root") {
+            waited += 1;
+        }
+    }
+    assert!(waited >= 1, "no process said it waited for the lock");
+    eprintln!("{waited} of {} processes waited for the lock", jobs.len());
+    assert_eq!(
+        store_state(&t),
+        state(&[
+            ("holder", "1.0.0"),
+            ("p1", "2.0.0"),
+            ("p2", "1.0.0"),
+            ("p2", "2.0.0"),
+            ("p3", "2.0.0"),
+            ("p4", "1.0.0"),
+            ("p4", "2.0.0"),
+        ])
+    );
+    assert_consistent(&t, "after the concurrent run");
+    // The shared cache holds exactly the verified HTTP downloads.
+    let cached: Vec<String> = common::snapshot(&t.cache)
+        .into_iter()
+        .filter(|(k, _)| k.ends_with(".tar.gz"))
+        .map(|(k, v)| {
+            assert!(k.contains(&v), "{k} does not hold its digest");
+            k
+        })
+        .collect();
+    assert_eq!(cached.len(), 5, "{cached:?}"); // holder + p1..p4 version 2
+}

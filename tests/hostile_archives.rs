@@ -1,0 +1,621 @@
+//! The hostile-archive corpus (DESIGN.md invariant 2, issue 6). Every archive
+//! is built here, byte by byte, and served over real HTTP with an honest
+//! record (the digest matches), so only unpacking and validation stand
+//! between it and the disk. Each must be refused with a clear error, exit 1,
+//! and leave ORLA_HOME and the download cache exactly as they were.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+
+use common::archive::{self, Entry};
+use common::server::{Behaviour, Server};
+use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};
+use flate2::{write::GzEncoder, Compression};
+
+/// One raw tar header plus data, for the entry types `archive::Entry` lacks.
+fn raw(path: &[u8], kind: tar::EntryType, data: &[u8], mode: u32, link: &[u8]) -> Vec<u8> {
+    let mut header = tar::Header::new_gnu();
+    {
+        let gnu = header.as_gnu_mut().unwrap();
+        gnu.name[..path.len()].copy_from_slice(path);
+        gnu.linkname[..link.len()].copy_from_slice(link);
+    }
+    header.set_entry_type(kind);
+    header.set_mode(mode);
+    header.set_size(data.len() as u64);
+    header.set_mtime(0);
+    header.set_cksum();
+    let mut out = header.as_bytes().to_vec();
+    out.extend_from_slice(data);
+    out.extend(std::iter::repeat_n(0u8, (512 - data.len() % 512) % 512));
+    out
+}
+
+/// A valid package's tar entries followed by `extra` raw bytes, gzipped.
+fn package_then(extra: &[u8]) -> Vec<u8> {
+    let mut tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+    tar.truncate(tar.len() - 1024); // drop the end-of-archive blocks
+    tar.extend_from_slice(extra);
+    tar.extend(std::iter::repeat_n(0u8, 1024));
+    archive::gzip(&tar)
+}
+
+fn with_package(mut extra: Vec<Entry>) -> Vec<u8> {
+    let mut entries = archive::package("", "evil", "1.0.0");
+    entries.append(&mut extra);
+    archive::targz(&entries)
+}
+
+/// A pax extended header (`x`) carrying `key=value`, applied to the next entry.
+fn pax(key: &str, value: &str) -> Vec<u8> {
+    let body = |len: usize| format!("{len} {key}={value}\n");
+    let mut len = body(0).len();
+    while body(len).len() != len {
+        len = body(len).len();
+    }
+    raw(
+        b"././@PaxHeader",
+        tar::EntryType::XHeader,
+        body(len).as_bytes(),
+        0o644,
+        b"",
+    )
+}
+
+/// A gzip tar holding one entry that declares `size` bytes of zeros and
+/// really carries them: a small download, a huge expansion.
+fn bomb(size: u64) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
+    let mut tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+    tar.truncate(tar.len() - 1024);
+    enc.write_all(&tar).unwrap();
+    let mut header = tar::Header::new_gnu();
+    header.set_path("zeros").unwrap();
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_cksum();
+    enc.write_all(header.as_bytes()).unwrap();
+    let chunk = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        enc.write_all(&chunk[..n]).unwrap();
+        left -= n as u64;
+    }
+    enc.write_all(&[0u8; 1024]).unwrap();
+    enc.finish().unwrap()
+}
+
+/// A root with one tool installed and one archive in the download cache,
+/// and an index whose record for `evil 1.0.0` honestly describes `bytes`,
+/// served by `server`.
+struct Setup {
+    t: TestContext,
+    index: IndexBuilder,
+}
+
+fn setup(server: &Server, case: &str, bytes: &[u8]) -> Setup {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    // A good HTTP install first, so the cache is not empty.
+    index.publish(&PackageBuilder::new("good", "1.0.0"));
+    let good = std::fs::read(index.root.join("archives/good/good-1.0.0.tar.gz")).unwrap();
+    let good_path = format!("/{case}/good.tar.gz");
+    server.route(&good_path, Behaviour::Serve(good));
+    let good_url = server.url(&good_path);
+    index.edit_records("good", |r| r.archive = Some(good_url.clone()));
+    t.run(&["install", "good", "--registry", &index.location()])
+        .success();
+
+    let path = format!("/{case}/evil.tar.gz");
+    server.route(&path, Behaviour::Serve(bytes.to_vec()));
+    index.publish_bytes(
+        &PackageBuilder::new("evil", "1.0.0"),
+        bytes,
+        "archives/evil/evil-1.0.0.tar.gz",
+    );
+    let url = server.url(&path);
+    index.edit_records("evil", |r| r.archive = Some(url.clone()));
+    Setup { t, index }
+}
+
+/// Installs the hostile archive and checks the refusal left no trace.
+#[track_caller]
+fn assert_refused(server: &Server, case: &str, bytes: &[u8], message: &str) {
+    let Setup { t, index } = setup(server, case, bytes);
+    let before = (snapshot(&t.home), snapshot(&t.cache));
+    assert!(
+        before.1.keys().any(|k| k.starts_with("archives/")),
+        "{case}"
+    );
+    let run = t.run(&["install", "evil", "--yes", "--registry", &index.location()]);
+    run.failure(1).stderr_has(message);
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{case}: one error line\n{}", run.stderr);
+    assert!(
+        errors[0].contains(message) || message.starts_with("error:"),
+        "{case}: the error line names the problem\n{}",
+        run.stderr
+    );
+    let after = (snapshot(&t.home), snapshot(&t.cache));
+    assert_eq!(after.0, before.0, "{case}: ORLA_HOME changed");
+    assert_eq!(after.1, before.1, "{case}: the cache changed");
+    for escaped in ["escaped", "index/escaped", "work/escaped"] {
+        assert!(!t.dir.path().join(escaped).exists(), "{case}: {escaped}");
+    }
+    assert_eq!(
+        t.list(),
+        [("good".to_string(), "1.0.0".to_string())],
+        "{case}"
+    );
+}
+
+#[test]
+fn path_traversal_is_refused() {
+    let server = Server::start();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "dotdot",
+            with_package(vec![archive::file("../../escaped", "x")]),
+            "climbs out of the package with '..'",
+        ),
+        (
+            "dotdot-inside",
+            with_package(vec![archive::file("bin/../../../escaped", "x")]),
+            "climbs out of the package with '..'",
+        ),
+        (
+            "dotdot-dir",
+            with_package(vec![Entry::Dir {
+                path: b"../escaped".to_vec(),
+            }]),
+            "climbs out of the package with '..'",
+        ),
+        (
+            "absolute",
+            with_package(vec![archive::file("/tmp/orla-hostile-absolute", "x")]),
+            "is an absolute path",
+        ),
+        (
+            "backslash",
+            with_package(vec![archive::file("..\\..\\escaped", "x")]),
+            "contains a backslash",
+        ),
+        (
+            "pax-path",
+            package_then(
+                &[
+                    pax("path", "../../escaped"),
+                    raw(b"harmless", tar::EntryType::Regular, b"x", 0o644, b""),
+                ]
+                .concat(),
+            ),
+            "climbs out of the package with '..'",
+        ),
+        (
+            "gnu-long-name",
+            package_then(
+                &[
+                    raw(
+                        b"././@LongLink",
+                        tar::EntryType::GNULongName,
+                        format!("{}/../../../escaped\0", "d".repeat(120)).as_bytes(),
+                        0o644,
+                        b"",
+                    ),
+                    raw(b"harmless", tar::EntryType::Regular, b"x", 0o644, b""),
+                ]
+                .concat(),
+            ),
+            "climbs out of the package with '..'",
+        ),
+        (
+            "receipt-spoof",
+            with_package(vec![archive::file(".orla-receipt.json", "{}")]),
+            "reserves for its install receipt",
+        ),
+        (
+            "non-utf8",
+            package_then(&raw(
+                b"bin/\xff\xfe",
+                tar::EntryType::Regular,
+                b"x",
+                0o644,
+                b"",
+            )),
+            "is not valid UTF-8",
+        ),
+    ];
+    for (case, bytes, message) in cases {
+        assert_refused(&server, case, &bytes, message);
+    }
+    assert!(!Path::new("/tmp/orla-hostile-absolute").exists());
+}
+
+#[test]
+fn links_devices_and_fifos_are_refused() {
+    let server = Server::start();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            // The classic: a symlink to /etc, then a file written through it.
+            "symlink-then-write",
+            with_package(vec![
+                Entry::Symlink {
+                    path: b"etc".to_vec(),
+                    target: b"/etc".to_vec(),
+                },
+                archive::file("etc/orla-hostile", "owned"),
+            ]),
+            "is a symbolic link",
+        ),
+        (
+            "symlink-relative-out",
+            with_package(vec![Entry::Symlink {
+                path: b"up".to_vec(),
+                target: b"../../..".to_vec(),
+            }]),
+            "is a symbolic link",
+        ),
+        (
+            "symlink-entrypoint",
+            archive::targz(&[
+                archive::file(
+                    "tool.yaml",
+                    "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n",
+                ),
+                Entry::Symlink {
+                    path: b"bin/run".to_vec(),
+                    target: b"/bin/sh".to_vec(),
+                },
+            ]),
+            "is a symbolic link",
+        ),
+        (
+            "hardlink-outside",
+            with_package(vec![Entry::Hardlink {
+                path: b"passwd".to_vec(),
+                target: b"/etc/passwd".to_vec(),
+            }]),
+            "is a hard link",
+        ),
+        (
+            "hardlink-inside",
+            with_package(vec![Entry::Hardlink {
+                path: b"copy".to_vec(),
+                target: b"tool.yaml".to_vec(),
+            }]),
+            "is a hard link",
+        ),
+        (
+            "char-device",
+            with_package(vec![Entry::CharDevice {
+                path: b"null".to_vec(),
+            }]),
+            "is a character device",
+        ),
+        (
+            "block-device",
+            package_then(&raw(b"disk", tar::EntryType::Block, b"", 0o644, b"")),
+            "is a block device",
+        ),
+        (
+            "fifo",
+            with_package(vec![Entry::Fifo {
+                path: b"pipe".to_vec(),
+            }]),
+            "is a fifo",
+        ),
+        (
+            "sparse",
+            // tar rejects the malformed sparse map before orla sees the type.
+            package_then(&raw(b"holes", tar::EntryType::GNUSparse, b"", 0o644, b"")),
+            "evil 1.0.0: the archive",
+        ),
+    ];
+    for (case, bytes, message) in cases {
+        assert_refused(&server, case, &bytes, message);
+    }
+    assert!(!Path::new("/etc/orla-hostile").exists());
+}
+
+#[test]
+fn duplicate_entries_are_refused() {
+    let server = Server::start();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "same-path",
+            with_package(vec![archive::exe("bin/run", "#!/bin/sh\necho evil\n")]),
+            "holds 'bin/run' twice",
+        ),
+        (
+            "normalised-path",
+            with_package(vec![archive::exe("./bin//run", "#!/bin/sh\necho evil\n")]),
+            "holds 'bin/run' twice",
+        ),
+        (
+            "tool-yaml-swapped",
+            with_package(vec![archive::file(
+                "tool.yaml",
+                "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: /bin/sh\n",
+            )]),
+            "holds 'tool.yaml' twice",
+        ),
+        (
+            "file-then-dir",
+            with_package(vec![Entry::Dir {
+                path: b"bin/run/".to_vec(),
+            }]),
+            "holds 'bin/run' twice",
+        ),
+    ];
+    for (case, bytes, message) in cases {
+        assert_refused(&server, case, &bytes, message);
+    }
+}
+
+#[test]
+fn broken_and_non_gzip_archives_are_refused() {
+    let server = Server::start();
+    let good = archive::targz(&archive::package("", "evil", "1.0.0"));
+    let plain_tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+    let mut cut_tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+    cut_tar.truncate(700); // mid-way through the first file's data
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "truncated-gzip",
+            good[..good.len() / 2].to_vec(),
+            "is not a valid gzip tar",
+        ),
+        (
+            "truncated-tar",
+            archive::gzip(&cut_tar),
+            "is not a valid gzip tar",
+        ),
+        ("plain-tar", plain_tar, "is not a valid gzip tar"),
+        (
+            "zip",
+            b"PK\x03\x04\x14\x00\x00\x00\x08\x00junk".to_vec(),
+            "is not a valid gzip tar",
+        ),
+        (
+            "garbage",
+            (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect(),
+            "is not a valid gzip tar",
+        ),
+        ("empty-file", Vec::new(), "error: evil 1.0.0"),
+        ("empty-tar", archive::gzip(&[0u8; 1024]), "is empty"),
+    ];
+    for (case, bytes, message) in cases {
+        assert_refused(&server, case, &bytes, message);
+    }
+}
+
+#[test]
+fn hostile_tool_yaml_is_refused() {
+    let server = Server::start();
+    let yaml = |body: &str| {
+        archive::targz(&[
+            archive::file("tool.yaml", body),
+            archive::exe("bin/run", "#!/bin/sh\n"),
+        ])
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "entrypoint-climbs-out",
+            yaml("name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: ../../../bin/sh\n"),
+            "entrypoint: '../../../bin/sh' is outside the package",
+        ),
+        (
+            "entrypoint-absolute",
+            yaml("name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: /bin/sh\n"),
+            "entrypoint: '/bin/sh' is outside the package",
+        ),
+        (
+            "entrypoint-sneaks-out",
+            yaml("name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/../../x\n"),
+            "is outside the package",
+        ),
+        (
+            "name-is-a-path",
+            yaml("name: ../../escaped\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n"),
+            "name: tool name '../../escaped' must start with",
+        ),
+        (
+            "name-with-slash",
+            yaml("name: evil/../../x\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n"),
+            "contains '/'",
+        ),
+        (
+            "version-is-a-path",
+            yaml("name: evil\nversion: ../../1.0.0\ndescription: d\nentrypoint: bin/run\n"),
+            "is not a semantic version",
+        ),
+        (
+            "other-tool",
+            yaml("name: good\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n"),
+            "the archive for evil 1.0.0 contains good 1.0.0",
+        ),
+        (
+            "watch-outside",
+            yaml("name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nruntime:\n  hot_load:\n    watch: [\"../..\"]\n"),
+            "is outside the package",
+        ),
+        ("not-yaml", yaml(":\n  - [unclosed"), "is not valid tool.yaml"),
+        (
+            "no-tool-yaml",
+            archive::targz(&[archive::exe("bin/run", "#!/bin/sh\n")]),
+            "has no tool.yaml at its root",
+        ),
+    ];
+    for (case, bytes, message) in cases {
+        assert_refused(&server, case, &bytes, message);
+    }
+}
+
+#[test]
+fn gzip_bomb_is_refused_before_it_fills_the_disk() {
+    let server = Server::start();
+    let start = std::time::Instant::now();
+    let bytes = bomb(600 << 20);
+    assert!(bytes.len() < 4 << 20, "{} bytes", bytes.len());
+    assert_refused(&server, "bomb", &bytes, "expands to more than");
+    eprintln!(
+        "gzip bomb: {} KiB expanding to 600 MiB refused in {:?}",
+        bytes.len() >> 10,
+        start.elapsed()
+    );
+}
+
+#[test]
+fn too_many_entries_are_refused() {
+    let server = Server::start();
+    let limit = orla::unpack::Limits::MAX_ENTRIES;
+    let mut entries = archive::package("", "evil", "1.0.0");
+    for i in 0..limit {
+        entries.push(archive::file(&format!("many/{i}"), ""));
+    }
+    assert_refused(
+        &server,
+        "entries",
+        &archive::targz(&entries),
+        &format!("holds more than {limit} entries"),
+    );
+}
+
+#[test]
+fn setuid_and_world_writable_bits_are_dropped() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = Server::start();
+    let bytes = archive::targz(&[
+        archive::file(
+            "tool.yaml",
+            "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n",
+        ),
+        Entry::File {
+            path: b"bin/run".to_vec(),
+            data: b"#!/bin/sh\necho ok\n".to_vec(),
+            mode: 0o6777, // setuid, setgid, world-writable
+        },
+        Entry::File {
+            path: b"data/sticky".to_vec(),
+            data: b"x".to_vec(),
+            mode: 0o1666,
+        },
+        Entry::File {
+            path: b"data/secret".to_vec(),
+            data: b"x".to_vec(),
+            mode: 0o4600,
+        },
+    ]);
+    let Setup { t, index } = setup(&server, "setuid", &bytes);
+    t.run(&["install", "evil", "--yes", "--registry", &index.location()])
+        .success();
+    let pkg = t.tools_dir().join("evil/1.0.0");
+    let mode = |rel: &str| {
+        std::fs::metadata(pkg.join(rel))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    };
+    assert_eq!(mode("bin/run"), 0o755);
+    assert_eq!(mode("data/sticky"), 0o644);
+    assert_eq!(mode("data/secret"), 0o644);
+    // The receipt records what was written, so `orla verify` agrees.
+    t.run(&["verify", "evil"]).success();
+}
+
+/// Library level: the caps are parameters of `unpack`, so small limits
+/// prove the same checks without writing hundreds of megabytes.
+mod library {
+    use super::*;
+    use orla::unpack::{unpack, Limits, UnpackError};
+
+    fn limits(bytes: u64, entries: u64) -> Limits {
+        Limits {
+            max_unpacked_bytes: bytes,
+            max_entries: entries,
+        }
+    }
+
+    #[test]
+    fn entry_cap_counts_every_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut entries = archive::package("", "t", "1.0.0");
+        entries.push(archive::file("a", ""));
+        let bytes = archive::targz(&entries);
+        let err = unpack(&bytes[..], dir.path(), limits(1 << 20, 2)).unwrap_err();
+        assert!(
+            matches!(err, UnpackError::TooManyEntries { limit: 2 }),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        unpack(&bytes[..], dir.path(), limits(1 << 20, 3)).unwrap();
+    }
+
+    #[test]
+    fn size_cap_refuses_by_header_and_by_stream() {
+        let entries = vec![
+            archive::file("tool.yaml", &"x".repeat(600)),
+            archive::file("b", &"y".repeat(600)),
+        ];
+        let bytes = archive::targz(&entries);
+        for cap in [500, 1000] {
+            let dir = tempfile::tempdir().unwrap();
+            let err = unpack(&bytes[..], dir.path(), limits(cap, 10)).unwrap_err();
+            assert!(matches!(err, UnpackError::TooLarge { .. }), "{err}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        unpack(&bytes[..], dir.path(), limits(1200, 10)).unwrap();
+    }
+
+    /// Regression: the cap used to scale with the size the index *claimed*,
+    /// so a record saying 1 GiB let a 600 KiB bomb expand to 20 GiB before
+    /// the size mismatch was noticed at the end of the stream.
+    #[test]
+    fn a_lying_size_does_not_raise_the_cap() {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
+        let chunk = vec![0u8; 1 << 20];
+        for i in 0..6 {
+            let mut header = tar::Header::new_gnu();
+            header.set_path(format!("z{i}")).unwrap();
+            header.set_size(100 << 20);
+            header.set_mode(0o644);
+            header.set_cksum();
+            enc.write_all(header.as_bytes()).unwrap();
+            for _ in 0..100 {
+                enc.write_all(&chunk).unwrap();
+            }
+        }
+        enc.write_all(&[0u8; 1024]).unwrap();
+        let bytes = enc.finish().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let claimed = Limits::for_archive(Some(1 << 30));
+        assert!(claimed.max_unpacked_bytes >= 20 << 30);
+        let err = unpack(&bytes[..], dir.path(), claimed).unwrap_err();
+        assert!(
+            matches!(err, UnpackError::TooLarge { limit } if limit == Limits::MIN_UNPACKED_BYTES),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unpacking_needs_an_empty_destination_to_stay_safe() {
+        // create_new: an existing file is never written through.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("tool.yaml"), "mine").unwrap();
+        let bytes = archive::targz(&archive::package("", "t", "1.0.0"));
+        assert!(unpack(&bytes[..], dir.path(), Limits::for_archive(None)).is_err());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("tool.yaml")).unwrap(),
+            "mine"
+        );
+    }
+}

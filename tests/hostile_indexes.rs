@@ -1,0 +1,366 @@
+//! Hostile and broken registry indexes, and a download cache that is never
+//! trusted blindly (issue 6). Every refusal is one clear error, exit 1, and
+//! ORLA_HOME and the cache exactly as they were.
+
+mod common;
+
+use common::server::{Behaviour, Server};
+use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};
+use orla::index::shard_path;
+use orla::verify::Digest;
+
+/// A root with `good` installed from an HTTP archive (so the cache holds
+/// one), and an index that also publishes `evil 1.0.0` over HTTP.
+struct Setup {
+    t: TestContext,
+    index: IndexBuilder,
+    server: Server,
+    evil_bytes: Vec<u8>,
+}
+
+fn setup() -> Setup {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    for name in ["good", "evil"] {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+        let bytes = std::fs::read(
+            index
+                .root
+                .join(format!("archives/{name}/{name}-1.0.0.tar.gz")),
+        )
+        .unwrap();
+        server.route(&format!("/{name}.tar.gz"), Behaviour::Serve(bytes));
+        let url = server.url(&format!("/{name}.tar.gz"));
+        index.edit_records(name, |r| r.archive = Some(url.clone()));
+    }
+    t.run(&["install", "good", "--registry", &index.location()])
+        .success();
+    let evil_bytes = std::fs::read(index.root.join("archives/evil/evil-1.0.0.tar.gz")).unwrap();
+    Setup {
+        t,
+        index,
+        server,
+        evil_bytes,
+    }
+}
+
+impl Setup {
+    #[track_caller]
+    fn refused(&self, case: &str, message: &str) {
+        let before = (snapshot(&self.t.home), snapshot(&self.t.cache));
+        let run = self.t.run(&[
+            "install",
+            "evil",
+            "--yes",
+            "--registry",
+            &self.index.location(),
+        ]);
+        run.failure(1).stderr_has(message);
+        assert_eq!(
+            run.stderr
+                .lines()
+                .filter(|l| l.starts_with("error:"))
+                .count(),
+            1,
+            "{case}\n{}",
+            run.stderr
+        );
+        assert_eq!(
+            (snapshot(&self.t.home), snapshot(&self.t.cache)),
+            before,
+            "{case}: something changed on disk"
+        );
+    }
+
+    fn shard(&self) -> std::path::PathBuf {
+        self.index.root.join(shard_path("evil"))
+    }
+
+    fn write_shard(&self, text: &str) {
+        std::fs::write(self.shard(), text).unwrap();
+    }
+
+    fn line(&self) -> String {
+        std::fs::read_to_string(self.shard())
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    }
+}
+
+#[test]
+fn digest_and_size_mismatches_are_refused() {
+    let s = setup();
+    let good = s.line();
+    s.index
+        .edit_records("evil", |r| r.blake3 = Digest::of(b"something else"));
+    s.refused("digest", "evil 1.0.0: digest mismatch: expected blake3");
+    s.write_shard(&good);
+    s.index.edit_records("evil", |r| r.size -= 1);
+    s.refused("short", "evil 1.0.0: size mismatch: expected");
+    s.write_shard(&good);
+    s.index.edit_records("evil", |r| r.size += 100);
+    s.refused("long", "evil 1.0.0: size mismatch: expected");
+    // A server that sends more than the record allows is cut off.
+    s.write_shard(&good);
+    let mut longer = s.evil_bytes.clone();
+    longer.extend_from_slice(&[0u8; 4096]);
+    s.server.route("/evil.tar.gz", Behaviour::Serve(longer));
+    s.refused("overlong body", "evil 1.0.0: size mismatch: expected");
+    // A server that cuts the body short.
+    let n = s.evil_bytes.len() / 2;
+    s.server
+        .route("/evil.tar.gz", Behaviour::Truncate(s.evil_bytes.clone(), n));
+    s.refused("truncated body", "evil");
+    s.server.route("/evil.tar.gz", Behaviour::Status(500));
+    s.refused("http 500", "HTTP 500");
+    // Nothing of evil reached the cache along the way.
+    assert!(!snapshot(&s.t.cache)
+        .keys()
+        .any(|k| k.contains(&Digest::of(&s.evil_bytes).to_hex())));
+}
+
+#[test]
+fn malformed_records_are_refused() {
+    let s = setup();
+    let good = s.line();
+    let digest = Digest::of(&s.evil_bytes).to_hex();
+    let size = s.evil_bytes.len();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("not json", "{not json".into(), "line 1"),
+        ("not utf-8", "\u{fffd}".into(), "line 1"),
+        (
+            "missing digest",
+            r#"{"name":"evil","version":"1.0.0","size":1}"#.into(),
+            "missing field `blake3`",
+        ),
+        (
+            "bad digest",
+            format!(
+                r#"{{"name":"evil","version":"1.0.0","blake3":"{}","size":{size}}}"#,
+                "Z".repeat(64)
+            ),
+            "is not a BLAKE3 digest",
+        ),
+        (
+            "short digest",
+            format!(
+                r#"{{"name":"evil","version":"1.0.0","blake3":"{}","size":{size}}}"#,
+                &digest[..10]
+            ),
+            "is not a BLAKE3 digest",
+        ),
+        (
+            "bad version",
+            format!(
+                r#"{{"name":"evil","version":"../../1.0.0","blake3":"{digest}","size":{size}}}"#
+            ),
+            "line 1",
+        ),
+        (
+            "negative size",
+            format!(r#"{{"name":"evil","version":"1.0.0","blake3":"{digest}","size":-1}}"#),
+            "line 1",
+        ),
+        (
+            "bad sha256",
+            format!(
+                r#"{{"name":"evil","version":"1.0.0","blake3":"{digest}","size":{size},"sha256":"xyz"}}"#
+            ),
+            "sha256 is not 64 hex characters",
+        ),
+        (
+            "duplicate version",
+            format!("{good}\n{good}\n"),
+            "line 2: version 1.0.0 appears twice",
+        ),
+        (
+            "duplicate version, other build metadata",
+            format!("{good}\n{}\n", good.replace("\"1.0.0\"", "\"1.0.0+b\"")),
+            "appears twice",
+        ),
+        (
+            "record for another tool",
+            good.replace("\"evil\"", "\"good\""),
+            "a record for 'good' in the file of 'evil'",
+        ),
+        (
+            "record whose name is a path",
+            good.replace("\"name\":\"evil\"", "\"name\":\"../evil\""),
+            "a record for '../evil'",
+        ),
+    ];
+    for (case, text, message) in cases {
+        s.write_shard(&text);
+        if case == "not utf-8" {
+            std::fs::write(s.shard(), b"\xff\xfe{}\n").unwrap();
+            s.refused(case, "is not UTF-8");
+            continue;
+        }
+        s.refused(case, message);
+        s.refused(case, "is malformed");
+    }
+}
+
+#[test]
+fn unknown_or_broken_config_is_refused() {
+    let s = setup();
+    let config = s.index.root.join("config.json");
+    std::fs::write(&config, r#"{"format": 99}"#).unwrap();
+    s.refused(
+        "format 99",
+        "uses index format 99, but this orla reads format 1",
+    );
+    let run =
+        s.t.run(&["install", "evil", "--registry", &s.index.location()]);
+    run.stderr_has("hint: upgrade orla");
+    std::fs::write(&config, "{").unwrap();
+    s.refused("broken json", "config.json is malformed");
+    std::fs::write(&config, r#"{"format": "one"}"#).unwrap();
+    s.refused("wrong type", "config.json is malformed");
+    std::fs::remove_file(&config).unwrap();
+    s.refused("missing", "has no config.json");
+}
+
+#[test]
+fn archives_outside_the_index_are_refused() {
+    let s = setup();
+    // A real archive outside the index, with a matching record: still refused.
+    let outside = s.t.dir.path().join("outside.tar.gz");
+    std::fs::write(&outside, &s.evil_bytes).unwrap();
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "file url outside",
+            format!("file://{}", outside.display()),
+            "is a local file outside the index",
+        ),
+        (
+            "file url to /etc",
+            "file:///etc/passwd".into(),
+            "is a local file outside the index",
+        ),
+        (
+            "file url climbing out",
+            format!("file://{}/../outside.tar.gz", s.index.root.display()),
+            "is a local file outside the index",
+        ),
+        (
+            "absolute path",
+            outside.display().to_string(),
+            "is outside the index",
+        ),
+        (
+            "relative climb",
+            "../outside.tar.gz".into(),
+            "is outside the index",
+        ),
+        ("device", "file:///dev/zero".into(), "outside the index"),
+        (
+            "other scheme",
+            "ftp://example.com/evil.tar.gz".into(),
+            "uses a scheme orla does not fetch",
+        ),
+    ];
+    for (case, archive, message) in cases {
+        let archive2 = archive.clone();
+        s.index
+            .edit_records("evil", move |r| r.archive = Some(archive2.clone()));
+        s.refused(case, message);
+    }
+    // A symbolic link inside the index that leads out of it.
+    std::os::unix::fs::symlink(&outside, s.index.root.join("archives/link.tar.gz")).unwrap();
+    s.index
+        .edit_records("evil", |r| r.archive = Some("archives/link.tar.gz".into()));
+    s.refused(
+        "symlink out",
+        "leads outside the index through a symbolic link",
+    );
+    // A file:// URL inside the index is fine.
+    let inside = format!(
+        "file://{}",
+        s.index
+            .root
+            .canonicalize()
+            .unwrap()
+            .join("archives/evil/evil-1.0.0.tar.gz")
+            .display()
+    );
+    s.index
+        .edit_records("evil", |r| r.archive = Some(inside.clone()));
+    s.t.run(&["install", "evil", "--registry", &s.index.location()])
+        .success();
+}
+
+#[test]
+fn declared_permissions_must_match_the_archive() {
+    let s = setup();
+    s.index
+        .edit_records("evil", |r| r.permissions = vec!["filesystem:read".into()]);
+    s.refused(
+        "permissions",
+        "the registry declares permissions [filesystem:read] but its tool.yaml asks for []",
+    );
+}
+
+/// The cache is keyed by digest, and every use re-verifies it: a corrupted
+/// (or swapped) cached archive is thrown away, fetched again, and the cache
+/// repaired.
+#[test]
+fn a_corrupted_cache_entry_is_refetched_and_repaired() {
+    let s = setup();
+    assert_eq!(s.server.requests(), 1);
+    let good = std::fs::read(s.index.root.join("archives/good/good-1.0.0.tar.gz")).unwrap();
+    let cached =
+        s.t.cache
+            .join(format!("archives/{}.tar.gz", Digest::of(&good)));
+    assert_eq!(std::fs::read(&cached).unwrap(), good);
+    // The package's files; its receipt records a new install time.
+    let files = || {
+        let mut s = snapshot(&s.t.tools_dir());
+        s.retain(|k, _| !k.ends_with(".orla-receipt.json"));
+        s
+    };
+    let installed = files();
+
+    let corruptions: Vec<(&str, Vec<u8>)> = vec![
+        ("flipped byte", {
+            let mut b = good.clone();
+            let i = b.len() / 2;
+            b[i] ^= 0x55;
+            b
+        }),
+        ("truncated", good[..good.len() / 3].to_vec()),
+        ("empty", Vec::new()),
+        ("another package", s.evil_bytes.clone()),
+        ("longer", [good.clone(), vec![0u8; 10]].concat()),
+    ];
+    for (n, (case, bytes)) in corruptions.into_iter().enumerate() {
+        std::fs::write(&cached, bytes).unwrap();
+        s.t.run(&[
+            "install",
+            "good",
+            "--force",
+            "--registry",
+            &s.index.location(),
+        ])
+        .success()
+        .stderr_has("the cached archive of good 1.0.0 is corrupt; downloading it again");
+        assert_eq!(s.server.requests(), 2 + n, "{case}: fetched again");
+        assert_eq!(std::fs::read(&cached).unwrap(), good, "{case}: repaired");
+        assert_eq!(files(), installed, "{case}");
+    }
+    // And a sound cache entry is used without a request.
+    s.t.run(&[
+        "install",
+        "good",
+        "--force",
+        "--registry",
+        &s.index.location(),
+    ])
+    .success();
+    assert_eq!(s.server.requests(), 6);
+    s.t.run(&["verify"]).success();
+}
