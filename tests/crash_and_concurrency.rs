@@ -155,7 +155,10 @@ fn sigkill_at_random_points_leaves_before_or_after() {
                 // A reinstall replaces a package in place: two renames.
                 let mut after = before.clone();
                 after.insert(("alpha".into(), "1.0.0".into()));
-                (vec!["install".into(), "alpha@1.0.0".into(), "--force".into()], after)
+                (
+                    vec!["install".into(), "alpha@1.0.0".into(), "--force".into()],
+                    after,
+                )
             }
             2 => {
                 let mut after = before.clone();
@@ -210,7 +213,10 @@ fn sigkill_at_random_points_leaves_before_or_after() {
             now == before || now == after,
             "iteration {i} (seed {seed:#x}): {full:?} after {delay} us left {now:?}\nbefore {before:?}\nafter {after:?}"
         );
-        assert_consistent(&t, &format!("iteration {i}: {full:?} killed after {delay} us"));
+        assert_consistent(
+            &t,
+            &format!("iteration {i}: {full:?} killed after {delay} us"),
+        );
     }
     eprintln!(
         "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind), {finished} finished"
@@ -323,8 +329,12 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
     for name in names {
         index.publish(&bulky(name, "1.0.0"));
         index.publish(&PackageBuilder::new(name, "2.0.0"));
-        let bytes =
-            std::fs::read(index.root.join(format!("archives/{name}/{name}-2.0.0.tar.gz"))).unwrap();
+        let bytes = std::fs::read(
+            index
+                .root
+                .join(format!("archives/{name}/{name}-2.0.0.tar.gz")),
+        )
+        .unwrap();
         server.route(&format!("/{name}-2.tar.gz"), Behaviour::Serve(bytes));
     }
     // Version 2 of each comes over HTTP, so the processes share the cache.

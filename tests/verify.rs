@@ -56,8 +56,11 @@ fn every_difference_is_reported_and_exits_1() {
     std::fs::write(&entry, "#!/bin/sh\necho owned\n").unwrap();
     std::fs::write(pkg.join("planted.sh"), "evil").unwrap();
     std::fs::remove_file(pkg.join("README.md")).unwrap();
-    std::fs::set_permissions(pkg.join("tool.yaml"), std::fs::Permissions::from_mode(0o4644))
-        .unwrap();
+    std::fs::set_permissions(
+        pkg.join("tool.yaml"),
+        std::fs::Permissions::from_mode(0o4644),
+    )
+    .unwrap();
     let other = t.tools_dir().join("fs-read/1.0.0/tool.yaml");
     std::fs::remove_file(&other).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &other).unwrap();
