@@ -29,12 +29,27 @@ impl FileLock {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        let file = OpenOptions::new()
+        let file = match OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(path)?;
+            .open(path)
+        {
+            Ok(file) => file,
+            // A reader may lock a root it cannot write (a read-only mount,
+            // another user's tools): flock works on a read-only descriptor.
+            Err(e)
+                if kind == LockKind::Shared
+                    && matches!(
+                        e.kind(),
+                        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+                    ) =>
+            {
+                OpenOptions::new().read(true).open(path)?
+            }
+            Err(e) => return Err(e),
+        };
         let attempt = match kind {
             LockKind::Shared => file.try_lock_shared(),
             LockKind::Exclusive => file.try_lock(),

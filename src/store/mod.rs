@@ -469,20 +469,22 @@ impl<'a> Store<'a> {
     /// Regenerates the runtime manifest from the store, then clears the
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+        let installed = self.root.scan(reporter)?;
+        let manifest = Manifest::generate(self.root, &installed);
+        let path = self.root.manifest_path();
+        // A manifest that cannot be written (a full disk) fails the command
+        // while its journal still exists, so the store is rolled back.
+        atomic_write(&path, manifest.to_json().as_bytes())
+            .map_err(StoreError::io("cannot write", &path))?;
         // The command takes effect here: without its journal it can no
-        // longer be rolled back, and the pending marker makes the next run
-        // finish the manifest if this one dies.
+        // longer be rolled back. Killed just before, the next run rolls the
+        // store back and, seeing the pending marker, rewrites the manifest.
         let journal = self.journal_path();
         match fs::remove_file(&journal) {
             Ok(()) => sync_dir(&self.root.staging_root()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(StoreError::io("cannot remove", &journal)(e)),
         }
-        let installed = self.root.scan(reporter)?;
-        let manifest = Manifest::generate(self.root, &installed);
-        let path = self.root.manifest_path();
-        atomic_write(&path, manifest.to_json().as_bytes())
-            .map_err(StoreError::io("cannot write", &path))?;
         let marker = self.root.pending_marker();
         match fs::remove_file(&marker) {
             Ok(()) => {}
