@@ -30,7 +30,10 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed tools')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed tools against their install receipts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -67,6 +70,16 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'orla;verify' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'orla;completions' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -76,11 +89,158 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'orla;tool' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('scaffold', 'scaffold', [CompletionResultType]::ParameterValue, 'Create a new tool package: a wizard on a terminal, flags otherwise')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a tool package and report every problem at once')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Pack a tool package into a reproducible NAME-VERSION.tar.gz')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a tool package into a registry index')
+            [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or, with --undo, not yanked)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;tool;scaffold' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Directory to create [default: ./NAME]')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'One line saying what the tool does')
+            [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'Language of the entrypoint [default: bash]')
+            [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'With --language binary: the executable to copy into bin/NAME')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'simple (one process per request) or capsule (long-running) [default: simple]')
+            [CompletionResult]::new('--permission', '--permission', [CompletionResultType]::ParameterName, 'A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)')
+            [CompletionResult]::new('--param', '--param', [CompletionResultType]::ParameterName, 'An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array; a trailing ''?'' makes it optional (repeatable) [default: message:string]')
+            [CompletionResult]::new('--tool-version', '--tool-version', [CompletionResultType]::ParameterName, 'The version to start at [default: 0.1.0]')
+            [CompletionResult]::new('--author', '--author', [CompletionResultType]::ParameterName, 'Author or maintainer')
+            [CompletionResult]::new('--license', '--license', [CompletionResultType]::ParameterName, 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write into an existing, non-empty directory, replacing the files scaffold writes')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;tool;validate' {
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the problems as JSON')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;tool;pack' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;tool;publish' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index to publish into')
+            [CompletionResult]::new('--init', '--init', [CompletionResultType]::ParameterName, 'Create the index (config.json, registry.yaml) if it has none')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the published record as JSON')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;tool;yank' {
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index')
+            [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Un-yank: make the version installable by ranges again')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;tool;help' {
+            [CompletionResult]::new('scaffold', 'scaffold', [CompletionResultType]::ParameterValue, 'Create a new tool package: a wizard on a terminal, flags otherwise')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a tool package and report every problem at once')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Pack a tool package into a reproducible NAME-VERSION.tar.gz')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a tool package into a registry index')
+            [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or, with --undo, not yanked)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;tool;help;scaffold' {
+            break
+        }
+        'orla;tool;help;validate' {
+            break
+        }
+        'orla;tool;help;pack' {
+            break
+        }
+        'orla;tool;help;publish' {
+            break
+        }
+        'orla;tool;help;yank' {
+            break
+        }
+        'orla;tool;help;help' {
+            break
+        }
+        'orla;migrate' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('capsule', 'capsule', [CompletionResultType]::ParameterValue, 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;migrate;capsule' {
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Migrate every capsule under this tools directory')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only print the tool.yaml that would be written')
+            [CompletionResult]::new('--remove-legacy', '--remove-legacy', [CompletionResultType]::ParameterName, 'Delete orla-tool.json instead of keeping orla-tool.json.bak')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing tool.yaml that differs from the migrated one')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;migrate;help' {
+            [CompletionResult]::new('capsule', 'capsule', [CompletionResultType]::ParameterValue, 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;migrate;help;capsule' {
+            break
+        }
+        'orla;migrate;help;help' {
+            break
+        }
         'orla;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed tools')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed tools against their install receipts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -93,7 +253,40 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;help;list' {
             break
         }
+        'orla;help;verify' {
+            break
+        }
         'orla;help;completions' {
+            break
+        }
+        'orla;help;tool' {
+            [CompletionResult]::new('scaffold', 'scaffold', [CompletionResultType]::ParameterValue, 'Create a new tool package: a wizard on a terminal, flags otherwise')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check a tool package and report every problem at once')
+            [CompletionResult]::new('pack', 'pack', [CompletionResultType]::ParameterValue, 'Pack a tool package into a reproducible NAME-VERSION.tar.gz')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish a tool package into a registry index')
+            [CompletionResult]::new('yank', 'yank', [CompletionResultType]::ParameterValue, 'Mark a published version as yanked (or, with --undo, not yanked)')
+            break
+        }
+        'orla;help;tool;scaffold' {
+            break
+        }
+        'orla;help;tool;validate' {
+            break
+        }
+        'orla;help;tool;pack' {
+            break
+        }
+        'orla;help;tool;publish' {
+            break
+        }
+        'orla;help;tool;yank' {
+            break
+        }
+        'orla;help;migrate' {
+            [CompletionResult]::new('capsule', 'capsule', [CompletionResultType]::ParameterValue, 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package')
+            break
+        }
+        'orla;help;migrate;capsule' {
             break
         }
         'orla;help;help' {

@@ -27,7 +27,10 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
             cand list 'List installed tools'
+            cand verify 'Check installed tools against their install receipts'
             cand completions 'Print a shell completion script'
+            cand tool 'Author tools: scaffold, validate, pack, publish, yank'
+            cand migrate 'Move old formats to tool.yaml'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;install'= {
@@ -60,6 +63,15 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;verify'= {
+            cand --json 'Print a JSON array, one object per installed name and version'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'orla;completions'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -68,11 +80,140 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;tool'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand scaffold 'Create a new tool package: a wizard on a terminal, flags otherwise'
+            cand validate 'Check a tool package and report every problem at once'
+            cand pack 'Pack a tool package into a reproducible NAME-VERSION.tar.gz'
+            cand publish 'Publish a tool package into a registry index'
+            cand yank 'Mark a published version as yanked (or, with --undo, not yanked)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;tool;scaffold'= {
+            cand --dir 'Directory to create [default: ./NAME]'
+            cand --description 'One line saying what the tool does'
+            cand --language 'Language of the entrypoint [default: bash]'
+            cand --binary 'With --language binary: the executable to copy into bin/NAME'
+            cand --mode 'simple (one process per request) or capsule (long-running) [default: simple]'
+            cand --permission 'A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)'
+            cand --param 'An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array; a trailing ''?'' makes it optional (repeatable) [default: message:string]'
+            cand --tool-version 'The version to start at [default: 0.1.0]'
+            cand --author 'Author or maintainer'
+            cand --license 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]'
+            cand -y 'Ask nothing: take every answer from the flags and their defaults'
+            cand --yes 'Ask nothing: take every answer from the flags and their defaults'
+            cand --force 'Write into an existing, non-empty directory, replacing the files scaffold writes'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;tool;validate'= {
+            cand --json 'Print the problems as JSON'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;tool;pack'= {
+            cand -o 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
+            cand --output 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
+            cand --json 'Print the result as JSON'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;tool;publish'= {
+            cand --index 'The registry index to publish into'
+            cand --init 'Create the index (config.json, registry.yaml) if it has none'
+            cand --json 'Print the published record as JSON'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;tool;yank'= {
+            cand --index 'The registry index'
+            cand --undo 'Un-yank: make the version installable by ranges again'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;tool;help'= {
+            cand scaffold 'Create a new tool package: a wizard on a terminal, flags otherwise'
+            cand validate 'Check a tool package and report every problem at once'
+            cand pack 'Pack a tool package into a reproducible NAME-VERSION.tar.gz'
+            cand publish 'Publish a tool package into a registry index'
+            cand yank 'Mark a published version as yanked (or, with --undo, not yanked)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;tool;help;scaffold'= {
+        }
+        &'orla;tool;help;validate'= {
+        }
+        &'orla;tool;help;pack'= {
+        }
+        &'orla;tool;help;publish'= {
+        }
+        &'orla;tool;help;yank'= {
+        }
+        &'orla;tool;help;help'= {
+        }
+        &'orla;migrate'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand capsule 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;migrate;capsule'= {
+            cand --all 'Migrate every capsule under this tools directory'
+            cand --dry-run 'Only print the tool.yaml that would be written'
+            cand --remove-legacy 'Delete orla-tool.json instead of keeping orla-tool.json.bak'
+            cand --force 'Replace an existing tool.yaml that differs from the migrated one'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;migrate;help'= {
+            cand capsule 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;migrate;help;capsule'= {
+        }
+        &'orla;migrate;help;help'= {
+        }
         &'orla;help'= {
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
             cand list 'List installed tools'
+            cand verify 'Check installed tools against their install receipts'
             cand completions 'Print a shell completion script'
+            cand tool 'Author tools: scaffold, validate, pack, publish, yank'
+            cand migrate 'Move old formats to tool.yaml'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;help;install'= {
@@ -81,7 +222,31 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;help;list'= {
         }
+        &'orla;help;verify'= {
+        }
         &'orla;help;completions'= {
+        }
+        &'orla;help;tool'= {
+            cand scaffold 'Create a new tool package: a wizard on a terminal, flags otherwise'
+            cand validate 'Check a tool package and report every problem at once'
+            cand pack 'Pack a tool package into a reproducible NAME-VERSION.tar.gz'
+            cand publish 'Publish a tool package into a registry index'
+            cand yank 'Mark a published version as yanked (or, with --undo, not yanked)'
+        }
+        &'orla;help;tool;scaffold'= {
+        }
+        &'orla;help;tool;validate'= {
+        }
+        &'orla;help;tool;pack'= {
+        }
+        &'orla;help;tool;publish'= {
+        }
+        &'orla;help;tool;yank'= {
+        }
+        &'orla;help;migrate'= {
+            cand capsule 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
+        }
+        &'orla;help;migrate;capsule'= {
         }
         &'orla;help;help'= {
         }

@@ -3,8 +3,11 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::config::UserConfig;
 use crate::error::Error;
+use crate::index::GitAccess;
 use crate::fetch::Cache;
 use crate::progress::{Printer, Reporter};
 use crate::project::Project;
@@ -16,12 +19,30 @@ pub const ENV_HOME: &str = "ORLA_HOME";
 pub const ENV_CACHE_DIR: &str = "ORLA_CACHE_DIR";
 /// The registry used when `--registry` is not given (default `builtin`).
 pub const ENV_REGISTRY: &str = "ORLA_REGISTRY";
+/// How long a cloned git registry is used before it is fetched again
+/// (`90`, `90s`, `10m`, `2h`); overrides `registry_ttl` in config.yaml.
+pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
+/// `1` or `true`: behave as if `--offline` were given.
+pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
+/// Seconds an HTTP download may wait for the server before it fails (default 30).
+pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
+
 
 pub struct Context {
     pub home: PathBuf,
     pub cache_dir: PathBuf,
     pub cwd: PathBuf,
     pub default_registry: Option<String>,
+    /// `<home>/config.yaml`.
+    pub config: UserConfig,
+    /// Never use the network: registries and archives come from the cache.
+    pub offline: bool,
+    /// Fetch git registries even when their clone is younger than the TTL.
+    pub refresh: bool,
+    /// How long a cloned git registry is fresh.
+    pub registry_ttl: Duration,
+    /// Inactivity timeout of HTTP downloads.
+    pub http_timeout: Duration,
     /// stdin and stderr are both terminals: questions may be asked.
     pub interactive: bool,
     pub reporter: Box<dyn Reporter>,
@@ -48,9 +69,39 @@ impl Context {
                 .map(|d| d.cache_dir().to_path_buf())
                 .unwrap_or_else(|| home.join("cache")),
         };
+        let config = UserConfig::load(&home)?;
+        let registry_ttl = match non_empty(ENV_REGISTRY_TTL) {
+            Some(text) => crate::config::parse_ttl(&text).map_err(|m| {
+                Error::usage(
+                    format!("{ENV_REGISTRY_TTL}: {m}"),
+                    Some("write seconds or a duration such as 10m".into()),
+                )
+            })?,
+            None => config.registry_ttl.unwrap_or(crate::config::DEFAULT_TTL),
+        };
+        let http_timeout = match non_empty(ENV_HTTP_TIMEOUT) {
+            Some(text) => Duration::from_secs_f64(
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|s| *s > 0.0 && s.is_finite())
+                    .ok_or_else(|| {
+                        Error::usage(
+                            format!("{ENV_HTTP_TIMEOUT}: '{text}' is not a number of seconds"),
+                            None,
+                        )
+                    })?,
+            ),
+            None => Duration::from_secs(30),
+        };
+        let offline = non_empty(ENV_OFFLINE).is_some_and(|v| v == "1" || v == "true");
         Ok(Context {
             home,
             cache_dir,
+            config,
+            offline,
+            refresh: false,
+            registry_ttl,
+            http_timeout,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
             reporter: Box::new(Printer::new(quiet)),
@@ -61,6 +112,17 @@ impl Context {
     pub fn cache(&self) -> Cache {
         Cache::new(&self.cache_dir)
     }
+
+    /// How git registries may be fetched in this run.
+    pub fn git_access(&self) -> GitAccess {
+        GitAccess {
+            cache_dir: self.cache_dir.clone(),
+            ttl: self.registry_ttl,
+            offline: self.offline,
+            refresh: self.refresh,
+        }
+    }
+
 
     pub fn global_root(&self) -> InstallRoot {
         InstallRoot::global(&self.home)

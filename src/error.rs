@@ -2,7 +2,7 @@
 //! `error: ...`, then `hint: ...` when there is a fix. Usage errors exit 2,
 //! everything else 1.
 
-use crate::{fetch, index, package, project, resolve, store};
+use crate::{config, fetch, index, package, project, resolve, store};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -26,6 +26,8 @@ pub enum Error {
     Capsule(#[from] package::capsule::CapsuleError),
     #[error(transparent)]
     Publish(#[from] index::publish::PublishError),
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -72,9 +74,8 @@ impl Error {
             Error::Store(e) => e.hint(),
             Error::Capsule(e) => e.hint(),
             Error::Publish(e) => e.hint(),
-            Error::Project(_) => {
-                Some("fix orla.yaml, or run the command outside the project".into())
-            }
+            Error::Config(e) => e.hint(),
+            Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
     }

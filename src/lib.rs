@@ -11,6 +11,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod context;
 pub mod error;
 pub mod fetch;
@@ -19,6 +20,7 @@ pub mod manifest;
 pub mod package;
 pub mod progress;
 pub mod project;
+pub mod registries;
 pub mod resolve;
 pub mod store;
 pub mod unpack;

@@ -25,6 +25,14 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
+    /// Use no network: registries and archives come from the cache
+    #[arg(long, global = true)]
+    pub offline: bool,
+
+    /// Fetch git registries now, even if their cached copy is fresh
+    #[arg(long, global = true, conflicts_with = "offline")]
+    pub refresh: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -39,6 +47,15 @@ pub enum Command {
     List(ListArgs),
     /// Check installed tools against their install receipts
     Verify(VerifyArgs),
+    /// Search the registries for tools
+    Search(SearchArgs),
+    /// Show a tool's versions, permissions and installs
+    Info(InfoArgs),
+    /// Move installed tools to their newest allowed version
+    Update(UpdateArgs),
+    /// Manage the download and registry cache
+    #[command(subcommand)]
+    Cache(CacheCommand),
     /// Print a shell completion script
     Completions(CompletionsArgs),
     /// Author tools: scaffold, validate, pack, publish, yank
@@ -63,8 +80,9 @@ pub struct InstallArgs {
     #[arg(long, value_name = "PATH")]
     pub local: Option<PathBuf>,
 
-    /// Registry to install from: `builtin` or an index directory
-    #[arg(long, value_name = "LOCATION")]
+    /// Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an
+    /// index directory or a git URL [default: every configured registry, in order]
+    #[arg(long, value_name = "NAME|LOCATION")]
     pub registry: Option<String>,
 
     /// Reinstall even if the version is already installed
@@ -103,6 +121,66 @@ pub struct VerifyArgs {
     /// Print a JSON array, one object per installed name and version
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words to look for in names, descriptions and keywords
+    #[arg(value_name = "QUERY", required = true)]
+    pub query: Vec<String>,
+
+    /// Search only this registry (a configured name or a location)
+    #[arg(long, value_name = "NAME|LOCATION")]
+    pub registry: Option<String>,
+
+    /// Print a JSON array, best match first
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// The tool's name
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// Look only in this registry (a configured name or a location)
+    #[arg(long, value_name = "NAME|LOCATION")]
+    pub registry: Option<String>,
+
+    /// Print a JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each tool moves to the newest version its project requirement allows (orla.yaml `tools:`), or else the newest stable version. The new version is installed before the old one is removed; other installed versions are kept."
+)]
+pub struct UpdateArgs {
+    /// Tools to update [default: every installed tool]
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+
+    /// Show what would change, and change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Registry to update from (a configured name or a location)
+    #[arg(long, value_name = "NAME|LOCATION")]
+    pub registry: Option<String>,
+
+    /// Accept the new versions' permissions without asking
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Remove cached archives and registry clones (they are fetched again when needed)
+    Clear,
+    /// Print the cache directory
+    Dir,
 }
 
 #[derive(Debug, Args)]

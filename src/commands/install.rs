@@ -6,30 +6,40 @@
 //! all of them succeeded rename them into place and regenerate the manifest.
 //! One failure installs nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::InstallArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::fetch::git::ToolRepo;
 use crate::fetch::{ArchiveLocation, Fetcher, Job};
-use crate::index::{Registry, RegistryLocation};
+use crate::index::{Lookup, Registry, RegistryEntry, VersionRecord};
 use crate::package::{Package, Permission, RiskLevel};
+use crate::registries::Registries;
 use crate::resolve::{self, Spec};
 use crate::store::receipt::{Receipt, Source, SourceKind};
 use crate::store::Store;
 use crate::verify::{Digest, Expected};
 
 /// One package to install.
-struct Plan {
-    label: String,
+pub(crate) struct Plan {
+    pub label: String,
     /// Known before fetching for registry installs; for a local archive only
     /// once it is unpacked.
-    target: Option<(String, semver::Version)>,
+    pub target: Option<(String, semver::Version)>,
     /// The permissions the index declared, checked against tool.yaml.
-    declared: Option<Vec<String>>,
-    job: Job,
+    pub declared: Option<Vec<String>>,
+    fetch: Fetch,
     source: Source,
+}
+
+/// How a plan's files are obtained.
+enum Fetch {
+    /// An archive, streamed through the verifier.
+    Archive(Job),
+    /// A tag of an RFC 3 git-source tool.
+    Git { repo: ToolRepo, tag: String },
 }
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
@@ -51,14 +61,9 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
             .iter()
             .map(|s| Spec::parse(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let location = args
-            .registry
-            .as_deref()
-            .or(ctx.default_registry.as_deref())
-            .unwrap_or("builtin");
-        let registry = Registry::open(&RegistryLocation::parse(location, &ctx.cwd)?)?;
+        let registries = Registries::new(ctx, args.registry.as_deref())?;
         for spec in &specs {
-            let plan = registry_plan(&registry, spec, reporter)?;
+            let plan = plan_spec(ctx, &registries, spec)?;
             let duplicate = plans.iter().any(|p: &Plan| p.target == plan.target);
             if !duplicate {
                 plans.push(plan);
@@ -88,17 +93,53 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     }
 
     let store = Store::open(&root, reporter)?;
-    let fetcher = Fetcher::new(ctx.cache(), false);
+    let done = apply(ctx, &store, &plans, args.force, args.yes)?;
+    store.sync_manifest(reporter)?;
+    for (name, version, path) in done {
+        reporter.status(
+            "Installed",
+            &format!("{name} {version} to {}", path.display()),
+        );
+    }
+    Ok(())
+}
+
+/// Fetches, verifies and unpacks every plan in parallel into staging, checks
+/// each package, and only when all succeeded renames them into place. The
+/// caller holds the store and regenerates the manifest.
+pub(crate) fn apply(
+    ctx: &Context,
+    store: &Store<'_>,
+    plans: &[Plan],
+    force: bool,
+    yes: bool,
+) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
+    let reporter = ctx.reporter.as_ref();
+    let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_timeout(ctx.http_timeout);
     let staged = std::thread::scope(|scope| {
         let handles: Vec<_> = plans
             .iter()
             .map(|plan| {
-                let store = &store;
                 let fetcher = &fetcher;
                 scope.spawn(move || -> Result<_, Error> {
                     let dir = store.staging_dir()?;
-                    let unpacked = fetcher.fetch_unpack(&plan.job, dir.path(), reporter)?;
-                    Ok((dir, unpacked))
+                    match &plan.fetch {
+                        Fetch::Archive(job) => {
+                            let unpacked = fetcher.fetch_unpack(job, dir.path(), reporter)?;
+                            Ok((dir, unpacked, None))
+                        }
+                        Fetch::Git { repo, tag } => {
+                            reporter.status("Checking out", &format!("{} {tag}", repo.url));
+                            let checkout = repo.checkout(tag, dir.path()).map_err(|e| {
+                                Error::other(
+                                    format!("{}: cannot check out {tag} of {}: {e}", plan.label, repo.url),
+                                    Some("nothing was installed; report it to the tool's maintainers".into()),
+                                )
+                            })?;
+                            let extras = (checkout.commit, checkout.tree_digest, checkout.size);
+                            Ok((dir, checkout.unpacked, Some(extras)))
+                        }
+                    }
                 })
             })
             .collect();
@@ -109,20 +150,27 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     })?;
 
     let mut ready = Vec::new();
-    for (plan, (dir, unpacked)) in plans.iter().zip(staged) {
+    for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
         let package = Package::load(&unpacked.root)?;
+        let mut source = plan.source.clone();
+        if let Some((commit, tree, size)) = git {
+            check_tag(plan, &source, &package)?;
+            source.commit = Some(commit);
+            source.blake3 = tree;
+            source.size = size;
+        }
         check_identity(plan, &package)?;
         for warning in &package.warnings {
             reporter.warn(&format!("{} {}: {warning}", package.name, package.version));
         }
         if plan.declared.is_none() {
-            confirm(ctx, &plan.label, &package.tool.permissions, args.yes)?;
+            confirm(ctx, &plan.label, &package.tool.permissions, yes)?;
         }
         let receipt = Receipt {
             receipt_version: crate::store::receipt::RECEIPT_VERSION,
             name: package.name.clone(),
             version: package.version.clone(),
-            source: plan.source.clone(),
+            source,
             installed_at: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_secs())
@@ -140,26 +188,123 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     }
     let mut done = Vec::new();
     for (_dir, staged_root, package) in &ready {
-        let path = store.commit(staged_root, &package.name, &package.version, args.force)?;
-        done.push((package, path));
+        let path = store.commit(staged_root, &package.name, &package.version, force)?;
+        done.push((package.name.clone(), package.version.clone(), path));
     }
-    store.sync_manifest(reporter)?;
-    for (package, path) in done {
-        reporter.status(
-            "Installed",
-            &format!("{} {} to {}", package.name, package.version, path.display()),
-        );
+    Ok(done)
+}
+
+/// RFC 3 7.1 step 6: the tag must equal tool.yaml's version.
+fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Error> {
+    let tag = source.tag.as_deref().unwrap_or_default();
+    if tag.strip_prefix('v') != Some(package.version.to_string().as_str()) {
+        return Err(Error::other(
+            format!(
+                "tag {tag} of {} holds tool.yaml version {}; the tag and the version must match",
+                source.repository.as_deref().unwrap_or(&plan.label),
+                package.version
+            ),
+            Some(
+                "nothing was installed; the tool's maintainers should retag or fix tool.yaml"
+                    .into(),
+            ),
+        ));
     }
     Ok(())
+}
+
+/// Resolves a spec against the configured registries: the first registry
+/// that knows the tool answers.
+pub(crate) fn plan_spec(
+    ctx: &Context,
+    registries: &Registries<'_>,
+    spec: &Spec,
+) -> Result<Plan, Error> {
+    let found = registries.find(&spec.name)?;
+    match &found.lookup {
+        Lookup::Records(records) => {
+            registry_plan(found.registry, spec, records, ctx.reporter.as_ref())
+        }
+        Lookup::GitSource(entry) => git_plan(ctx, found.registry, entry, spec),
+    }
+}
+
+/// Resolves an RFC 3 git-source tool: tags from the repository (7.3).
+fn git_plan(
+    ctx: &Context,
+    registry: &Registry,
+    entry: &RegistryEntry,
+    spec: &Spec,
+) -> Result<Plan, Error> {
+    let url = entry.repository.clone().unwrap_or_default();
+    let repo =
+        ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref()).map_err(|e| {
+            Error::other(
+                format!("cannot fetch the tags of {} from {url}: {e}", entry.name),
+                Some(
+                    "check the repository URL in the registry's registry.yaml and your connection"
+                        .into(),
+                ),
+            )
+        })?;
+    let tags = repo
+        .tags()
+        .map_err(|e| Error::other(format!("{url}: {e}"), None))?;
+    let records = tag_records(&entry.name, &tags);
+    let selected = resolve::select(spec, &records)?;
+    let version = selected.record.version.clone();
+    let tag = tags
+        .iter()
+        .find(|t| t.version == version)
+        .map(|t| t.name.clone())
+        .expect("selected from the tags");
+    let label = format!("{} {version}", entry.name);
+    Ok(Plan {
+        label,
+        target: Some((entry.name.clone(), version)),
+        declared: None,
+        source: Source {
+            kind: SourceKind::Git,
+            registry: Some(registry.name.clone()),
+            path: None,
+            archive: None,
+            blake3: Digest::of(b""),
+            size: 0,
+            repository: Some(url),
+            tag: Some(tag.clone()),
+            commit: None,
+            extra: Default::default(),
+        },
+        fetch: Fetch::Git { repo, tag },
+    })
+}
+
+/// Tags as version records, so the one resolver applies (digests are
+/// unknown until checkout and unused by resolution).
+pub(crate) fn tag_records(name: &str, tags: &[crate::fetch::git::Tag]) -> Vec<VersionRecord> {
+    tags.iter()
+        .map(|t| VersionRecord {
+            name: name.to_string(),
+            version: t.version.clone(),
+            blake3: Digest::of(b""),
+            size: 0,
+            archive: None,
+            sha256: None,
+            yanked: false,
+            description: String::new(),
+            keywords: vec![],
+            permissions: vec![],
+        })
+        .collect()
 }
 
 fn registry_plan(
     registry: &Registry,
     spec: &Spec,
+    records: &[VersionRecord],
     reporter: &dyn crate::progress::Reporter,
 ) -> Result<Plan, Error> {
-    let records = registry.versions(&spec.name)?;
-    let selected = resolve::select(spec, &records)?;
+    let selected = resolve::select(spec, records)?;
     let record = selected.record;
     if selected.yanked {
         reporter.warn(&format!(
@@ -179,16 +324,19 @@ fn registry_plan(
             archive: Some(location.to_string()),
             blake3: record.blake3,
             size: record.size,
+            repository: None,
+            tag: None,
+            commit: None,
             extra: Default::default(),
         },
-        job: Job {
+        fetch: Fetch::Archive(Job {
             label: format!("{} {}", record.name, record.version),
             location,
             expected: Expected {
                 blake3: record.blake3,
                 size: Some(record.size),
             },
-        },
+        }),
     })
 }
 
@@ -229,9 +377,12 @@ fn local_plan(path: &Path) -> Result<Plan, Error> {
             archive: None,
             blake3: digest,
             size,
+            repository: None,
+            tag: None,
+            commit: None,
             extra: Default::default(),
         },
-        job: Job {
+        fetch: Fetch::Archive(Job {
             label,
             location: ArchiveLocation::Memory {
                 origin: shown,
@@ -241,7 +392,7 @@ fn local_plan(path: &Path) -> Result<Plan, Error> {
                 blake3: digest,
                 size: Some(size),
             },
-        },
+        }),
     })
 }
 
@@ -284,7 +435,12 @@ fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
 
 /// Shows a tool's permissions and, from medium risk up, asks for consent
 /// (DESIGN.md invariant 7).
-fn confirm(ctx: &Context, label: &str, permissions: &[String], yes: bool) -> Result<(), Error> {
+pub(crate) fn confirm(
+    ctx: &Context,
+    label: &str,
+    permissions: &[String],
+    yes: bool,
+) -> Result<(), Error> {
     let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
     let risk = RiskLevel::derive(&parsed);
     let shown = if permissions.is_empty() {

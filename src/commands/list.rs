@@ -44,6 +44,7 @@ fn table(entries: &[InstalledEntry]) -> String {
                 match e.source.kind {
                     SourceKind::Registry => e.source.registry.clone().unwrap_or_default(),
                     SourceKind::Local => "local".into(),
+                    SourceKind::Git => e.source.registry.clone().unwrap_or_else(|| "git".into()),
                 },
                 e.description.clone(),
             ]

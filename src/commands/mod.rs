@@ -1,11 +1,15 @@
 //! One thin function per command: resolve settings, call the stages.
 
+mod cache;
+mod info;
 mod install;
 mod list;
 mod migrate;
 mod scaffold;
+mod search;
 mod tool;
 mod uninstall;
+mod update;
 mod verify;
 
 use std::io::Write;
@@ -40,11 +44,17 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         let script = crate::cli::generate::completion(args.shell);
         return write_stdout(&script);
     }
-    let ctx = Context::from_env(cli.quiet)?;
+    let mut ctx = Context::from_env(cli.quiet)?;
+    ctx.offline |= cli.offline;
+    ctx.refresh = cli.refresh;
     match cli.command {
         Command::Install(args) => install::run(&ctx, &args),
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
         Command::List(args) => list::run(&ctx, &args),
+        Command::Search(args) => search::run(&ctx, &args),
+        Command::Info(args) => info::run(&ctx, &args),
+        Command::Update(args) => update::run(&ctx, &args),
+        Command::Cache(command) => cache::run(&ctx, &command),
         Command::Verify(args) => verify::run(&ctx, &args),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),

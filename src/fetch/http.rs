@@ -1,14 +1,41 @@
 //! HTTP(S) downloads with reqwest's blocking client: the response body is a
 //! `Read` that feeds the verifier directly.
+//!
+//! - Redirects are followed (up to 10, reqwest's default).
+//! - The timeout is one of inactivity: connecting, waiting for headers, or
+//!   any single read may take at most `timeout` (default 30 s,
+//!   `ORLA_HTTP_TIMEOUT`), so a large download on a slow link is fine but a
+//!   stalled server is not.
+//! - A request that fails to connect or gets a 5xx answer is retried with
+//!   exponential backoff (200 ms, 400 ms, 800 ms: four attempts); a 4xx
+//!   answer is final, as retrying cannot change it.
+//! - A body cut short (the connection drops, a read times out, or it ends
+//!   before its Content-Length) is resumed with `Range: bytes=N-` from the
+//!   byte where it stopped. A server that ignores ranges answers 200 with the
+//!   whole body, whose first N bytes are skipped. The reader still yields
+//!   each byte once, in order, so the single hashing pass is unchanged and
+//!   the digest check still catches a mirror that changed the file between
+//!   the two requests.
 
-use std::io::Read;
+use std::io::{self, Read};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use reqwest::blocking::{Client, Response};
+use reqwest::StatusCode;
+
 use super::FetchError;
+use crate::progress::Reporter;
+
+/// How many times a request is tried in all.
+const ATTEMPTS: u32 = 4;
+/// How many times one body may be resumed.
+const RESUMES: u32 = 4;
+const BACKOFF: Duration = Duration::from_millis(200);
 
 pub struct HttpClient {
-    client: OnceLock<Result<reqwest::blocking::Client, String>>,
+    client: OnceLock<Result<Client, String>>,
+    timeout: Duration,
 }
 
 impl Default for HttpClient {
@@ -17,21 +44,33 @@ impl Default for HttpClient {
     }
 }
 
+/// Why one attempt failed, and whether another may help.
+enum Failure {
+    Retry(String),
+    Final(String),
+}
+
 impl HttpClient {
     pub fn new() -> HttpClient {
+        HttpClient::with_timeout(Duration::from_secs(30))
+    }
+
+    pub fn with_timeout(timeout: Duration) -> HttpClient {
         HttpClient {
             client: OnceLock::new(),
+            timeout,
         }
     }
 
     /// Built on first use: installs from the built-in registry never pay for it.
-    fn client(&self) -> Result<&reqwest::blocking::Client, String> {
+    fn client(&self) -> Result<&Client, String> {
         self.client
             .get_or_init(|| {
-                reqwest::blocking::Client::builder()
+                Client::builder()
                     .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
-                    .connect_timeout(Duration::from_secs(15))
-                    .timeout(None)
+                    .connect_timeout(self.timeout)
+                    .timeout(self.timeout)
+                    .redirect(reqwest::redirect::Policy::limited(10))
                     .build()
                     .map_err(|e| e.to_string())
             })
@@ -41,19 +80,178 @@ impl HttpClient {
 
     /// Starts a GET; returns the body and its length when the server says it.
     pub fn get(&self, url: &str) -> Result<(Box<dyn Read + Send>, Option<u64>), FetchError> {
+        self.get_reporting(url, &crate::progress::Silent)
+    }
+
+    /// As `get`, saying on `reporter` when it retries.
+    pub fn get_reporting(
+        &self,
+        url: &str,
+        reporter: &dyn Reporter,
+    ) -> Result<(Box<dyn Read + Send>, Option<u64>), FetchError> {
         let fail = |message: String| FetchError::Http {
             url: url.to_string(),
             message,
         };
-        let client = self.client().map_err(fail)?;
-        let response = client.get(url).send().map_err(|e| fail(error_chain(&e)))?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(fail(format!("the server answered HTTP {status}")));
-        }
+        let client = self.client().map_err(fail)?.clone();
+        let response = with_retries(url, reporter, || attempt(&client, url, 0))
+            .map_err(|(m, attempts)| fail(tried(m, attempts)))?;
         let len = response.content_length();
-        Ok((Box::new(response), len))
+        let body = Resuming {
+            client,
+            url: url.to_string(),
+            response,
+            offset: 0,
+            total: len,
+            resumes: 0,
+        };
+        Ok((Box::new(body), len))
     }
+}
+
+fn tried(message: String, attempts: u32) -> String {
+    if attempts > 1 {
+        format!("{message} (after {attempts} attempts)")
+    } else {
+        message
+    }
+}
+
+/// Runs `once` until it succeeds, fails for good, or the attempts run out.
+fn with_retries(
+    url: &str,
+    reporter: &dyn Reporter,
+    mut once: impl FnMut() -> Result<Response, Failure>,
+) -> Result<Response, (String, u32)> {
+    let mut n = 1;
+    loop {
+        match once() {
+            Ok(r) => return Ok(r),
+            Err(Failure::Final(m)) => return Err((m, n)),
+            Err(Failure::Retry(m)) if n >= ATTEMPTS => return Err((m, n)),
+            Err(Failure::Retry(m)) => {
+                let wait = BACKOFF * 2u32.pow(n - 1);
+                reporter.warn(&format!(
+                    "download of {url} failed ({m}); retrying in {} ms",
+                    wait.as_millis()
+                ));
+                std::thread::sleep(wait);
+                n += 1;
+            }
+        }
+    }
+}
+
+/// One GET, from byte `offset` on when it is not 0.
+fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, Failure> {
+    let mut request = client.get(url);
+    if offset > 0 {
+        request = request.header(reqwest::header::RANGE, format!("bytes={offset}-"));
+    }
+    let response = request.send().map_err(|e| {
+        let text = error_chain(&e);
+        if e.is_builder() || e.is_redirect() {
+            Failure::Final(text)
+        } else {
+            Failure::Retry(text)
+        }
+    })?;
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let message = format!("the server answered HTTP {status}");
+    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+        Err(Failure::Retry(message))
+    } else {
+        Err(Failure::Final(message))
+    }
+}
+
+/// A response body that resumes itself where it was cut off.
+struct Resuming {
+    client: Client,
+    url: String,
+    response: Response,
+    /// Bytes handed out so far.
+    offset: u64,
+    total: Option<u64>,
+    resumes: u32,
+}
+
+impl Resuming {
+    /// Replaces the response with one that continues at `offset`.
+    fn resume(&mut self, why: String) -> io::Result<()> {
+        if self.resumes >= RESUMES {
+            return Err(io::Error::other(format!(
+                "{why}; gave up after {} resumed requests",
+                self.resumes
+            )));
+        }
+        self.resumes += 1;
+        std::thread::sleep(BACKOFF * self.resumes);
+        let response = with_retries(&self.url, &crate::progress::Silent, || {
+            attempt(&self.client, &self.url, self.offset)
+        })
+        .map_err(|(m, _)| io::Error::other(format!("{why}; resuming failed: {m}")))?;
+        let mut response = response;
+        if response.status() == StatusCode::PARTIAL_CONTENT {
+            let start = content_range_start(&response);
+            if start != Some(self.offset) {
+                return Err(io::Error::other(format!(
+                    "{why}; the server resumed at the wrong byte"
+                )));
+            }
+        } else {
+            // No range support: skip what was already handed out.
+            let skipped = io::copy(&mut (&mut response).take(self.offset), &mut io::sink())?;
+            if skipped != self.offset {
+                return Err(io::Error::other(format!(
+                    "{why}; the server's second answer is shorter than the first"
+                )));
+            }
+        }
+        self.response = response;
+        Ok(())
+    }
+}
+
+impl Read for Resuming {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match self.response.read(buf) {
+                Ok(0) => match self.total {
+                    Some(total) if self.offset < total => {
+                        let why = format!("the body ended after {} of {total} bytes", self.offset);
+                        self.resume(why)?;
+                    }
+                    _ => return Ok(0),
+                },
+                Ok(n) => {
+                    self.offset += n as u64;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let why = format!("the download broke off after {} bytes ({e})", self.offset);
+                    self.resume(why)?;
+                }
+            }
+        }
+    }
+}
+
+fn content_range_start(response: &Response) -> Option<u64> {
+    let value = response
+        .headers()
+        .get(reqwest::header::CONTENT_RANGE)?
+        .to_str()
+        .ok()?;
+    let range = value.strip_prefix("bytes ")?;
+    range.split('-').next()?.trim().parse().ok()
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

@@ -4,9 +4,11 @@
 //!
 //! Downloads are cached by digest under `<cache>/archives/<blake3>.tar.gz`,
 //! written to a temporary file as they stream and renamed into the cache only
-//! after the digest matched, so the cache never holds unverified bytes. A
-//! cached archive is verified again on every use; a corrupted one is thrown
-//! away and fetched again.
+//! after the digest matched and the caller accepted the package
+//! (`Fetcher::keep_downloads`), so the cache never holds unverified bytes and
+//! a refused package leaves it exactly as it was. A cached archive is
+//! verified again on every use; a corrupted one is thrown away and fetched
+//! again.
 
 mod cache;
 mod http;
@@ -106,6 +108,17 @@ pub struct Fetcher {
     pub cache: Cache,
     http: HttpClient,
     offline: bool,
+    /// Verified downloads not yet in the cache: they join it only through
+    /// `keep_downloads`, once the packages they hold were accepted, so an
+    /// archive refused at any later stage leaves the cache as it was.
+    downloads: std::sync::Mutex<Vec<(tempfile::NamedTempFile, crate::verify::Digest)>>,
+}
+
+impl Drop for Fetcher {
+    fn drop(&mut self) {
+        self.downloads.lock().map(|mut d| d.clear()).ok();
+        self.cache.tidy();
+    }
 }
 
 impl Fetcher {
@@ -114,7 +127,19 @@ impl Fetcher {
             cache,
             http: HttpClient::new(),
             offline,
+            downloads: Default::default(),
         }
+    }
+
+    /// Moves this fetcher's verified downloads into the cache. Call it once
+    /// the packages were validated and installed.
+    pub fn keep_downloads(&self) {
+        let downloads = std::mem::take(&mut *self.downloads.lock().expect("downloads lock"));
+        for (tmp, digest) in downloads {
+            // A cache that cannot be written only costs a later download.
+            let _ = self.cache.store(tmp, &digest);
+        }
+        self.cache.tidy();
     }
 
     /// Streams the archive of `job` into the empty directory `dest`,
@@ -191,10 +216,16 @@ impl Fetcher {
         };
         let result = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
         reporter.download_finish(progress);
-        if result.is_ok() {
-            if let Some(tmp) = tmp {
-                // A cache that cannot be written only costs a later download.
-                let _ = self.cache.store(tmp, &job.expected.blake3);
+        if let Some(tmp) = tmp {
+            if result.is_ok() {
+                self.downloads
+                    .lock()
+                    .expect("downloads lock")
+                    .push((tmp, job.expected.blake3));
+            } else {
+                drop(tmp);
+                // A refused download leaves the cache exactly as it was.
+                self.cache.tidy();
             }
         }
         result

@@ -1,4 +1,11 @@
-//! Parsing `--registry LOCATION`.
+//! Parsing a registry location (`--registry`, config files, `ORLA_REGISTRY`).
+//!
+//! - `builtin`: the index compiled into the binary;
+//! - a directory holding `config.json`: read in place;
+//! - a git repository: `git+ANY-URL`, `file://...`, `https://...`,
+//!   `http://...`, `ssh://...`, or a local path to a git repository (bare or
+//!   not) that has no `config.json` in its working directory. It is cloned
+//!   into the cache and fetched again when older than the TTL.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +17,8 @@ pub enum RegistryLocation {
     Builtin,
     /// A local directory holding an index.
     Dir(PathBuf),
+    /// A git repository holding an index, by URL (without any `git+` prefix).
+    Git(String),
 }
 
 impl RegistryLocation {
@@ -19,11 +28,25 @@ impl RegistryLocation {
         if text == "builtin" {
             return Ok(RegistryLocation::Builtin);
         }
-        if text.contains("://") || text.starts_with("git+") {
+        if let Some(url) = text.strip_prefix("git+") {
+            return Ok(RegistryLocation::Git(url.to_string()));
+        }
+        if text.starts_with("sparse+") {
             return Err(IndexError::BadLocation {
                 location: text.to_string(),
-                reason: "is a URL; this orla reads `builtin` and local directory indexes".into(),
+                reason: "is a sparse HTTP index, which this orla does not read yet".into(),
             });
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            return match scheme {
+                "file" | "https" | "http" | "ssh" | "git" => {
+                    Ok(RegistryLocation::Git(text.to_string()))
+                }
+                _ => Err(IndexError::BadLocation {
+                    location: text.to_string(),
+                    reason: format!("uses the scheme '{scheme}', which orla does not read"),
+                }),
+            };
         }
         let path = cwd.join(text);
         if !path.is_dir() {
@@ -32,6 +55,38 @@ impl RegistryLocation {
                 reason: "is not a directory".into(),
             });
         }
-        Ok(RegistryLocation::Dir(path.canonicalize().unwrap_or(path)))
+        let path = path.canonicalize().unwrap_or(path);
+        if !path.join("config.json").is_file() && is_git_repo(&path) {
+            return Ok(RegistryLocation::Git(path.display().to_string()));
+        }
+        Ok(RegistryLocation::Dir(path))
+    }
+}
+
+/// A bare repository or a working tree with `.git`.
+fn is_git_repo(path: &Path) -> bool {
+    path.join(".git").exists() || (path.join("HEAD").is_file() && path.join("objects").is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_git_locations() {
+        let cwd = Path::new("/");
+        for (text, url) in [
+            ("git+https://h/i.git", "https://h/i.git"),
+            ("https://h/i.git", "https://h/i.git"),
+            ("file:///srv/index", "file:///srv/index"),
+            ("git+file:///srv/index", "file:///srv/index"),
+        ] {
+            assert_eq!(
+                RegistryLocation::parse(text, cwd).unwrap(),
+                RegistryLocation::Git(url.into())
+            );
+        }
+        assert!(RegistryLocation::parse("ftp://h/x", cwd).is_err());
+        assert!(RegistryLocation::parse("sparse+https://h/x", cwd).is_err());
     }
 }

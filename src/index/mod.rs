@@ -23,12 +23,14 @@
 //! the whole registry. Unknown fields are ignored, so the format can grow.
 
 pub mod builtin;
+pub mod git;
 mod location;
 pub mod publish;
 mod record;
 
 use std::path::{Path, PathBuf};
 
+pub use git::{GitAccess, GitIndex};
 pub use location::RegistryLocation;
 pub use record::{IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
 
@@ -69,6 +71,10 @@ pub enum IndexError {
         archive: String,
         reason: &'static str,
     },
+    #[error("cannot fetch registry {registry}: {message}")]
+    Git { registry: String, message: String },
+    #[error("registry {registry} is not in the cache and --offline forbids the network")]
+    Offline { registry: String },
 }
 
 impl IndexError {
@@ -83,8 +89,14 @@ impl IndexError {
             }
             IndexError::UnknownFormat { .. } => Some("upgrade orla to read this registry".into()),
             IndexError::BadLocation { .. } => Some(
-                "a registry is `builtin`, a directory holding config.json, or a git URL".into(),
+                "a registry is `builtin`, a directory holding config.json, a git URL, or a name from config.yaml".into(),
             ),
+            IndexError::Git { .. } => Some(
+                "check the URL and your connection; once fetched, a registry also works with --offline".into(),
+            ),
+            IndexError::Offline { .. } => {
+                Some("run the command once without --offline to fetch it".into())
+            }
             _ => None,
         }
     }
@@ -95,6 +107,16 @@ impl IndexError {
 enum Source {
     Builtin,
     Dir(PathBuf),
+    Git(GitIndex),
+}
+
+/// A tool as a registry knows it.
+#[derive(Debug, Clone)]
+pub enum Lookup {
+    /// Published versions with archives and digests.
+    Records(Vec<VersionRecord>),
+    /// An RFC 3 entry: versions are the `v`-tags of `repository`.
+    GitSource(RegistryEntry),
 }
 
 /// An opened registry index.
@@ -118,11 +140,35 @@ pub fn shard_path(name: &str) -> String {
 }
 
 impl Registry {
+    /// Opens a builtin or directory registry; a git registry needs
+    /// [`Registry::open_with`] and its cache.
     pub fn open(location: &RegistryLocation) -> Result<Registry, IndexError> {
-        let (name, source) = match location {
+        Registry::open_with(location, None, None, &crate::progress::Silent)
+    }
+
+    /// Opens any registry. `name` is how a configured registry is called
+    /// (default: `builtin` or its location); `access` says where git
+    /// registries are cloned and whether they may be fetched.
+    pub fn open_with(
+        location: &RegistryLocation,
+        name: Option<&str>,
+        access: Option<&GitAccess>,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> Result<Registry, IndexError> {
+        let (default_name, source) = match location {
             RegistryLocation::Builtin => ("builtin".to_string(), Source::Builtin),
             RegistryLocation::Dir(path) => (path.display().to_string(), Source::Dir(path.clone())),
+            RegistryLocation::Git(url) => {
+                let shown = name.unwrap_or(url);
+                let access = access.ok_or_else(|| IndexError::BadLocation {
+                    location: url.clone(),
+                    reason: "is a git registry, which needs a cache directory here".into(),
+                })?;
+                let index = GitIndex::open(url, shown, access, reporter)?;
+                (url.clone(), Source::Git(index))
+            }
         };
+        let name = name.map(str::to_string).unwrap_or(default_name);
         let mut registry = Registry {
             name,
             source,
@@ -149,6 +195,23 @@ impl Registry {
         matches!(self.source, Source::Builtin | Source::Dir(_))
     }
 
+    /// For a git registry: the fetched commit whose files are read.
+    pub fn git_commit(&self) -> Option<&str> {
+        match &self.source {
+            Source::Git(g) => Some(&g.commit),
+            _ => None,
+        }
+    }
+
+    /// Where the registry is: `builtin`, a directory, or a git URL.
+    pub fn location(&self) -> String {
+        match &self.source {
+            Source::Builtin => "builtin".into(),
+            Source::Dir(p) => p.display().to_string(),
+            Source::Git(g) => g.url.clone(),
+        }
+    }
+
     fn malformed(&self, path: &str, message: String) -> IndexError {
         IndexError::Malformed {
             registry: self.name.clone(),
@@ -170,6 +233,10 @@ impl Registry {
                     source,
                 }),
             },
+            Source::Git(index) => index.read(rel).map_err(|message| IndexError::Git {
+                registry: self.name.clone(),
+                message: format!("cannot read {rel}: {message}"),
+            }),
         }
     }
 
@@ -196,6 +263,24 @@ impl Registry {
                 suggestion: self.suggest(name),
             }),
         }
+    }
+
+    /// What the registry knows of `name`: version records, or an RFC 3
+    /// registry.yaml entry with a `repository` and no records (a git-source
+    /// tool whose versions are the repository's tags); `None` if neither.
+    pub fn lookup(&self, name: &str) -> Result<Option<Lookup>, IndexError> {
+        let path = shard_path(name);
+        if let Some(bytes) = self.read(&path)? {
+            let records =
+                VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&path, m))?;
+            return Ok(Some(Lookup::Records(records)));
+        }
+        let listing = self.listing()?;
+        Ok(listing
+            .tools
+            .into_iter()
+            .find(|t| t.name == name && t.repository.is_some())
+            .map(Lookup::GitSource))
     }
 
     /// The closest known name, for "did you mean".
@@ -230,10 +315,19 @@ impl Registry {
             return Ok(ArchiveLocation::Http(raw));
         }
         if let Some(path) = raw.strip_prefix("file://") {
-            if !self.is_local() {
-                return Err(bad("is a local file, which only a local registry may name"));
-            }
-            return Ok(ArchiveLocation::File(PathBuf::from(path)));
+            // Only a directory index may name a local file, and only one
+            // inside itself: a registry must not make orla read (or probe
+            // for) /etc/shadow, /dev/zero or a fifo.
+            return match &self.source {
+                Source::Dir(root) => contained(root, Path::new(path))
+                    .map(ArchiveLocation::File)
+                    .ok_or_else(|| {
+                        bad("is a local file outside the index; an index may only name archives inside itself")
+                    }),
+                _ => Err(bad(
+                    "is a local file, which only a local directory registry may name",
+                )),
+            };
         }
         if raw.contains("://") {
             return Err(bad(
@@ -252,7 +346,34 @@ impl Registry {
                     bytes,
                 })
                 .ok_or_else(|| bad("is not in the built-in registry")),
-            Source::Dir(root) => Ok(ArchiveLocation::File(root.join(Path::new(&raw)))),
+            Source::Dir(root) => contained(root, &root.join(Path::new(&raw)))
+                .map(ArchiveLocation::File)
+                .ok_or_else(|| bad("leads outside the index through a symbolic link")),
+            Source::Git(_) => match self.read(&raw)? {
+                Some(bytes) => Ok(ArchiveLocation::Memory {
+                    origin: format!("{}:{raw}", self.name),
+                    bytes: std::sync::Arc::new(bytes),
+                }),
+                None => Err(bad("is not in the registry's repository")),
+            },
+        }
+    }
+}
+
+/// `path` when it lies inside the index directory `root`, symbolic links
+/// resolved; a path that does not exist (yet) is judged by its components,
+/// and fetching it then fails as a missing file.
+fn contained(root: &Path, path: &Path) -> Option<PathBuf> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match path.canonicalize() {
+        Ok(real) => real.starts_with(&root).then_some(real),
+        Err(_) => {
+            let lexical = path.is_absolute()
+                && path.starts_with(&root)
+                && !path
+                    .components()
+                    .any(|c| matches!(c, std::path::Component::ParentDir));
+            lexical.then(|| path.to_path_buf())
         }
     }
 }

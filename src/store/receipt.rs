@@ -44,6 +44,8 @@ pub enum SourceKind {
     Registry,
     /// `orla install --local PATH`.
     Local,
+    /// An RFC 3 git-source tool: a tag of a git repository.
+    Git,
 }
 
 /// Where an installed package came from.
@@ -59,9 +61,19 @@ pub struct Source {
     /// Where the archive was fetched from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archive: Option<String>,
-    /// BLAKE3 of the archive bytes.
+    /// BLAKE3 of the archive bytes; for a git source, the tree digest
+    /// (see `fetch::git`), and `size` the total size of its files.
     pub blake3: Digest,
     pub size: u64,
+    /// Git sources: the repository URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    /// Git sources: the tag installed (`vX.Y.Z`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Git sources: the commit id the tag pointed at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
 }

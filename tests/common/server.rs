@@ -1,6 +1,9 @@
 //! A real HTTP server on 127.0.0.1 for archive downloads. Each path has a
 //! behaviour: serve bytes, fail with a status, cut the body short, or stall
-//! mid-body until released. Every request is counted.
+//! mid-body until released; fail a few times before serving, cut only the
+//! first answer short, or redirect. `Serve` (and the behaviours that end in
+//! serving) honour `Range: bytes=N-` with a 206. Every request is counted,
+//! and logged with its path and Range header.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -18,10 +21,22 @@ pub enum Behaviour {
     Truncate(Vec<u8>, usize),
     /// Send the first N bytes, then wait until `release` is called.
     Stall(Vec<u8>, usize),
+    /// Answer the first N requests with the status, then serve the bytes.
+    FailTimes(usize, u16, Vec<u8>),
+    /// Cut the first answer after N bytes; serve later requests (with ranges).
+    TruncateOnce(Vec<u8>, usize),
+    /// Answer 302 with this Location (a path on this server or a URL).
+    Redirect(String),
+    /// Like `Serve`, but ignore Range headers (always 200 with everything).
+    ServeNoRanges(Vec<u8>),
 }
 
 struct State {
     routes: Mutex<HashMap<String, Behaviour>>,
+    /// Requests per path, for the behaviours that change over time.
+    hits: Mutex<HashMap<String, usize>>,
+    /// (path, Range header) of every request.
+    log: Mutex<Vec<(String, Option<String>)>>,
     requests: AtomicUsize,
     released: AtomicBool,
     stop: AtomicBool,
@@ -39,6 +54,8 @@ impl Server {
         let addr = format!("http://{}", listener.local_addr().unwrap());
         let state = Arc::new(State {
             routes: Mutex::new(HashMap::new()),
+            hits: Mutex::new(HashMap::new()),
+            log: Mutex::new(Vec::new()),
             requests: AtomicUsize::new(0),
             released: AtomicBool::new(false),
             stop: AtomicBool::new(false),
@@ -77,6 +94,11 @@ impl Server {
         self.state.requests.load(Ordering::SeqCst)
     }
 
+    /// Every request so far: its path and its Range header.
+    pub fn log(&self) -> Vec<(String, Option<String>)> {
+        self.state.log.lock().unwrap().clone()
+    }
+
     pub fn release(&self) {
         self.state.released.store(true, Ordering::SeqCst);
     }
@@ -108,18 +130,82 @@ fn handle(mut stream: TcpStream, state: &State) {
     if state.stop.load(Ordering::SeqCst) {
         return;
     }
+    let range = request
+        .lines()
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(k, _)| k.trim().eq_ignore_ascii_case("range"))
+        })
+        .map(|(_, v)| v.trim().to_string());
+    state
+        .log
+        .lock()
+        .unwrap()
+        .push((path.clone(), range.clone()));
+    let hit = {
+        let mut hits = state.hits.lock().unwrap();
+        let n = hits.entry(path.clone()).or_insert(0);
+        *n += 1;
+        *n
+    };
     state.requests.fetch_add(1, Ordering::SeqCst);
     let behaviour = state.routes.lock().unwrap().get(&path).cloned();
     let header = |status: &str, len: usize| {
         format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\nContent-Type: application/gzip\r\nConnection: close\r\n\r\n")
     };
+    // Serves `bytes`, from the start of a `bytes=N-` range when there is one.
+    let serve = |stream: &mut TcpStream, bytes: &[u8], ranges: bool| {
+        let start = range
+            .as_deref()
+            .filter(|_| ranges)
+            .and_then(|r| r.strip_prefix("bytes="))
+            .and_then(|r| r.strip_suffix('-'))
+            .and_then(|n| n.parse::<usize>().ok());
+        match start {
+            Some(start) if start < bytes.len() => {
+                let part = &bytes[start..];
+                let _ = stream.write_all(
+                    format!(
+                        "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\nContent-Range: bytes {start}-{}/{}\r\nConnection: close\r\n\r\n",
+                        part.len(),
+                        bytes.len() - 1,
+                        bytes.len()
+                    )
+                    .as_bytes(),
+                );
+                let _ = stream.write_all(part);
+            }
+            _ => {
+                let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+                let _ = stream.write_all(bytes);
+            }
+        }
+    };
     match behaviour {
         None => {
             let _ = stream.write_all(header("404 Not Found", 0).as_bytes());
         }
-        Some(Behaviour::Serve(bytes)) => {
-            let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
-            let _ = stream.write_all(&bytes);
+        Some(Behaviour::Serve(bytes)) => serve(&mut stream, &bytes, true),
+        Some(Behaviour::ServeNoRanges(bytes)) => serve(&mut stream, &bytes, false),
+        Some(Behaviour::FailTimes(n, code, bytes)) => {
+            if hit <= n {
+                let _ = stream.write_all(header(&format!("{code} Error"), 0).as_bytes());
+            } else {
+                serve(&mut stream, &bytes, true);
+            }
+        }
+        Some(Behaviour::TruncateOnce(bytes, n)) => {
+            if hit == 1 {
+                let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+                let _ = stream.write_all(&bytes[..n]);
+            } else {
+                serve(&mut stream, &bytes, true);
+            }
+        }
+        Some(Behaviour::Redirect(location)) => {
+            let _ = stream.write_all(
+                format!("HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
+            );
         }
         Some(Behaviour::Status(code)) => {
             let _ = stream.write_all(header(&format!("{code} Error"), 0).as_bytes());

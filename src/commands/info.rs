@@ -1,0 +1,250 @@
+//! `orla info NAME [--json]`: what the registries know of a tool and what
+//! of it is installed. The registry that answers is the first configured
+//! one that has the tool (the one `orla install` uses); others that also
+//! have it are listed as `also_in`.
+
+use serde::Serialize;
+
+use crate::cli::InfoArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::fetch::git::ToolRepo;
+use crate::index::Lookup;
+use crate::package::{Permission, RiskLevel};
+use crate::registries::Registries;
+use crate::resolve::{self, Requirement, Spec};
+
+#[derive(Debug, Serialize)]
+struct Info {
+    name: String,
+    description: String,
+    keywords: Vec<String>,
+    /// The registry `orla install NAME` uses.
+    registry: String,
+    registry_location: String,
+    /// Later registries that also have the tool.
+    also_in: Vec<String>,
+    /// `index` (version records) or `git` (RFC 3 git-source tool).
+    source: &'static str,
+    repository: Option<String>,
+    /// What `orla install NAME` would install.
+    latest: Option<String>,
+    permissions: Vec<String>,
+    risk_level: Option<String>,
+    versions: Vec<VersionInfo>,
+    installed: Vec<String>,
+    active: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct VersionInfo {
+    version: String,
+    yanked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blake3: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tag: Option<String>,
+    installed: bool,
+    active: bool,
+}
+
+pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
+    let spec = Spec::parse(&args.name)?;
+    if spec.raw.is_some() {
+        return Err(Error::usage(
+            format!("`orla info` takes a tool name, not '{}'", args.name),
+            Some(format!("run `orla info {}`", spec.name)),
+        ));
+    }
+    let name = spec.name.clone();
+    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let found = registries.find(&name)?;
+    let registry = found.registry;
+    let listing = registry.listing()?;
+    let entry = listing.tools.iter().find(|t| t.name == name);
+
+    let root = ctx.root()?;
+    let mut installed: Vec<semver::Version> = root
+        .scan(ctx.reporter.as_ref())?
+        .into_iter()
+        .filter(|p| p.receipt.name == name)
+        .map(|p| p.receipt.version)
+        .collect();
+    installed.sort();
+    let active = installed.last().cloned();
+    let is_installed = |v: &semver::Version| installed.contains(v);
+    let is_active = |v: &semver::Version| active.as_ref() == Some(v);
+
+    let mut info = Info {
+        name: name.clone(),
+        description: entry.map(|e| e.description.clone()).unwrap_or_default(),
+        keywords: entry.map(|e| e.keywords.clone()).unwrap_or_default(),
+        registry: registry.name.clone(),
+        registry_location: registry.location(),
+        also_in: Vec::new(),
+        source: "index",
+        repository: entry.and_then(|e| e.repository.clone()),
+        latest: None,
+        permissions: Vec::new(),
+        risk_level: None,
+        versions: Vec::new(),
+        installed: installed.iter().map(ToString::to_string).collect(),
+        active: active.as_ref().map(ToString::to_string),
+    };
+    match &found.lookup {
+        Lookup::Records(records) => {
+            let mut records = records.clone();
+            records.sort_by(|a, b| b.version.cmp(&a.version));
+            if let Ok(selected) = resolve::select(&spec, &records) {
+                let r = selected.record;
+                info.latest = Some(r.version.to_string());
+                info.permissions = r.permissions.clone();
+                let parsed: Vec<Permission> =
+                    r.permissions.iter().map(|p| Permission::parse(p)).collect();
+                info.risk_level = Some(RiskLevel::derive(&parsed).as_str().to_string());
+                if info.description.is_empty() {
+                    info.description = r.description.clone();
+                }
+                if info.keywords.is_empty() {
+                    info.keywords = r.keywords.clone();
+                }
+            }
+            info.versions = records
+                .iter()
+                .map(|r| VersionInfo {
+                    version: r.version.to_string(),
+                    yanked: r.yanked,
+                    blake3: Some(r.blake3.to_string()),
+                    size: Some(r.size),
+                    tag: None,
+                    installed: is_installed(&r.version),
+                    active: is_active(&r.version),
+                })
+                .collect();
+        }
+        Lookup::GitSource(entry) => {
+            info.source = "git";
+            let url = entry.repository.clone().unwrap_or_default();
+            match ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
+                .and_then(|repo| repo.tags())
+            {
+                Ok(tags) => {
+                    let records = super::install::tag_records(&name, &tags);
+                    let latest = Spec {
+                        name: name.clone(),
+                        requirement: Requirement::Latest,
+                        raw: None,
+                    };
+                    info.latest = resolve::select(&latest, &records)
+                        .ok()
+                        .map(|s| s.record.version.to_string());
+                    info.versions = tags
+                        .iter()
+                        .map(|t| VersionInfo {
+                            version: t.version.to_string(),
+                            yanked: false,
+                            blake3: None,
+                            size: None,
+                            tag: Some(t.name.clone()),
+                            installed: is_installed(&t.version),
+                            active: is_active(&t.version),
+                        })
+                        .collect();
+                }
+                Err(e) => ctx
+                    .reporter
+                    .warn(&format!("cannot read the tags of {url}: {e}")),
+            }
+        }
+    }
+    for slot in &registries.slots {
+        let Ok(other) = registries.open(slot) else {
+            continue;
+        };
+        if other.name != registry.name && matches!(other.lookup(&name), Ok(Some(_))) {
+            info.also_in.push(other.name.clone());
+        }
+    }
+
+    if args.json {
+        let text = serde_json::to_string_pretty(&info).expect("serialises") + "\n";
+        return super::write_stdout(text.as_bytes());
+    }
+    super::write_stdout(render(&info).as_bytes())
+}
+
+fn render(info: &Info) -> String {
+    let mut out = format!(
+        "{} {}\n",
+        info.name,
+        info.latest.as_deref().unwrap_or("(no installable version)")
+    );
+    if !info.description.is_empty() {
+        out.push_str(&format!("{}\n", info.description));
+    }
+    out.push('\n');
+    let mut field = |k: &str, v: String| out.push_str(&format!("{k:<13}{v}\n"));
+    if info.registry == info.registry_location {
+        field("registry:", info.registry.clone());
+    } else {
+        field(
+            "registry:",
+            format!("{} ({})", info.registry, info.registry_location),
+        );
+    }
+    if !info.also_in.is_empty() {
+        field("also in:", info.also_in.join(", "));
+    }
+    if let Some(repo) = &info.repository {
+        field("repository:", repo.clone());
+    }
+    if !info.keywords.is_empty() {
+        field("keywords:", info.keywords.join(", "));
+    }
+    if let Some(risk) = &info.risk_level {
+        let perms = if info.permissions.is_empty() {
+            "none".to_string()
+        } else {
+            info.permissions.join(", ")
+        };
+        field("permissions:", format!("{perms} (risk: {risk})"));
+    }
+    field(
+        "installed:",
+        if info.installed.is_empty() {
+            "no".to_string()
+        } else {
+            format!(
+                "{} (active: {})",
+                info.installed.join(", "),
+                info.active.as_deref().unwrap_or("-")
+            )
+        },
+    );
+    out.push_str("versions:\n");
+    for v in &info.versions {
+        let mut notes = Vec::new();
+        if v.yanked {
+            notes.push("yanked");
+        }
+        if v.active {
+            notes.push("active");
+        } else if v.installed {
+            notes.push("installed");
+        }
+        let id = match (&v.blake3, &v.tag) {
+            (Some(d), _) => format!("blake3:{d}"),
+            (None, Some(t)) => format!("tag {t}"),
+            _ => String::new(),
+        };
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("  ({})", notes.join(", "))
+        };
+        out.push_str(&format!("  {:<12} {id}{notes}\n", v.version));
+    }
+    out
+}

@@ -1,0 +1,210 @@
+//! `orla search QUERY [--json]`: names, descriptions and keywords of every
+//! configured registry's registry.yaml, best matches first.
+//!
+//! Ranking (higher first, ties by name): the whole query equal to the name
+//! (1000), a prefix of it (500) or inside it (300); then per word: inside the
+//! name (150), equal to a keyword (200) or inside one (100), a whole word of
+//! the description (80) or inside it (40). Every word must match somewhere;
+//! a one-word query within two edits of a name also matches (50), so typos
+//! still find the tool. A tool in several registries is shown once, from the
+//! first registry, the one `orla install` would use.
+
+use serde::Serialize;
+
+use crate::cli::SearchArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::index::{Lookup, Registry, RegistryEntry};
+use crate::registries::Registries;
+
+#[derive(Debug, Serialize)]
+struct Hit {
+    name: String,
+    /// Newest stable version, or `null` for git-source tools (their tags are
+    /// read only on install).
+    version: Option<String>,
+    description: String,
+    keywords: Vec<String>,
+    registry: String,
+    /// `index` (version records) or `git` (RFC 3 git-source tool).
+    source: &'static str,
+    score: u32,
+}
+
+pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
+    let query = args.query.join(" ").to_lowercase();
+    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let mut hits: Vec<Hit> = Vec::new();
+    for registry in registries.open_all()? {
+        for entry in registry.listing()?.tools {
+            if hits.iter().any(|h| h.name == entry.name) {
+                continue;
+            }
+            let score = score(&query, &entry);
+            if score > 0 {
+                hits.push(hit(registry, entry, score));
+            }
+        }
+    }
+    hits.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.name.cmp(&b.name)));
+    if args.json {
+        let text = serde_json::to_string_pretty(&hits).expect("serialises") + "\n";
+        return super::write_stdout(text.as_bytes());
+    }
+    if hits.is_empty() {
+        ctx.reporter
+            .status("No match", &format!("no tool matches '{query}'"));
+        return Ok(());
+    }
+    let rows: Vec<[String; 4]> = hits
+        .iter()
+        .map(|h| {
+            [
+                h.name.clone(),
+                h.version.clone().unwrap_or_else(|| "(git)".into()),
+                h.registry.clone(),
+                h.description.clone(),
+            ]
+        })
+        .collect();
+    super::write_stdout(table(["NAME", "VERSION", "REGISTRY", "DESCRIPTION"], &rows).as_bytes())
+}
+
+fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
+    let (version, source) = match registry.lookup(&entry.name) {
+        Ok(Some(Lookup::Records(records))) => {
+            let spec = crate::resolve::Spec {
+                name: entry.name.clone(),
+                requirement: crate::resolve::Requirement::Latest,
+                raw: None,
+            };
+            let version = crate::resolve::select(&spec, &records)
+                .ok()
+                .map(|s| s.record.version.to_string());
+            (version, "index")
+        }
+        Ok(Some(Lookup::GitSource(_))) => (None, "git"),
+        _ => (None, "index"),
+    };
+    Hit {
+        name: entry.name,
+        version,
+        description: entry.description,
+        keywords: entry.keywords,
+        registry: registry.name.clone(),
+        source,
+        score,
+    }
+}
+
+/// How well `entry` matches `query` (lowercase); 0 is no match.
+fn score(query: &str, entry: &RegistryEntry) -> u32 {
+    let name = entry.name.to_lowercase();
+    let description = entry.description.to_lowercase();
+    let keywords: Vec<String> = entry.keywords.iter().map(|k| k.to_lowercase()).collect();
+    let mut total = if name == query {
+        1000
+    } else if name.starts_with(query) {
+        500
+    } else if name.contains(query) {
+        300
+    } else {
+        0
+    };
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let mut all_matched = true;
+    for word in &words {
+        let mut s = 0;
+        if name.contains(word) {
+            s += 150;
+        }
+        if keywords.iter().any(|k| k == word) {
+            s += 200;
+        } else if keywords.iter().any(|k| k.contains(word)) {
+            s += 100;
+        }
+        if description
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == *word)
+        {
+            s += 80;
+        } else if description.contains(word) {
+            s += 40;
+        }
+        if s == 0 {
+            all_matched = false;
+        }
+        total += s;
+    }
+    if !all_matched {
+        total = 0;
+    }
+    if total == 0
+        && words.len() == 1
+        && query.len() >= 3
+        && strsim::damerau_levenshtein(query, &name) <= 2
+    {
+        total = 50;
+    }
+    total
+}
+
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let header = header.map(String::from);
+    let mut widths = header.each_ref().map(String::len);
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (cell, w))| {
+                if i + 1 == N {
+                    cell.clone()
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, description: &str, keywords: &[&str]) -> RegistryEntry {
+        RegistryEntry {
+            name: name.into(),
+            description: description.into(),
+            keywords: keywords.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn exact_name_beats_prefix_beats_keyword_beats_description() {
+        let exact = score("fs", &entry("fs", "x", &[]));
+        let prefix = score("fs", &entry("fs-read", "x", &[]));
+        let keyword = score("fs", &entry("files", "x", &["fs"]));
+        let described = score("fs", &entry("reader", "reads fs trees", &[]));
+        assert!(exact > prefix && prefix > keyword && keyword > described && described > 0);
+        assert_eq!(score("fs", &entry("http-get", "fetch a url", &["web"])), 0);
+    }
+
+    #[test]
+    fn every_word_must_match_and_typos_are_forgiven() {
+        let e = entry("json-query", "Query JSON documents", &["json"]);
+        assert!(score("json documents", &e) > 0);
+        assert_eq!(score("json images", &e), 0);
+        assert!(score("json-qeury", &e) > 0);
+    }
+}

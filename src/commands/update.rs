@@ -1,0 +1,150 @@
+//! `orla update [NAME...] [--dry-run]`: moves each installed tool to the
+//! newest version allowed: the project's requirement (orla.yaml `tools:`)
+//! when there is one, else the newest stable version.
+//!
+//! A tool is looked up in the registry it was installed from (its receipt),
+//! unless `--registry` says otherwise; tools installed with `--local` are
+//! left alone. The new version is fetched, verified and renamed into place
+//! first, and only then is the version it replaces removed, so an update
+//! that fails at any point leaves the old version installed and active.
+//! Other installed versions of the tool are kept.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::cli::UpdateArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::registries::Registries;
+use crate::resolve::{self, Requirement, Spec};
+use crate::store::receipt::SourceKind;
+use crate::store::{Installed, Store, StoreError};
+
+struct Move {
+    name: String,
+    from: semver::Version,
+    to: semver::Version,
+    /// The plan that installs `to`; none when it is installed already.
+    plan: Option<super::install::Plan>,
+}
+
+pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
+    let reporter = ctx.reporter.as_ref();
+    let root = ctx.root()?;
+    let project = ctx.project()?;
+    let installed = root.scan(reporter)?;
+    // The active (newest) install of each name.
+    let mut active: BTreeMap<String, &Installed> = BTreeMap::new();
+    for p in &installed {
+        let slot = active.entry(p.receipt.name.clone()).or_insert(p);
+        if p.receipt.version > slot.receipt.version {
+            *slot = p;
+        }
+    }
+    let names: Vec<String> = if args.names.is_empty() {
+        active.keys().cloned().collect()
+    } else {
+        for name in &args.names {
+            crate::package::names::validate_name(name).map_err(|e| Error::usage(e, None))?;
+            if !active.contains_key(name) {
+                return Err(StoreError::NotInstalled { what: name.clone() }.into());
+            }
+        }
+        args.names.clone()
+    };
+    if names.is_empty() {
+        reporter.status("Nothing", "to update: no tools are installed");
+        return Ok(());
+    }
+
+    let mut registries: HashMap<String, Registries<'_>> = HashMap::new();
+    let mut moves = Vec::new();
+    for name in &names {
+        let current = active[name];
+        let from = current.receipt.version.clone();
+        if current.receipt.source.kind == SourceKind::Local && args.registry.is_none() {
+            reporter.status(
+                "Skipping",
+                &format!("{name} {from}: installed from a local path"),
+            );
+            continue;
+        }
+        let (requirement, raw) = match project.as_ref().and_then(|p| p.config.tools.get(name)) {
+            Some(raw) => (
+                resolve::parse_requirement(raw.trim()).map_err(|e| {
+                    Error::other(
+                        format!("orla.yaml: the requirement '{raw}' of {name} is invalid: {e}"),
+                        Some("write a version or requirement, e.g. \"^1.2\"".into()),
+                    )
+                })?,
+                Some(raw.clone()),
+            ),
+            None => (Requirement::Latest, None),
+        };
+        let spec = Spec {
+            name: name.clone(),
+            requirement,
+            raw,
+        };
+        let choice = args
+            .registry
+            .clone()
+            .or_else(|| current.receipt.source.registry.clone())
+            .unwrap_or_else(|| "builtin".into());
+        if !registries.contains_key(&choice) {
+            registries.insert(choice.clone(), Registries::new(ctx, Some(&choice))?);
+        }
+        let plan = super::install::plan_spec(ctx, &registries[&choice], &spec)?;
+        let to = plan
+            .target
+            .clone()
+            .expect("registry plans know their target")
+            .1;
+        if to == from {
+            reporter.status("Up to date", &format!("{name} {from}"));
+            continue;
+        }
+        let already = installed
+            .iter()
+            .any(|p| p.receipt.name == *name && p.receipt.version == to);
+        moves.push(Move {
+            name: name.clone(),
+            from,
+            to,
+            plan: (!already).then_some(plan),
+        });
+    }
+
+    if args.dry_run {
+        let mut out = String::new();
+        for m in &moves {
+            reporter.status(
+                "Would update",
+                &format!("{} {} -> {}", m.name, m.from, m.to),
+            );
+            out.push_str(&format!("{} {} -> {}\n", m.name, m.from, m.to));
+        }
+        return super::write_stdout(out.as_bytes());
+    }
+    if moves.is_empty() {
+        return Ok(());
+    }
+    for m in &moves {
+        if let Some(plan) = &m.plan {
+            if let Some(perms) = &plan.declared {
+                super::install::confirm(ctx, &plan.label, perms, args.yes)?;
+            }
+        }
+    }
+    let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
+    let store = Store::open(&root, reporter)?;
+    super::install::apply(ctx, &store, &plans, false, args.yes)?;
+    // Only now that every new version is in place do the old ones go.
+    for m in &moves {
+        store.remove(&m.name, &m.from)?;
+    }
+    store.sync_manifest(reporter)?;
+    for m in &moves {
+        reporter.status("Updated", &format!("{} {} -> {}", m.name, m.from, m.to));
+    }
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! RFC 3 git-source tools (sections 6.3, 7.1-7.3): a registry.yaml entry
+//! with a `repository` and no version records. Its versions are the
+//! repository's `v`-prefixed semver tags; a version is installed by writing
+//! the tagged commit's tree into a fresh staging directory.
+//!
+//! The repository's tags are fetched into a bare repository in the cache,
+//! `<cache>/git-tools/<name>-<hash>/` (named like registry clones), so a
+//! second install needs no network and `--offline` works once it is there.
+//! Files come straight out of git objects, never through a working tree or
+//! checkout filters: only regular files (mode 644 or 755) and directories
+//! are accepted; symlinks and submodules are refused as in archives
+//! (DESIGN.md invariant 2).
+//!
+//! The install receipt records the tag's commit and the tree digest: BLAKE3
+//! over one line per file, sorted by path, `"<644|755> <blake3 hex> <path>\n"`.
+//! The same files give the same digest on every machine, so `orla verify`
+//! can check an installed tree without the repository.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use crate::progress::Reporter;
+use crate::store::receipt::{FileRecord, RECEIPT_FILE};
+use crate::unpack::Unpacked;
+use crate::verify::Digest;
+
+/// A `vX.Y.Z` tag of a tool repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    pub version: semver::Version,
+}
+
+/// A tool repository fetched into the cache.
+pub struct ToolRepo {
+    pub url: String,
+    dir: std::path::PathBuf,
+}
+
+/// What a checkout produced.
+#[derive(Debug)]
+pub struct Checkout {
+    pub unpacked: Unpacked,
+    pub commit: String,
+    pub tree_digest: Digest,
+    pub size: u64,
+}
+
+const MAX_FILES: usize = 10_000;
+const MAX_BYTES: u64 = 512 * 1024 * 1024;
+
+fn msg(e: git2::Error) -> String {
+    e.message().to_string()
+}
+
+impl ToolRepo {
+    /// Fetches the tags of `url` into the cache (unless `offline`, or when
+    /// the fetch fails and a cached copy exists, with a warning).
+    pub fn open(
+        url: &str,
+        cache_dir: &Path,
+        offline: bool,
+        reporter: &dyn Reporter,
+    ) -> Result<ToolRepo, String> {
+        let dir = crate::index::git::clone_dir(&cache_dir.join("git-tools"), url);
+        // clone_dir puts it under `registries/`; keep tool repos apart.
+        let dir = cache_dir
+            .join("git-tools")
+            .join(dir.file_name().expect("clone dirs have a name"));
+        let lock_path = dir.with_extension("lock");
+        let _lock = crate::store::lock::FileLock::acquire(
+            &lock_path,
+            crate::store::lock::LockKind::Exclusive,
+            "the git cache",
+            reporter,
+        )
+        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+        let cached = git2::Repository::open_bare(&dir).is_ok();
+        if offline {
+            if !cached {
+                return Err(format!(
+                    "{url} is not in the cache and --offline forbids the network"
+                ));
+            }
+        } else {
+            let existed = dir.exists();
+            if let Err(e) = fetch_tags(&dir, url) {
+                if cached {
+                    reporter.warn(&format!(
+                        "cannot fetch {url} ({e}); using the tags cached earlier"
+                    ));
+                } else {
+                    if !existed {
+                        let _ = std::fs::remove_dir_all(&dir);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(ToolRepo {
+            url: url.to_string(),
+            dir,
+        })
+    }
+
+    /// Every `v`-prefixed semver tag, newest first.
+    pub fn tags(&self) -> Result<Vec<Tag>, String> {
+        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
+        let names = repo.tag_names(Some("v*")).map_err(msg)?;
+        let mut tags: Vec<Tag> = names
+            .iter()
+            .flatten()
+            .filter_map(|name| {
+                let version = semver::Version::parse(name.strip_prefix('v')?).ok()?;
+                Some(Tag {
+                    name: name.to_string(),
+                    version,
+                })
+            })
+            .collect();
+        tags.sort_by(|a, b| b.version.cmp(&a.version));
+        Ok(tags)
+    }
+
+    /// Writes the tree of `tag` into the empty directory `dest`.
+    pub fn checkout(&self, tag: &str, dest: &Path) -> Result<Checkout, String> {
+        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
+        let commit = repo
+            .revparse_single(&format!("refs/tags/{tag}"))
+            .and_then(|o| o.peel_to_commit())
+            .map_err(|e| format!("tag {tag}: {}", e.message()))?;
+        let tree = commit.tree().map_err(msg)?;
+        let mut files = BTreeMap::new();
+        let mut size = 0u64;
+        write_tree(&repo, &tree, dest, "", &mut files, &mut size)?;
+        Ok(Checkout {
+            tree_digest: tree_digest(&files),
+            unpacked: Unpacked {
+                root: dest.to_path_buf(),
+                files,
+            },
+            commit: commit.id().to_string(),
+            size,
+        })
+    }
+}
+
+fn fetch_tags(dir: &Path, url: &str) -> Result<(), String> {
+    let repo = match git2::Repository::open_bare(dir) {
+        Ok(repo) => repo,
+        Err(_) => {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            git2::Repository::init_bare(dir).map_err(msg)?
+        }
+    };
+    let mut remote = repo.remote_anonymous(url).map_err(msg)?;
+    let mut options = git2::FetchOptions::new();
+    options.download_tags(git2::AutotagOption::None);
+    // Tags are pruned so that a tag deleted upstream is not installed from the cache.
+    options.prune(git2::FetchPrune::On);
+    remote
+        .fetch(&["+refs/tags/*:refs/tags/*"], Some(&mut options), None)
+        .map_err(msg)
+}
+
+fn write_tree(
+    repo: &git2::Repository,
+    tree: &git2::Tree<'_>,
+    dir: &Path,
+    prefix: &str,
+    files: &mut BTreeMap<String, FileRecord>,
+    size: &mut u64,
+) -> Result<(), String> {
+    for entry in tree.iter() {
+        let name = entry
+            .name()
+            .ok_or_else(|| format!("{prefix}: a file name that is not UTF-8"))?;
+        let rel = format!("{prefix}{name}");
+        if name.is_empty()
+            || name == "."
+            || name == ".."
+            || name.contains(['/', '\\'])
+            || name.eq_ignore_ascii_case(".git")
+            || rel == RECEIPT_FILE
+        {
+            return Err(format!("'{rel}' is not an allowed path"));
+        }
+        let target = dir.join(name);
+        match entry.filemode() {
+            0o040000 => {
+                std::fs::create_dir(&target).map_err(|e| format!("{rel}: {e}"))?;
+                let sub = repo.find_tree(entry.id()).map_err(msg)?;
+                write_tree(repo, &sub, &target, &format!("{rel}/"), files, size)?;
+            }
+            mode @ (0o100644 | 0o100755 | 0o100664) => {
+                let blob = repo.find_blob(entry.id()).map_err(msg)?;
+                let bytes = blob.content();
+                *size += bytes.len() as u64;
+                if *size > MAX_BYTES || files.len() >= MAX_FILES {
+                    return Err("the repository is too large to install".into());
+                }
+                let executable = mode == 0o100755;
+                let mut file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&target)
+                    .map_err(|e| format!("{rel}: {e}"))?;
+                file.write_all(bytes).map_err(|e| format!("{rel}: {e}"))?;
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let mode = if executable { 0o755 } else { 0o644 };
+                    file.set_permissions(std::fs::Permissions::from_mode(mode))
+                        .map_err(|e| format!("{rel}: {e}"))?;
+                }
+                files.insert(
+                    rel,
+                    FileRecord {
+                        blake3: Digest::of(bytes),
+                        size: bytes.len() as u64,
+                        executable,
+                    },
+                );
+            }
+            0o120000 => return Err(format!("'{rel}' is a symbolic link, which orla refuses")),
+            0o160000 => return Err(format!("'{rel}' is a submodule, which orla refuses")),
+            other => return Err(format!("'{rel}' has an unknown git mode {other:o}")),
+        }
+    }
+    Ok(())
+}
+
+/// The digest of an installed tree (see the module documentation).
+pub fn tree_digest(files: &BTreeMap<String, FileRecord>) -> Digest {
+    let mut hasher = blake3::Hasher::new();
+    for (path, record) in files {
+        let mode = if record.executable { "755" } else { "644" };
+        hasher.update(format!("{mode} {} {path}\n", record.blake3).as_bytes());
+    }
+    Digest::from_hasher(&hasher)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_digest_depends_on_content_mode_and_path() {
+        let rec = |b: &[u8], x| FileRecord {
+            blake3: Digest::of(b),
+            size: b.len() as u64,
+            executable: x,
+        };
+        let mut a = BTreeMap::new();
+        a.insert("bin/t".to_string(), rec(b"x", true));
+        let base = tree_digest(&a);
+        let mut b = a.clone();
+        b.insert("bin/t".into(), rec(b"x", false));
+        assert_ne!(tree_digest(&b), base);
+        let mut c = BTreeMap::new();
+        c.insert("bin/u".to_string(), rec(b"x", true));
+        assert_ne!(tree_digest(&c), base);
+        assert_eq!(tree_digest(&a.clone()), base);
+    }
+}

@@ -1,0 +1,294 @@
+//! Git-backed registry indexes (RFC 3 section 6): the repository is fetched
+//! with git2 into the cache and its files are read straight from the fetched
+//! commit's tree, as cargo reads its git index: no working tree, so an
+//! update is one atomic ref change and a half-finished fetch is never read.
+//!
+//! Layout under the cache directory:
+//!
+//! ```text
+//! registries/<name>-<hash>/          a bare repository; the index is refs/remotes/origin/HEAD
+//! registries/<name>-<hash>.state.json  {"url", "fetched_at", "commit"}: when it was last
+//!                                      fetched (for the TTL) and the last commit seen
+//!                                      (for rollback protection)
+//! registries/<name>-<hash>.lock      held while fetching, so two orla processes do not
+//!                                      fetch into one repository at once
+//! ```
+//!
+//! `<name>` is the URL's last path segment reduced to `[a-z0-9_-]`, `<hash>`
+//! the first 16 hex digits of the URL's BLAKE3, so two URLs never share a
+//! clone. The whole history is fetched (not a shallow clone) so that a later
+//! fetch can check that the index only moved forward.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::IndexError;
+use crate::progress::Reporter;
+use crate::store::lock::{FileLock, LockKind};
+
+/// The ref a fetched index lives under.
+const INDEX_REF: &str = "refs/remotes/origin/HEAD";
+
+/// How a git registry may use the network.
+#[derive(Debug, Clone)]
+pub struct GitAccess {
+    pub cache_dir: PathBuf,
+    /// Fetch again when the clone is older than this.
+    pub ttl: Duration,
+    /// Never fetch: use the cached clone or fail.
+    pub offline: bool,
+    /// Fetch even when the clone is younger than the TTL.
+    pub refresh: bool,
+}
+
+/// What is recorded next to each clone.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GitState {
+    pub url: String,
+    /// Seconds since the Unix epoch of the last successful fetch.
+    pub fetched_at: u64,
+    /// The commit the index ref pointed at after the last fetch.
+    pub commit: String,
+    #[serde(flatten)]
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// A fetched git index, ready to be read.
+#[derive(Debug, Clone)]
+pub struct GitIndex {
+    pub url: String,
+    /// The bare repository in the cache.
+    pub repo_dir: PathBuf,
+    /// The commit whose tree is read.
+    pub commit: String,
+}
+
+/// The clone directory of `url` under the cache.
+pub fn clone_dir(cache_dir: &Path, url: &str) -> PathBuf {
+    let last = url
+        .trim_end_matches('/')
+        .trim_end_matches(".git")
+        .rsplit(['/', '\\', ':'])
+        .next()
+        .unwrap_or("");
+    let mut name: String = last
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        name.push_str("index");
+    }
+    let hash = blake3::hash(url.as_bytes()).to_hex();
+    cache_dir
+        .join("registries")
+        .join(format!("{name}-{}", &hash[..16]))
+}
+
+/// The state file next to a clone directory.
+pub fn state_path(clone: &Path) -> PathBuf {
+    clone.with_extension("state.json")
+}
+
+pub fn read_state(clone: &Path) -> Option<GitState> {
+    let bytes = std::fs::read(state_path(clone)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+/// "3 minutes", "2 hours", for stale-copy warnings.
+pub fn age(secs: u64) -> String {
+    let (n, unit) = match secs {
+        0..=119 => (secs, "second"),
+        120..=7199 => (secs / 60, "minute"),
+        7200..=172_799 => (secs / 3600, "hour"),
+        _ => (secs / 86400, "day"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+impl GitIndex {
+    /// Makes the clone of `url` current enough for `access` and returns it.
+    /// `name` is the registry's name in messages.
+    pub fn open(
+        url: &str,
+        name: &str,
+        access: &GitAccess,
+        reporter: &dyn Reporter,
+    ) -> Result<GitIndex, IndexError> {
+        let dir = clone_dir(&access.cache_dir, url);
+        let git_err = |message: String| IndexError::Git {
+            registry: name.to_string(),
+            message,
+        };
+        let lock_path = dir.with_extension("lock");
+        let _lock = FileLock::acquire(
+            &lock_path,
+            LockKind::Exclusive,
+            "the registry cache",
+            reporter,
+        )
+        .map_err(|e| git_err(format!("cannot lock {}: {e}", lock_path.display())))?;
+        let state = read_state(&dir).filter(|s| s.url == url);
+        let cached = state
+            .as_ref()
+            .and_then(|s| current_commit(&dir).map(|c| (s.clone(), c)));
+        let age_of = |s: &GitState| now().saturating_sub(s.fetched_at);
+
+        if access.offline {
+            let Some((state, commit)) = cached else {
+                return Err(IndexError::Offline {
+                    registry: name.to_string(),
+                });
+            };
+            let age_secs = age_of(&state);
+            if Duration::from_secs(age_secs) >= access.ttl {
+                reporter.warn(&format!(
+                    "using the cached copy of registry {name}, fetched {} ago (--offline)",
+                    age(age_secs)
+                ));
+            }
+            return Ok(GitIndex {
+                url: url.to_string(),
+                repo_dir: dir,
+                commit,
+            });
+        }
+        if let Some((state, commit)) = &cached {
+            if !access.refresh && Duration::from_secs(age_of(state)) < access.ttl {
+                return Ok(GitIndex {
+                    url: url.to_string(),
+                    repo_dir: dir,
+                    commit: commit.clone(),
+                });
+            }
+        }
+
+        reporter.status("Updating", &format!("registry {name} ({url})"));
+        let existed = dir.exists();
+        match fetch(&dir, url) {
+            Ok(commit) => {
+                let mut new_state = state.unwrap_or_default();
+                new_state.url = url.to_string();
+                new_state.fetched_at = now();
+                new_state.commit = commit.clone();
+                let text = serde_json::to_string_pretty(&new_state).expect("state serialises");
+                // A state that cannot be written only costs a fetch next time.
+                let _ = crate::store::atomic_write(&state_path(&dir), text.as_bytes());
+                Ok(GitIndex {
+                    url: url.to_string(),
+                    repo_dir: dir,
+                    commit,
+                })
+            }
+            Err(message) => match cached {
+                Some((state, commit)) => {
+                    reporter.warn(&format!(
+                        "cannot fetch registry {name} ({message}); using the cached copy fetched {} ago",
+                        age(age_of(&state))
+                    ));
+                    Ok(GitIndex {
+                        url: url.to_string(),
+                        repo_dir: dir,
+                        commit,
+                    })
+                }
+                None => {
+                    if !existed {
+                        let _ = std::fs::remove_dir_all(&dir);
+                    }
+                    Err(git_err(message))
+                }
+            },
+        }
+    }
+
+    /// Reads one file of the index at the fetched commit; `None` when absent.
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let repo =
+            git2::Repository::open_bare(&self.repo_dir).map_err(|e| e.message().to_string())?;
+        let oid = git2::Oid::from_str(&self.commit).map_err(|e| e.message().to_string())?;
+        let tree = repo
+            .find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(|e| e.message().to_string())?;
+        let entry = match tree.get_path(Path::new(rel)) {
+            Ok(entry) => entry,
+            Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(e.message().to_string()),
+        };
+        let object = entry
+            .to_object(&repo)
+            .map_err(|e| e.message().to_string())?;
+        let content = object.as_blob().map(|blob| blob.content().to_vec());
+        Ok(content)
+    }
+}
+
+/// The commit of the index ref in an existing clone.
+fn current_commit(dir: &Path) -> Option<String> {
+    let repo = git2::Repository::open_bare(dir).ok()?;
+    let commit = repo.refname_to_id(INDEX_REF).ok()?;
+    Some(commit.to_string())
+}
+
+/// Fetches the remote's HEAD into the index ref; returns the new commit.
+fn fetch(dir: &Path, url: &str) -> Result<String, String> {
+    let msg = |e: git2::Error| e.message().to_string();
+    let repo = match git2::Repository::open_bare(dir) {
+        Ok(repo) => repo,
+        Err(_) => {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            git2::Repository::init_bare(dir).map_err(msg)?
+        }
+    };
+    let mut remote = repo.remote_anonymous(url).map_err(msg)?;
+    let mut options = git2::FetchOptions::new();
+    options.download_tags(git2::AutotagOption::None);
+    remote
+        .fetch(&[format!("+HEAD:{INDEX_REF}")], Some(&mut options), None)
+        .map_err(msg)?;
+    let commit = repo.refname_to_id(INDEX_REF).map_err(msg)?;
+    Ok(commit.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clone_dirs_are_sanitised_and_distinct() {
+        let cache = Path::new("/c");
+        let a = clone_dir(cache, "https://example.com/Org/My.Index.git");
+        let b = clone_dir(cache, "https://example.org/Org/My.Index.git");
+        assert_ne!(a, b);
+        let name = a.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with("my_index-"), "{name}");
+        assert!(name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+        assert_eq!(state_path(&a).extension().unwrap(), "json");
+    }
+
+    #[test]
+    fn ages_read_naturally() {
+        assert_eq!(age(1), "1 second");
+        assert_eq!(age(600), "10 minutes");
+        assert_eq!(age(3 * 86400), "3 days");
+    }
+}

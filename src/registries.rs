@@ -1,0 +1,204 @@
+//! The configured registries of a run, in the order they are searched:
+//!
+//! 1. the project's orla.yaml `registries:` (relative locations from the project),
+//! 2. `~/.orla/config.yaml` `registries:` (relative locations from `~/.orla`),
+//! 3. the default: `ORLA_REGISTRY`, else `builtin`, unless a configured
+//!    registry already has that location.
+//!
+//! `--registry NAME|LOCATION` replaces the list with one registry: the
+//! configured one called NAME, else LOCATION. A tool found in several
+//! registries is taken from the first (cargo and uv behave the same way
+//! with their default index); `orla info` says which one answered.
+//! Registries are opened lazily, so a git registry that does not have the
+//! tool is only fetched when an earlier one did not have it.
+
+use std::cell::OnceCell;
+use std::path::PathBuf;
+
+use crate::config::{parse_registries, NamedRegistry};
+use crate::context::Context;
+use crate::error::Error;
+use crate::index::{IndexError, Lookup, Registry, RegistryLocation};
+
+/// One registry of the list, opened on first use.
+pub struct Slot {
+    /// The configured name, if it has one.
+    pub name: Option<String>,
+    pub location: String,
+    base: PathBuf,
+    opened: OnceCell<Result<Registry, String>>,
+}
+
+pub struct Registries<'a> {
+    ctx: &'a Context,
+    pub slots: Vec<Slot>,
+}
+
+/// A tool found in a registry.
+pub struct Found<'r> {
+    pub registry: &'r Registry,
+    pub lookup: Lookup,
+}
+
+impl<'a> Registries<'a> {
+    /// The registries `choice` (a `--registry` value) selects, or every
+    /// configured one.
+    pub fn new(ctx: &'a Context, choice: Option<&str>) -> Result<Registries<'a>, Error> {
+        let configured = configured(ctx)?;
+        let slot = |r: NamedRegistry| Slot {
+            name: Some(r.name),
+            location: r.location,
+            base: r.base,
+            opened: OnceCell::new(),
+        };
+        let unnamed = |location: &str| Slot {
+            name: None,
+            location: location.to_string(),
+            base: ctx.cwd.clone(),
+            opened: OnceCell::new(),
+        };
+        let slots = match choice {
+            Some(choice) => match configured.into_iter().find(|r| r.name == choice) {
+                Some(r) => vec![slot(r)],
+                None => vec![unnamed(choice)],
+            },
+            None => {
+                let default = ctx.default_registry.as_deref().unwrap_or("builtin");
+                let has_default = configured.iter().any(|r| r.location == default);
+                let mut slots: Vec<Slot> = configured.into_iter().map(slot).collect();
+                if !has_default {
+                    slots.push(unnamed(default));
+                }
+                slots
+            }
+        };
+        Ok(Registries { ctx, slots })
+    }
+
+    /// Opens the registry of a slot (fetching a stale git clone).
+    pub fn open<'s>(&self, slot: &'s Slot) -> Result<&'s Registry, Error> {
+        let result = slot.opened.get_or_init(|| {
+            open_slot(self.ctx, slot).map_err(|e| {
+                let hint = e.hint();
+                match hint {
+                    Some(h) => format!("{e}\nhint: {h}"),
+                    None => e.to_string(),
+                }
+            })
+        });
+        result.as_ref().map_err(|text| {
+            let (message, hint) = match text.split_once("\nhint: ") {
+                Some((m, h)) => (m.to_string(), Some(h.to_string())),
+                None => (text.clone(), None),
+            };
+            Error::other(message, hint)
+        })
+    }
+
+    /// Every registry that opens; one that does not is reported and skipped.
+    pub fn open_all(&self) -> Result<Vec<&Registry>, Error> {
+        let mut out = Vec::new();
+        let mut first_error = None;
+        for slot in &self.slots {
+            match self.open(slot) {
+                Ok(r) => out.push(r),
+                Err(e) if self.slots.len() > 1 => {
+                    self.ctx
+                        .reporter
+                        .warn(&format!("skipping registry {}: {e}", slot.shown()));
+                    first_error.get_or_insert(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        match (out.is_empty(), first_error) {
+            (true, Some(e)) => Err(e),
+            _ => Ok(out),
+        }
+    }
+
+    /// The first registry, in order, that knows `name`.
+    pub fn find(&self, name: &str) -> Result<Found<'_>, Error> {
+        let mut first_error: Option<Error> = None;
+        let mut suggestion = None;
+        for slot in &self.slots {
+            let registry = match self.open(slot) {
+                Ok(r) => r,
+                Err(e) if self.slots.len() > 1 => {
+                    self.ctx
+                        .reporter
+                        .warn(&format!("skipping registry {}: {e}", slot.shown()));
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if let Some(lookup) = registry.lookup(name)? {
+                return Ok(Found { registry, lookup });
+            }
+            if suggestion.is_none() {
+                suggestion = registry.suggest(name);
+            }
+        }
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let registry = match self.slots.as_slice() {
+            [only] => only.shown(),
+            [init @ .., last] => format!(
+                "{} or {}",
+                init.iter().map(Slot::shown).collect::<Vec<_>>().join(", "),
+                last.shown()
+            ),
+            [] => "(none configured)".to_string(),
+        };
+        Err(IndexError::UnknownTool {
+            name: name.to_string(),
+            registry,
+            suggestion,
+        }
+        .into())
+    }
+}
+
+impl Slot {
+    /// How the registry is called in messages.
+    pub fn shown(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.location.clone())
+    }
+}
+
+fn open_slot(ctx: &Context, slot: &Slot) -> Result<Registry, IndexError> {
+    let location = RegistryLocation::parse(&slot.location, &slot.base)?;
+    let access = ctx.git_access();
+    Registry::open_with(
+        &location,
+        slot.name.as_deref(),
+        Some(&access),
+        ctx.reporter.as_ref(),
+    )
+}
+
+/// The project's registries, then the user's, in file order.
+pub fn configured(ctx: &Context) -> Result<Vec<NamedRegistry>, Error> {
+    let mut out: Vec<NamedRegistry> = Vec::new();
+    if let Some(project) = ctx.project()? {
+        let listed = parse_registries(&project.config.registries, &project.dir).map_err(|m| {
+            Error::other(
+                format!(
+                    "{} is not valid: {m}",
+                    project.dir.join(crate::project::CONFIG_FILE).display()
+                ),
+                Some("see docs/registries.md".into()),
+            )
+        })?;
+        out.extend(listed);
+    }
+    for r in &ctx.config.registries {
+        // A project's registry of the same name wins over the user's.
+        if !out.iter().any(|o| o.name == r.name) {
+            out.push(r.clone());
+        }
+    }
+    Ok(out)
+}

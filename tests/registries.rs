@@ -1,0 +1,769 @@
+//! Remote registries (issue 3): git indexes cloned into the cache with a
+//! TTL, --refresh and --offline; configured registries and their order;
+//! archives over HTTP with retries, resume, redirects, timeouts and the
+//! download cache; RFC 3 git-source tools; search, info, update and cache.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::server::{Behaviour, Server};
+use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};
+use orla::index::{RegistryEntry, RegistryYaml};
+
+/// A registry index in a bare git repository, edited through a working
+/// clone: `index` writes files, `push` commits them and pushes.
+struct GitRegistry {
+    bare: PathBuf,
+    work: git2::Repository,
+    index: IndexBuilder,
+}
+
+impl GitRegistry {
+    fn new(t: &TestContext, name: &str) -> GitRegistry {
+        let bare = t.dir.path().join(format!("{name}.git"));
+        let repo = git2::Repository::init_bare(&bare).unwrap();
+        repo.set_head("refs/heads/main").unwrap();
+        let work_dir = t.dir.path().join(format!("{name}-work"));
+        let index = IndexBuilder::new(&work_dir);
+        let work = git2::Repository::init(&work_dir).unwrap();
+        let mut g = GitRegistry { bare, work, index };
+        g.push("init");
+        g
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.bare.display())
+    }
+
+    fn publish(&mut self, pkg: &PackageBuilder) {
+        self.index.publish(pkg);
+        self.push(&format!("publish {} {}", pkg.name, pkg.version));
+    }
+
+    fn push(&mut self, message: &str) {
+        commit_all(&self.work, message, "refs/heads/main");
+        let mut remote = self
+            .work
+            .remote_anonymous(&self.bare.display().to_string())
+            .unwrap();
+        remote
+            .push(&["+refs/heads/main:refs/heads/main"], None)
+            .unwrap();
+    }
+}
+
+fn commit_all(repo: &git2::Repository, message: &str, refname: &str) -> git2::Oid {
+    let mut idx = repo.index().unwrap();
+    idx.add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    idx.write().unwrap();
+    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig =
+        git2::Signature::new("t", "t@example.com", &git2::Time::new(1_700_000_000, 0)).unwrap();
+    let parent = repo
+        .refname_to_id(refname)
+        .ok()
+        .map(|id| repo.find_commit(id).unwrap());
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    repo.commit(Some(refname), &sig, &sig, message, &tree, &parents)
+        .unwrap()
+}
+
+/// A tool repository: each (tag, version in tool.yaml) is a commit and a tag.
+fn tool_repo(t: &TestContext, name: &str, tags: &[(&str, &str)]) -> (PathBuf, Vec<git2::Oid>) {
+    let dir = t.dir.path().join(format!("tool-{name}"));
+    let repo = git2::Repository::init(&dir).unwrap();
+    let mut commits = Vec::new();
+    for (tag, version) in tags {
+        let src = PackageBuilder::new(name, version).write(&t.dir.path().join("tool-src"));
+        copy_tree(&src, &dir);
+        let oid = commit_all(&repo, &format!("release {version}"), "refs/heads/main");
+        let obj = repo.find_object(oid, None).unwrap();
+        repo.tag_lightweight(tag, &obj, true).unwrap();
+        commits.push(oid);
+    }
+    (dir, commits)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+            copy_tree(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), &dest).unwrap();
+        }
+    }
+}
+
+fn receipt(t: &TestContext, name: &str, version: &str) -> serde_json::Value {
+    let path = t
+        .tools_dir()
+        .join(name)
+        .join(version)
+        .join(".orla-receipt.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn installs_from_a_git_index_by_file_url() {
+    let t = TestContext::new();
+    let mut reg = GitRegistry::new(&t, "index");
+    reg.publish(&PackageBuilder::new("gtool", "1.0.0"));
+    let url = reg.url();
+    t.run(&["install", "gtool", "--registry", &url])
+        .success()
+        .stderr_has("Updating registry");
+    assert_eq!(t.list(), [("gtool".into(), "1.0.0".into())]);
+    assert_eq!(receipt(&t, "gtool", "1.0.0")["source"]["registry"], url);
+    // The clone and its state live in the cache; the state names the commit.
+    let registries = t.cache.join("registries");
+    let state = std::fs::read_dir(&registries)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".state.json"))
+        .expect("a state file next to the clone");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    let head = reg
+        .work
+        .refname_to_id("refs/heads/main")
+        .unwrap()
+        .to_string();
+    assert_eq!(state["commit"], head);
+    assert_eq!(state["url"], url);
+    // A bare repository given as a plain path is a git registry too.
+    t.run(&["uninstall", "gtool"]).success();
+    t.run(&[
+        "install",
+        "gtool",
+        "--registry",
+        &reg.bare.display().to_string(),
+    ])
+    .success();
+}
+
+#[test]
+fn a_pushed_version_appears_after_the_ttl_or_refresh_and_not_before() {
+    let t = TestContext::new();
+    let mut reg = GitRegistry::new(&t, "index");
+    reg.publish(&PackageBuilder::new("gtool", "1.0.0"));
+    let url = reg.url();
+    let latest = |extra: &[&str]| {
+        let mut args = vec!["info", "gtool", "--json", "--registry", &url];
+        args.extend_from_slice(extra);
+        let run = t.run(&args);
+        run.success();
+        run.json()["latest"].as_str().unwrap().to_string()
+    };
+    assert_eq!(latest(&[]), "1.0.0");
+    reg.publish(&PackageBuilder::new("gtool", "1.1.0"));
+    // Within the TTL (default 10 minutes) the cached clone answers.
+    assert_eq!(latest(&[]), "1.0.0");
+    t.run(&["install", "gtool", "--registry", &url]).success();
+    assert_eq!(t.list(), [("gtool".into(), "1.0.0".into())]);
+    // --refresh fetches now.
+    assert_eq!(latest(&["--refresh"]), "1.1.0");
+    // A TTL of zero fetches every time.
+    reg.publish(&PackageBuilder::new("gtool", "1.2.0"));
+    let run = t
+        .command(&["info", "gtool", "--json", "--registry", &url])
+        .env("ORLA_REGISTRY_TTL", "0")
+        .output()
+        .unwrap();
+    let run = common::to_run(run);
+    run.success();
+    assert_eq!(run.json()["latest"], "1.2.0");
+    // registry_ttl in config.yaml is honoured as well.
+    reg.publish(&PackageBuilder::new("gtool", "1.3.0"));
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(t.home.join("config.yaml"), "registry_ttl: 0s\n").unwrap();
+    assert_eq!(latest(&[]), "1.3.0");
+}
+
+#[test]
+fn offline_uses_the_cache_and_fails_clearly_without_it() {
+    let t = TestContext::new();
+    let mut reg = GitRegistry::new(&t, "index");
+    reg.publish(&PackageBuilder::new("gtool", "1.0.0"));
+    let url = reg.url();
+    let before = snapshot(&t.dir.path().join("orla-home"));
+    t.run(&["install", "gtool", "--registry", &url, "--offline"])
+        .failure(1)
+        .stderr_has("is not in the cache and --offline forbids the network")
+        .stderr_has("hint: run the command once without --offline");
+    assert_eq!(snapshot(&t.home), before);
+    t.run(&["info", "gtool", "--registry", &url]).success();
+    // The index moves on, but offline installs from the copy in the cache,
+    // and says how old it is once it is past the TTL.
+    reg.publish(&PackageBuilder::new("gtool", "2.0.0"));
+    let run = common::to_run(
+        t.command(&["install", "gtool", "--registry", &url, "--offline"])
+            .env("ORLA_REGISTRY_TTL", "0")
+            .output()
+            .unwrap(),
+    );
+    run.success()
+        .stderr_has("using the cached copy of registry");
+    assert_eq!(t.list(), [("gtool".into(), "1.0.0".into())]);
+    // When the network fails, the cached copy is used with a warning.
+    std::fs::rename(&reg.bare, t.dir.path().join("moved.git")).unwrap();
+    let run = common::to_run(
+        t.command(&["info", "gtool", "--registry", &url])
+            .env("ORLA_REGISTRY_TTL", "0")
+            .output()
+            .unwrap(),
+    );
+    run.success()
+        .stderr_has("cannot fetch registry")
+        .stderr_has("using the cached copy fetched");
+    // A registry that was never fetched and cannot be fails clearly.
+    t.run(&[
+        "install",
+        "gtool",
+        "--registry",
+        "file:///nonexistent/index.git",
+    ])
+    .failure(1)
+    .stderr_has("cannot fetch registry file:///nonexistent/index.git");
+}
+
+#[test]
+fn configured_registries_are_searched_in_order_and_info_names_the_one_used() {
+    let t = TestContext::new();
+    let mut first = IndexBuilder::new(&t.dir.path().join("first"));
+    first.publish(&PackageBuilder::new("shared", "1.0.0"));
+    let mut second = GitRegistry::new(&t, "second");
+    second.publish(&PackageBuilder::new("shared", "9.0.0"));
+    second.publish(&PackageBuilder::new("only-second", "1.0.0"));
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        format!(
+            "registries:\n  - name: first\n    location: {}\n  - name: second\n    location: {}\n",
+            first.location(),
+            second.url()
+        ),
+    )
+    .unwrap();
+    t.run(&["install", "shared", "only-second"]).success();
+    assert_eq!(
+        t.list(),
+        [
+            ("only-second".into(), "1.0.0".into()),
+            ("shared".into(), "1.0.0".into())
+        ]
+    );
+    assert_eq!(
+        receipt(&t, "shared", "1.0.0")["source"]["registry"],
+        "first"
+    );
+    assert_eq!(
+        receipt(&t, "only-second", "1.0.0")["source"]["registry"],
+        "second"
+    );
+    let info = t.run(&["info", "shared", "--json"]);
+    info.success();
+    let info = info.json();
+    assert_eq!(info["registry"], "first");
+    assert_eq!(info["also_in"], serde_json::json!(["second"]));
+    t.run(&["info", "shared"])
+        .success()
+        .stdout_has("also in:     second");
+    // --registry NAME picks one configured registry.
+    let info = t.run(&["info", "shared", "--json", "--registry", "second"]);
+    assert_eq!(info.json()["latest"], "9.0.0");
+    // The built-in registry is still searched last.
+    t.run(&["install", "fs-list"]).success();
+    // A project's registries come before the user's.
+    let project = t.work.join("proj");
+    let mut third = IndexBuilder::new(&t.dir.path().join("third"));
+    third.publish(&PackageBuilder::new("shared", "3.0.0"));
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("orla.yaml"),
+        format!(
+            "registries:\n  - name: proj\n    location: {}\n",
+            third.location()
+        ),
+    )
+    .unwrap();
+    let info = t.run_in(&project, &["info", "shared", "--json"]);
+    assert_eq!(info.json()["registry"], "proj");
+    // An unknown tool names every registry searched.
+    t.run(&["install", "nope"])
+        .failure(1)
+        .stderr_has("no tool 'nope' in registry first, second or builtin");
+}
+
+/// An index whose `name` 1.0.0 archive is served from `server` at `/NAME.tar.gz`.
+fn http_index(
+    t: &TestContext,
+    server: &Server,
+    dir: &str,
+    names: &[&str],
+) -> (IndexBuilder, Vec<Vec<u8>>) {
+    let mut index = IndexBuilder::new(&t.dir.path().join(dir));
+    let mut all = Vec::new();
+    for name in names {
+        let noise: String = (0..60_000u32)
+            .map(|i| char::from(b'a' + (i.wrapping_mul(2654435761) >> 27) as u8 % 26))
+            .collect();
+        index.publish(&PackageBuilder::new(name, "1.0.0").file("data/noise", &noise, false));
+        let rel = format!("archives/{name}/{name}-1.0.0.tar.gz");
+        let bytes = std::fs::read(index.root.join(&rel)).unwrap();
+        std::fs::remove_file(index.root.join(&rel)).unwrap();
+        let url = server.url(&format!("/{name}.tar.gz"));
+        index.edit_records(name, |r| r.archive = Some(url.clone()));
+        all.push(bytes);
+    }
+    (index, all)
+}
+
+#[test]
+fn http_retries_5xx_and_connection_errors_but_not_4xx() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, bytes) = http_index(&t, &server, "idx", &["flaky", "missing", "broken"]);
+    server.route(
+        "/flaky.tar.gz",
+        Behaviour::FailTimes(2, 503, bytes[0].clone()),
+    );
+    t.run(&["install", "flaky", "--registry", &index.location()])
+        .success()
+        .stderr_has("HTTP 503");
+    assert_eq!(server.requests(), 3);
+
+    server.route("/missing.tar.gz", Behaviour::Status(404));
+    t.run(&["install", "missing", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("HTTP 404");
+    assert_eq!(server.requests(), 4, "a 404 is not retried");
+
+    server.route("/broken.tar.gz", Behaviour::Status(500));
+    t.run(&["install", "broken", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("HTTP 500")
+        .stderr_has("after 4 attempts");
+    assert_eq!(server.requests(), 8);
+    assert_eq!(t.list(), [("flaky".into(), "1.0.0".into())]);
+
+    // A server that is not there at all: a connection error, retried, then clear.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    index.edit_records("broken", |r| {
+        r.archive = Some(format!("http://127.0.0.1:{port}/x.tar.gz"))
+    });
+    t.run(&["install", "broken", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("after 4 attempts");
+}
+
+#[test]
+fn an_interrupted_download_resumes_with_a_range_request() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, bytes) = http_index(&t, &server, "idx", &["big", "norange"]);
+    let cut = bytes[0].len() / 3;
+    server.route(
+        "/big.tar.gz",
+        Behaviour::TruncateOnce(bytes[0].clone(), cut),
+    );
+    t.run(&["install", "big", "--registry", &index.location()])
+        .success();
+    let log: Vec<_> = server
+        .log()
+        .into_iter()
+        .filter(|(p, _)| p == "/big.tar.gz")
+        .collect();
+    assert_eq!(log.len(), 2);
+    assert_eq!(log[0].1, None);
+    assert_eq!(log[1].1.as_deref(), Some(format!("bytes={cut}-").as_str()));
+    // The resumed archive is the verified one, and it reached the cache.
+    assert!(t
+        .cache
+        .join("archives")
+        .join(format!("{}.tar.gz", orla::verify::Digest::of(&bytes[0])))
+        .is_file());
+
+    // A server without range support: the first bytes are skipped.
+    server.route(
+        "/norange.tar.gz",
+        Behaviour::Truncate(bytes[1].clone(), cut),
+    );
+    t.run(&["install", "norange", "--registry", &index.location()])
+        .failure(1);
+    assert!(!t.tools_dir().join("norange").exists());
+}
+
+#[test]
+fn redirects_are_followed_and_a_stalled_server_times_out() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, bytes) = http_index(&t, &server, "idx", &["moved", "stuck"]);
+    server.route(
+        "/moved.tar.gz",
+        Behaviour::Redirect("/real/moved.tar.gz".into()),
+    );
+    server.route("/real/moved.tar.gz", Behaviour::Serve(bytes[0].clone()));
+    t.run(&["install", "moved", "--registry", &index.location()])
+        .success();
+
+    server.route("/stuck.tar.gz", Behaviour::Stall(bytes[1].clone(), 1000));
+    let start = std::time::Instant::now();
+    let run = common::to_run(
+        t.command(&["install", "stuck", "--registry", &index.location()])
+            .env("ORLA_HTTP_TIMEOUT", "0.3")
+            .output()
+            .unwrap(),
+    );
+    run.failure(1).stderr_has("stuck");
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert!(!t.tools_dir().join("stuck").exists());
+}
+
+#[test]
+fn a_corrupt_mirror_never_installs() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, bytes) = http_index(&t, &server, "idx", &["tool"]);
+    let mut evil = bytes[0].clone();
+    let mid = evil.len() / 2;
+    evil[mid] ^= 0xff;
+    server.route("/tool.tar.gz", Behaviour::Serve(evil));
+    let before = snapshot(t.dir.path());
+    t.run(&["install", "tool", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("digest mismatch");
+    assert!(!t.tools_dir().join("tool").exists());
+    assert!(
+        !t.cache.join("archives").exists()
+            || std::fs::read_dir(t.cache.join("archives")).unwrap().count() == 0
+    );
+    let after = snapshot(t.dir.path());
+    assert!(after
+        .keys()
+        .all(|k| before.contains_key(k) || k.starts_with("orla-home/") || k.starts_with("cache/")));
+}
+
+#[test]
+fn a_warm_cache_reinstall_makes_no_request_and_works_offline() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, bytes) = http_index(&t, &server, "idx", &["one", "two"]);
+    server.route("/one.tar.gz", Behaviour::Serve(bytes[0].clone()));
+    server.route("/two.tar.gz", Behaviour::Serve(bytes[1].clone()));
+    // Two archives at once: downloaded in parallel.
+    t.run(&["install", "one", "two", "--registry", &index.location()])
+        .success();
+    assert_eq!(server.requests(), 2);
+    t.run(&["uninstall", "one", "two"]).success();
+    t.run(&["install", "one", "two", "--registry", &index.location()])
+        .success();
+    assert_eq!(server.requests(), 2, "the warm cache answered");
+    t.run(&["uninstall", "one"]).success();
+    t.run(&[
+        "install",
+        "one",
+        "--offline",
+        "--registry",
+        &index.location(),
+    ])
+    .success();
+    assert_eq!(server.requests(), 2);
+    // Offline and not cached: a clear error.
+    t.run(&["cache", "clear"]).success().stderr_has("Removed");
+    t.run(&["uninstall", "one"]).success();
+    t.run(&[
+        "install",
+        "one",
+        "--offline",
+        "--registry",
+        &index.location(),
+    ])
+    .failure(1)
+    .stderr_has("not in the download cache and --offline forbids the network");
+    assert_eq!(server.requests(), 2);
+}
+
+/// A registry whose registry.yaml lists `name` as an RFC 3 git-source tool.
+fn git_source_registry(t: &TestContext, name: &str, repo: &Path) -> IndexBuilder {
+    let index = IndexBuilder::new(&t.dir.path().join("rfc3-index"));
+    let listing = RegistryYaml {
+        version: 1,
+        registry_url: None,
+        tools: vec![RegistryEntry {
+            name: name.into(),
+            description: "A tool that lives in its own repository".into(),
+            repository: Some(format!("file://{}", repo.display())),
+            maintainer: Some("someone".into()),
+            keywords: vec!["example".into()],
+        }],
+    };
+    std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
+    index
+}
+
+#[test]
+fn rfc3_git_source_tools_install_from_tags() {
+    let t = TestContext::new();
+    let (repo, commits) = tool_repo(
+        &t,
+        "gitty",
+        &[
+            ("v1.0.0", "1.0.0"),
+            ("v1.1.0", "1.1.0"),
+            ("v2.0.0-beta.1", "2.0.0-beta.1"),
+            ("v1.2.0", "1.1.5"),
+            ("notes", "0.0.1"),
+        ],
+    );
+    let index = git_source_registry(&t, "gitty", &repo);
+    let loc = index.location();
+    // Latest stable: v1.2.0 is newest stable, but its tool.yaml says 1.1.5.
+    t.run(&["install", "gitty", "--registry", &loc])
+        .failure(1)
+        .stderr_has("tag v1.2.0 of file://")
+        .stderr_has("holds tool.yaml version 1.1.5; the tag and the version must match");
+    assert!(!t.tools_dir().join("gitty").exists());
+    t.run(&["install", "gitty@1.1", "--registry", &loc])
+        .success();
+    t.run(&["install", "gitty@v1.0.0", "--registry", &loc])
+        .success();
+    assert_eq!(
+        t.list(),
+        [
+            ("gitty".into(), "1.0.0".into()),
+            ("gitty".into(), "1.1.0".into())
+        ]
+    );
+    let r = receipt(&t, "gitty", "1.1.0");
+    assert_eq!(r["source"]["kind"], "git");
+    assert_eq!(r["source"]["tag"], "v1.1.0");
+    assert_eq!(r["source"]["commit"], commits[1].to_string());
+    assert_eq!(
+        r["source"]["repository"],
+        format!("file://{}", repo.display())
+    );
+    // The tree digest: BLAKE3 over "<mode> <blake3> <path>\n", sorted by path.
+    let files = r["files"].as_object().unwrap();
+    let mut text = String::new();
+    for (path, f) in files {
+        let mode = if f["executable"].as_bool().unwrap() {
+            "755"
+        } else {
+            "644"
+        };
+        text.push_str(&format!(
+            "{mode} {} {path}\n",
+            f["blake3"].as_str().unwrap()
+        ));
+    }
+    assert_eq!(
+        r["source"]["blake3"],
+        orla::verify::Digest::of(text.as_bytes()).to_hex()
+    );
+    assert!(files.contains_key("tool.yaml") && files.contains_key("bin/gitty"));
+    assert!(!t.tools_dir().join("gitty/1.1.0/.git").exists());
+    // info lists the tags; a pre-release only when asked for.
+    let info = t.run(&["info", "gitty", "--json", "--registry", &loc]);
+    info.success();
+    let info = info.json();
+    assert_eq!(info["source"], "git");
+    let versions: Vec<_> = info["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["tag"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(versions, ["v2.0.0-beta.1", "v1.2.0", "v1.1.0", "v1.0.0"]);
+    t.run(&["install", "gitty@2.0.0-beta.1", "--registry", &loc])
+        .success();
+    // Tags are cached: offline works once fetched.
+    t.run(&["uninstall", "gitty@1.0.0"]).success();
+    t.run(&["install", "gitty@1.0.0", "--offline", "--registry", &loc])
+        .success();
+}
+
+#[test]
+fn search_ranks_name_then_keywords_then_description() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("idx"));
+    for name in ["reader", "files", "fs-read", "fs", "http-get"] {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    // Rewrite the listing with keywords and descriptions.
+    let entry = |name: &str, description: &str, keywords: &[&str]| RegistryEntry {
+        name: name.into(),
+        description: description.into(),
+        keywords: keywords.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    };
+    let listing = RegistryYaml {
+        version: 1,
+        registry_url: None,
+        tools: vec![
+            entry("reader", "Reads fs trees", &[]),
+            entry("files", "File utilities", &["fs"]),
+            entry("fs-read", "Read a file", &[]),
+            entry("fs", "Filesystem access", &[]),
+            entry("http-get", "Fetch a URL", &["web"]),
+        ],
+    };
+    std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
+    let run = t.run(&["search", "fs", "--json", "--registry", &index.location()]);
+    run.success();
+    let names: Vec<_> = run
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["fs", "fs-read", "files", "reader"]);
+    let table = t.run(&["search", "fs", "--registry", &index.location()]);
+    table.success();
+    assert!(table.stdout.starts_with("NAME"), "{}", table.stdout);
+    assert!(table.stdout.lines().nth(1).unwrap().starts_with("fs "));
+    // The configured registries, builtin included.
+    let run = t.run(&["search", "filesystem", "--json"]);
+    run.success();
+    let first = &run.json()[0];
+    assert_eq!(first["registry"], "builtin");
+    let none = t.run(&["search", "zzzzqqq", "--json"]);
+    assert_eq!(none.json(), serde_json::json!([]));
+}
+
+#[test]
+fn info_shows_versions_digests_permissions_and_installs() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "fs-read@1.2.0"])
+        .success();
+    let run = t.run(&["info", "fs-read", "--json"]);
+    run.success();
+    let info = run.json();
+    assert_eq!(info["registry"], "builtin");
+    assert_eq!(info["latest"], "1.2.1");
+    assert_eq!(info["installed"], serde_json::json!(["1.1.0", "1.2.0"]));
+    assert_eq!(info["active"], "1.2.0");
+    assert_eq!(info["permissions"], serde_json::json!(["filesystem:read"]));
+    let versions = info["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 5);
+    assert!(versions
+        .iter()
+        .all(|v| v["blake3"].as_str().unwrap().len() == 64));
+    assert!(versions
+        .iter()
+        .any(|v| v["version"] == "1.2.0" && v["active"] == true));
+    let text = t.run(&["info", "fs-read"]);
+    text.success()
+        .stdout_has("fs-read 1.2.1")
+        .stdout_has("registry:    builtin")
+        .stdout_has("permissions: filesystem:read (risk: low)")
+        .stdout_has("installed:   1.1.0, 1.2.0 (active: 1.2.0)");
+    t.run(&["info", "fs-raed"])
+        .failure(1)
+        .stderr_has("did you mean 'fs-read'?");
+    t.run(&["info", "fs-read@1"]).failure(2);
+}
+
+#[test]
+fn update_moves_to_the_newest_allowed_version() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "fs-list"]).success();
+    let before = snapshot(&t.home);
+    let dry = t.run(&["update", "--dry-run"]);
+    dry.success();
+    assert_eq!(dry.stdout, "fs-read 1.1.0 -> 1.2.1\n");
+    assert_eq!(snapshot(&t.home), before, "--dry-run changes nothing");
+    t.run(&["update"])
+        .success()
+        .stderr_has("Updated fs-read 1.1.0 -> 1.2.1")
+        .stderr_has("Up to date fs-list");
+    assert_eq!(
+        t.list(),
+        [
+            ("fs-list".into(), "1.0.0".into()),
+            ("fs-read".into(), "1.2.1".into())
+        ]
+    );
+    t.run(&["update", "fs-read"])
+        .success()
+        .stderr_has("Up to date fs-read 1.2.1");
+    t.run(&["update", "http-get"])
+        .failure(1)
+        .stderr_has("http-get is not installed");
+
+    // In a project, the orla.yaml requirement bounds the update.
+    let project = t.work.join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("orla.yaml"), "tools:\n  fs-read: \"~1.1\"\n").unwrap();
+    t.run_in(&project, &["install", "fs-read@1.0.0"]).success();
+    let dry = t.run_in(&project, &["update", "--dry-run"]);
+    assert_eq!(dry.stdout, "fs-read 1.0.0 -> 1.1.0\n");
+    t.run_in(&project, &["update"]).success();
+    let list = t.run_in(&project, &["list", "--json"]).json();
+    let versions: Vec<_> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["root"] == "project")
+        .map(|e| e["version"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(versions, ["1.1.0"]);
+}
+
+#[test]
+fn update_follows_a_git_index_and_keeps_the_old_version_on_failure() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut reg = GitRegistry::new(&t, "index");
+    reg.publish(&PackageBuilder::new("gtool", "1.0.0"));
+    let url = reg.url();
+    t.run(&["install", "gtool", "--registry", &url]).success();
+    // 1.1.0's archive lives on a server that fails: the update fails and 1.0.0 stays.
+    let src = PackageBuilder::new("gtool", "1.1.0").write(&t.dir.path().join("src"));
+    let (_, bytes) = orla::package::pack::pack_to_vec(&src).unwrap();
+    reg.index.publish(&PackageBuilder::new("gtool", "1.1.0"));
+    let archive = server.url("/gtool-1.1.0.tar.gz");
+    reg.index.edit_records("gtool", |r| {
+        if r.version.to_string() == "1.1.0" {
+            r.archive = Some(archive.clone());
+        }
+    });
+    reg.push("1.1.0 over http");
+    server.route("/gtool-1.1.0.tar.gz", Behaviour::Status(404));
+    t.run(&["update", "--refresh"])
+        .failure(1)
+        .stderr_has("HTTP 404");
+    assert_eq!(t.list(), [("gtool".into(), "1.0.0".into())]);
+    server.route("/gtool-1.1.0.tar.gz", Behaviour::Serve(bytes));
+    t.run(&["update"])
+        .success()
+        .stderr_has("Updated gtool 1.0.0 -> 1.1.0");
+    assert_eq!(t.list(), [("gtool".into(), "1.1.0".into())]);
+}
+
+#[test]
+fn cache_dir_and_clear() {
+    let t = TestContext::new();
+    let run = t.run(&["cache", "dir"]);
+    run.success();
+    assert_eq!(run.stdout.trim(), t.cache.display().to_string());
+    let mut reg = GitRegistry::new(&t, "index");
+    reg.publish(&PackageBuilder::new("gtool", "1.0.0"));
+    t.run(&["install", "gtool", "--registry", &reg.url()])
+        .success();
+    assert!(t.cache.join("registries").is_dir());
+    let home = snapshot(&t.home);
+    t.run(&["cache", "clear"]).success();
+    assert!(!t.cache.join("registries").exists());
+    assert_eq!(snapshot(&t.home), home, "installs are untouched");
+    t.run(&["cache", "clear"]).success();
+}
