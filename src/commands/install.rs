@@ -93,6 +93,18 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     }
 
     let store = Store::open(&root, reporter)?;
+    // Another orla may have installed the same version while this one
+    // waited for the lock: that is success, not a conflict.
+    plans.retain(|plan| match &plan.target {
+        Some((name, version)) if !args.force && root.package_dir(name, version).exists() => {
+            reporter.status(
+                "Skipping",
+                &format!("{name} {version}: installed meanwhile by another orla"),
+            );
+            false
+        }
+        _ => true,
+    });
     let done = apply(ctx, &store, &plans, args.force, args.yes)?;
     store.sync_manifest(reporter)?;
     for (name, version, path) in done {
@@ -191,6 +203,7 @@ pub(crate) fn apply(
         let path = store.commit(staged_root, &package.name, &package.version, force)?;
         done.push((package.name.clone(), package.version.clone(), path));
     }
+    fetcher.keep_downloads();
     Ok(done)
 }
 

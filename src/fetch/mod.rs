@@ -11,6 +11,7 @@
 //! again.
 
 mod cache;
+pub mod git;
 mod http;
 
 use std::fs::File;
@@ -84,6 +85,14 @@ impl FetchError {
             FetchError::Verify { .. } => Some(
                 "the archive is not the one the registry recorded, so nothing was installed; report it to the registry's maintainers".into(),
             ),
+            FetchError::Unpack {
+                source: UnpackError::Io { source, .. },
+                ..
+            } => Some(if crate::store::is_out_of_space(source) {
+                "free some disk space (or raise the quota) and run the command again; nothing was installed".into()
+            } else {
+                "check that you may write to the install root, or set ORLA_HOME; nothing was installed".into()
+            }),
             FetchError::Unpack { .. } => Some(
                 "the archive was refused as unsafe or broken, so nothing was installed; report it to the tool's maintainers".into(),
             ),
@@ -140,6 +149,12 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         self.cache.tidy();
+    }
+
+    /// Sets the inactivity timeout of HTTP downloads.
+    pub fn with_timeout(mut self, timeout: std::time::Duration) -> Fetcher {
+        self.http = HttpClient::with_timeout(timeout);
+        self
     }
 
     /// Streams the archive of `job` into the empty directory `dest`,
@@ -199,7 +214,7 @@ impl Fetcher {
                         url: url.clone(),
                     });
                 }
-                let (body, len) = self.http.get(url)?;
+                let (body, len) = self.http.get_reporting(url, reporter)?;
                 (body, len.or(job.expected.size))
             }
         };
