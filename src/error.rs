@@ -75,7 +75,9 @@ impl Error {
             Error::Capsule(e) => e.hint(),
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
-            Error::Project(e) => e.hint(),
+            Error::Project(_) => {
+                Some("fix orla.yaml, or run the command outside the project".into())
+            }
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
     }
