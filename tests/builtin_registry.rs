@@ -3,8 +3,12 @@
 //! `registry-index/packages/<name>/<version>/` gives, and every index record
 //! matches its archive's digest and size.
 //!
-//! After changing a source, regenerate with
-//! `UPDATE_BUILTIN_REGISTRY=1 cargo test --test builtin_registry`.
+//! The index is maintained with orla itself: add a version's source under
+//! `registry-index/packages/NAME/VERSION/`, then
+//! `orla tool publish registry-index/packages/NAME/VERSION --index registry-index`
+//! (docs/authoring.md); tests/tool_publish.rs proves publish reproduces the
+//! index byte for byte. `UPDATE_BUILTIN_REGISTRY=1 cargo test --test
+//! builtin_registry` regenerates everything from the sources at once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
