@@ -137,9 +137,16 @@ impl Context {
     /// else the global one.
     pub fn root(&self) -> Result<InstallRoot, Error> {
         Ok(match self.project()? {
-            Some(project) => project.root(),
+            Some(project) => self.project_root(&project),
             None => self.global_root(),
         })
+    }
+
+    /// A project's root, which also serves the global root's tools.
+    pub fn project_root(&self, project: &Project) -> InstallRoot {
+        let mut root = project.root();
+        root.global_state_dir = Some(self.home.clone());
+        root
     }
 
     pub fn display_path(&self, path: &Path) -> String {

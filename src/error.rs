@@ -75,9 +75,7 @@ impl Error {
             Error::Capsule(e) => e.hint(),
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
-            Error::Project(_) => {
-                Some("fix orla.yaml, or run the command outside the project".into())
-            }
+            Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
     }

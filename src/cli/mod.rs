@@ -50,6 +50,10 @@ pub enum Command {
     /// Search the registries for tools
     Search(SearchArgs),
     /// Show a tool's versions, permissions and installs
+    /// Make a directory an orla project: write a commented orla.yaml
+    Init(InitArgs),
+    /// Choose which installed version of a tool the manifest serves
+    Use(UseArgs),
     Info(InfoArgs),
     /// Move installed tools to their newest allowed version
     Update(UpdateArgs),
@@ -69,7 +73,10 @@ pub enum Command {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Versions: fs-read (newest stable), fs-read@1.2 (newest 1.2.x), fs-read@1.2.1 or \
-fs-read@v1.2.1 (exactly), fs-read@^1.0, fs-read@~1.2, 'fs-read@>=1.0, <2' (requirements)."
+fs-read@v1.2.1 (exactly), fs-read@^1.0, fs-read@~1.2, 'fs-read@>=1.0, <2' (requirements).\n\n\
+In a project (an orla.yaml here or in a parent), `orla install NAME@REQ` also records the requirement \
+in orla.yaml and the exact version in orla.lock; `orla install` with no SPEC installs exactly what \
+orla.lock pins, resolving only the requirements orla.yaml changed."
 )]
 pub struct InstallArgs {
     /// Tools to install: NAME, NAME@VERSION or NAME@REQUIREMENT
@@ -97,6 +104,14 @@ pub struct InstallArgs {
 #[derive(Debug, Args)]
 pub struct UninstallArgs {
     /// Tools to remove: NAME (every version) or NAME@VERSION
+
+    /// In a project: fail instead of changing orla.lock (for CI)
+    #[arg(long)]
+    pub locked: bool,
+
+    /// In a project: --locked, and no network: every archive must be local or cached
+    #[arg(long)]
+    pub frozen: bool,
     #[arg(value_name = "SPEC", required = true)]
     pub specs: Vec<String>,
 }
@@ -107,10 +122,23 @@ pub struct ListArgs {
     #[arg(long)]
     pub json: bool,
 }
+#[command(
+    after_help = "Inside a project (an orla.yaml here or in a parent), the list shows what the \
+project's manifest serves: the project's packages and discovered executables, then the global \
+tools, a global tool being shadowed (not active) when the project has a tool of that name."
+)]
 
 #[derive(Debug, Args)]
 #[command(
     after_help = "Every installed file is hashed again with BLAKE3 and compared with the receipt \
+
+    /// List the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long, conflicts_with = "project")]
+    pub global: bool,
+
+    /// List only the project's own tools (an error outside a project)
+    #[arg(long)]
+    pub project: bool,
 written at install time; added, removed and changed files are listed. Exits 1 on any difference."
 )]
 pub struct VerifyArgs {
@@ -188,6 +216,36 @@ pub struct CompletionsArgs {
     /// The shell to generate for
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+#[derive(Debug, Args)]
+#[command(
+    after_help = "orla.yaml holds the RFC 1 options (tools_dir, port, timeout, log_format, log_level), \
+each written with its default, and the project's `tools:` requirements. An existing orla.yaml is \
+never overwritten."
+)]
+pub struct InitArgs {
+    /// The project directory (created if missing)
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The version must be installed. In a project, a tool orla.yaml requires is switched \
+in orla.lock (and its requirement in orla.yaml set to the exact version when the old one does not \
+allow it), so the choice is shared; other tools are pinned in the root's state directory \
+(pins.json). `orla use NAME` goes back to the default: the newest installed version (in a project, \
+the newest one the requirement allows)."
+)]
+pub struct UseArgs {
+    /// NAME@VERSION to serve that version, or NAME for the default
+    #[arg(value_name = "NAME[@VERSION]")]
+    pub spec: String,
+
+    /// Act on the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
+}
+
 }
 
 #[derive(Debug, Subcommand)]

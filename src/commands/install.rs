@@ -43,6 +43,18 @@ enum Fetch {
 }
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
+    // In a project, registry installs go through orla.yaml and orla.lock.
+    if args.local.is_none() {
+        if let Some(project) = ctx.project()? {
+            return super::sync::run(ctx, &project, args);
+        }
+    }
+    if args.locked || args.frozen {
+        return Err(Error::usage(
+            "--locked and --frozen install a project's orla.lock, and there is no orla.yaml here or in a parent",
+            Some("run `orla init` to make this directory a project".into()),
+        ));
+    }
     if args.specs.is_empty() && args.local.is_none() {
         return Err(Error::usage(
             "nothing to install",
@@ -167,6 +179,19 @@ pub(crate) fn apply(
         let mut source = plan.source.clone();
         if let Some((commit, tree, size)) = git {
             check_tag(plan, &source, &package)?;
+            // A plan from orla.lock names its commit and tree: a moved tag
+            // or changed files must not slip in.
+            if let Some(pinned) = &plan.source.commit {
+                if *pinned != commit || plan.source.blake3 != tree {
+                    return Err(Error::other(
+                        format!(
+                            "{}: orla.lock pins commit {pinned} (tree {}), but the tag now gives commit {commit} (tree {tree})",
+                            plan.label, plan.source.blake3
+                        ),
+                        Some("nothing was installed; if the new tag is trusted, run `orla install NAME@VERSION` to lock it again".into()),
+                    ));
+                }
+            }
             source.commit = Some(commit);
             source.blake3 = tree;
             source.size = size;
@@ -350,6 +375,60 @@ fn registry_plan(
                 size: Some(record.size),
             },
         }),
+    })
+}
+
+impl Plan {
+    /// Where the package comes from, as its receipt will say (for git
+    /// sources the commit and tree are only known after checkout).
+    pub(crate) fn source(&self) -> &Source {
+        &self.source
+    }
+}
+
+/// A plan that installs exactly the archive orla.lock pins: no index is
+/// read, and the bytes must have the pinned digest and size.
+pub(crate) fn pinned_archive_plan(
+    name: &str,
+    version: &semver::Version,
+    location: ArchiveLocation,
+    source: Source,
+) -> Plan {
+    let label = format!("{name} {version}");
+    Plan {
+        label: label.clone(),
+        target: Some((name.to_string(), version.clone())),
+        declared: None,
+        fetch: Fetch::Archive(Job {
+            label,
+            location,
+            expected: Expected {
+                blake3: source.blake3,
+                size: Some(source.size),
+            },
+        }),
+        source,
+    }
+}
+
+/// A plan that checks out the tag orla.lock pins for an RFC 3 git-source
+/// tool; `apply` refuses it unless the tag still gives the pinned commit.
+pub(crate) fn pinned_git_plan(
+    ctx: &Context,
+    name: &str,
+    version: &semver::Version,
+    source: Source,
+) -> Result<Plan, Error> {
+    let url = source.repository.clone().unwrap_or_default();
+    let tag = source.tag.clone().unwrap_or_else(|| format!("v{version}"));
+    let repo = ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
+        .map_err(|e| Error::other(format!("cannot fetch {name} from {url}: {e}"), None))?;
+    Ok(Plan {
+        label: format!("{name} {version}"),
+        target: Some((name.to_string(), version.clone())),
+        declared: None,
+        fetch: Fetch::Git { repo, tag },
+        source,
     })
 }
 

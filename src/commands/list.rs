@@ -1,20 +1,53 @@
-//! `orla list`: answered from the runtime manifest alone.
+//! `orla list [--global | --project]`: answered from the runtime manifest.
+//!
+//! Inside a project the default is the project's manifest, which also
+//! carries the global tools (RFC 3 9.1), each row saying its root;
+//! `--project` keeps only the project's rows and `--global` lists the global
+//! root instead. A project's manifest is regenerated first when its inputs
+//! changed behind orla's back (orla.yaml edited, an executable dropped into
+//! tools_dir, a global install).
 
 use crate::cli::ListArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::manifest::{InstalledEntry, Manifest};
+use crate::manifest::{InstalledEntry, Manifest, RootKindName};
 use crate::store::receipt::SourceKind;
 use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
-    let root = ctx.root()?;
-    let manifest = if root.needs_recovery() {
-        // An interrupted command left the manifest behind: catch up first.
-        Store::open(&root, ctx.reporter.as_ref())?.sync_manifest(ctx.reporter.as_ref())?
+    let root = if args.global {
+        ctx.global_root()
+    } else if args.project {
+        let project = ctx.project()?.ok_or_else(|| {
+            Error::usage(
+                format!(
+                    "--project: there is no orla.yaml in {} or its parents",
+                    ctx.cwd.display()
+                ),
+                Some("run `orla init` to make this directory a project".into()),
+            )
+        })?;
+        ctx.project_root(&project)
     } else {
-        Manifest::read(&root)?
+        ctx.root()?
     };
+    let reporter = ctx.reporter.as_ref();
+    let mut manifest = if root.needs_recovery() {
+        // An interrupted command left the manifest behind: catch up first.
+        Store::open(&root, reporter)?.sync_manifest(reporter)?
+    } else {
+        let manifest = Manifest::read(&root)?;
+        if manifest.is_stale(&root) {
+            Store::open(&root, reporter)?.sync_manifest(reporter)?
+        } else {
+            manifest
+        }
+    };
+    if args.project {
+        manifest
+            .installed
+            .retain(|e| e.root == RootKindName::Project);
+    }
     if args.json {
         let text = serde_json::to_string_pretty(&manifest.installed).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());
@@ -33,25 +66,41 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
 }
 
 fn table(entries: &[InstalledEntry]) -> String {
-    let rows: Vec<[String; 6]> = entries
+    // The ROOT column only matters when a project lists global tools too.
+    let mixed = entries.iter().any(|e| e.root != entries[0].root);
+    let rows: Vec<Vec<String>> = entries
         .iter()
         .map(|e| {
-            [
+            let mut row = vec![
                 e.name.clone(),
-                e.version.clone(),
+                if e.version.is_empty() {
+                    "-".into()
+                } else {
+                    e.version.clone()
+                },
                 if e.active { "*".into() } else { String::new() },
                 e.risk_level.as_str().to_string(),
                 match e.source.kind {
                     SourceKind::Registry => e.source.registry.clone().unwrap_or_default(),
                     SourceKind::Local => "local".into(),
                     SourceKind::Git => e.source.registry.clone().unwrap_or_else(|| "git".into()),
+                    SourceKind::Discovered => "discovered".into(),
                 },
                 e.description.clone(),
-            ]
+            ];
+            if mixed {
+                row.insert(4, e.root.as_str().into());
+            }
+            row
         })
         .collect();
-    let header = ["NAME", "VERSION", "ACTIVE", "RISK", "SOURCE", "DESCRIPTION"].map(String::from);
-    let mut widths = header.each_ref().map(String::len);
+    let mut header: Vec<String> = ["NAME", "VERSION", "ACTIVE", "RISK", "SOURCE", "DESCRIPTION"]
+        .map(String::from)
+        .to_vec();
+    if mixed {
+        header.insert(4, "ROOT".into());
+    }
+    let mut widths: Vec<usize> = header.iter().map(String::len).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
@@ -61,7 +110,7 @@ fn table(entries: &[InstalledEntry]) -> String {
     for row in std::iter::once(&header).chain(&rows) {
         let line: Vec<String> = row
             .iter()
-            .zip(widths)
+            .zip(&widths)
             .enumerate()
             .map(|(i, (cell, w))| {
                 if i + 1 == row.len() {

@@ -2,14 +2,17 @@
 
 mod cache;
 mod info;
+mod init;
 mod install;
 mod list;
 mod migrate;
 mod scaffold;
 mod search;
+mod sync;
 mod tool;
 mod uninstall;
 mod update;
+mod use_version;
 mod verify;
 
 use std::io::Write;
@@ -48,9 +51,15 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
     match cli.command {
-        Command::Install(args) => install::run(&ctx, &args),
+        Command::Install(args) => {
+            // --frozen installs orla.lock without any network.
+            ctx.offline |= args.frozen;
+            install::run(&ctx, &args)
+        }
         Command::Uninstall(args) => uninstall::run(&ctx, &args),
         Command::List(args) => list::run(&ctx, &args),
+        Command::Init(args) => init::run(&ctx, &args),
+        Command::Use(args) => use_version::run(&ctx, &args),
         Command::Search(args) => search::run(&ctx, &args),
         Command::Info(args) => info::run(&ctx, &args),
         Command::Update(args) => update::run(&ctx, &args),

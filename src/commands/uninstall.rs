@@ -1,13 +1,21 @@
 //! `orla uninstall NAME` (every version) or `NAME@VERSION`.
+//!
+//! In a project, a tool whose every installed version goes, or whose
+//! version pinned in orla.lock goes, is also removed from orla.yaml's
+//! `tools:` and from orla.lock; a tool orla.yaml names but this machine
+//! never installed can be uninstalled too (only the files change).
 
 use crate::cli::UninstallArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::names;
+use crate::project::lockfile::LockFile;
 use crate::resolve::{Requirement, Spec};
-use crate::store::{Store, StoreError};
+use crate::store::pins::Pins;
+use crate::store::{atomic_write, Store, StoreError};
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
+    let project = ctx.project()?;
     let root = ctx.root()?;
     let specs = args
         .specs
@@ -17,9 +25,15 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
     let store = Store::open(&root, reporter)?;
     let installed = root.scan(reporter)?;
+    let lock = match &project {
+        Some(p) => LockFile::read(&p.lock_path())?,
+        None => None,
+    };
 
     // Decide everything before removing anything: a bad spec changes nothing.
     let mut doomed = Vec::new();
+    // Tools the project stops requiring.
+    let mut forget: Vec<String> = Vec::new();
     for spec in &specs {
         let matches: Vec<_> = installed
             .iter()
@@ -30,18 +44,28 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
                 Requirement::Range(r) => r.matches(&p.receipt.version),
             })
             .collect();
-        if matches.is_empty() {
-            let versions: Vec<String> = installed
-                .iter()
-                .filter(|p| p.receipt.name == spec.name)
-                .map(|p| p.receipt.version.to_string())
-                .collect();
+        let pinned = lock.as_ref().and_then(|l| l.get(&spec.name));
+        let declared = project
+            .as_ref()
+            .is_some_and(|p| p.config.tools.contains_key(&spec.name))
+            || pinned.is_some();
+        let versions: Vec<String> = installed
+            .iter()
+            .filter(|p| p.receipt.name == spec.name)
+            .map(|p| p.receipt.version.to_string())
+            .collect();
+        if matches.is_empty() && !(declared && versions.is_empty()) {
             let what = if versions.is_empty() {
                 spec.name.clone()
             } else {
                 format!("{spec} (installed: {})", versions.join(", "))
             };
             return Err(StoreError::NotInstalled { what }.into());
+        }
+        let removes_pinned =
+            pinned.is_some_and(|pin| matches.iter().any(|p| p.receipt.version == pin.version));
+        if declared && (matches.len() == versions.len() || removes_pinned) {
+            forget.push(spec.name.clone());
         }
         for p in matches {
             if !doomed
@@ -52,13 +76,50 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
             }
         }
     }
+    // The orla.yaml edit is prepared first: if it is refused, nothing changes.
+    let mut yaml = None;
+    if let (Some(project), false) = (&project, forget.is_empty()) {
+        let path = project.config_path();
+        let mut text =
+            std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
+        for name in &forget {
+            text = super::sync::edit_yaml(project, &text, name, None)?;
+        }
+        yaml = Some((path, text));
+    }
     for (name, version) in &doomed {
         names::validate_name(name).map_err(|e| Error::other(e, None))?;
         store.remove(name, version)?;
     }
+    if let Some((path, text)) = yaml {
+        atomic_write(&path, text.as_bytes()).map_err(StoreError::io("cannot write", &path))?;
+    }
+    if let (Some(project), Some(mut lock)) = (&project, lock) {
+        let before = lock.tools.len();
+        lock.tools.retain(|t| !forget.contains(&t.name));
+        if lock.tools.len() != before {
+            let path = project.lock_path();
+            atomic_write(&path, lock.to_toml().as_bytes())
+                .map_err(StoreError::io("cannot write", &path))?;
+        }
+    }
+    // A pin (`orla use`) of a removed version would only linger.
+    let mut pins = Pins::read(&root.state_dir)?;
+    let before = pins.tools.len();
+    pins.tools
+        .retain(|name, v| !doomed.iter().any(|(n, dv)| n == name && dv == v));
+    if pins.tools.len() != before {
+        pins.write(&root.state_dir)?;
+    }
     store.sync_manifest(reporter)?;
     for (name, version) in &doomed {
         reporter.status("Removed", &format!("{name} {version}"));
+    }
+    for name in &forget {
+        reporter.status(
+            "Forgot",
+            &format!("{name}: removed from orla.yaml and orla.lock"),
+        );
     }
     Ok(())
 }

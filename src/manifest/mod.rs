@@ -16,6 +16,22 @@
 //!   source.
 //! - `installed`: every installed name and version, with `active`; this is
 //!   what `orla list` prints, so listing never touches the packages.
+//! - `settings`: the RFC 1 options (port, timeout, log format and level),
+//!   from a project's orla.yaml or the defaults.
+//!
+//! The active version of a tool is the one `orla use` pinned, else (in a
+//! project) the one orla.lock pins, else the newest installed.
+//!
+//! A project's manifest also lists the loose executables of its tools_dir
+//! (RFC 1 discovery, `source.kind: discovered`; an installed package of the
+//! same name wins) and, after the project's own tools, the global tools no
+//! project tool shadows (RFC 3 9.1), each entry saying its `root`.
+//! `root.inputs` digests what else the manifest was derived from, so that
+//! orla notices when a project's manifest is stale (see `inputs`).
+
+mod inputs;
+
+pub use inputs::{fingerprint, Inputs};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -24,7 +40,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::package::{risk, schema, validate, Mode, RiskLevel};
-use crate::store::receipt::Source;
+use crate::progress::Reporter;
+use crate::project::discover::Discovered;
+use crate::project::Settings;
+use crate::store::receipt::{Source, SourceKind};
 use crate::store::{InstallRoot, Installed, RootKind, StoreError};
 
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -35,6 +54,8 @@ pub struct Manifest {
     pub manifest_version: u32,
     pub generator: String,
     pub root: RootInfo,
+    #[serde(default)]
+    pub settings: Settings,
     pub tools: Vec<ToolEntry>,
     pub installed: Vec<InstalledEntry>,
 }
@@ -43,13 +64,29 @@ pub struct Manifest {
 pub struct RootInfo {
     pub kind: RootKindName,
     pub tools_dir: String,
+    /// The project directory (project roots only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_dir: Option<String>,
+    /// Digest of the other inputs of a project's manifest (see `inputs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum RootKindName {
+    #[default]
     Global,
     Project,
+}
+
+impl RootKindName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RootKindName::Global => "global",
+            RootKindName::Project => "project",
+        }
+    }
 }
 
 impl From<RootKind> for RootKindName {
@@ -65,6 +102,10 @@ impl From<RootKind> for RootKindName {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolEntry {
     pub name: String,
+    /// The root the tool is installed in: a project's manifest also serves
+    /// global tools.
+    #[serde(default)]
+    pub root: RootKindName,
     pub version: String,
     pub description: String,
     /// Absolute path of the package directory.
@@ -109,6 +150,8 @@ pub struct RetryEntry {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct InstalledEntry {
     pub name: String,
+    #[serde(default)]
+    pub root: RootKindName,
     pub version: String,
     pub description: String,
     pub path: String,
@@ -126,25 +169,47 @@ impl Manifest {
         Manifest::generate(root, &[])
     }
 
-    /// Derives the manifest from the store's contents.
+    /// Derives the manifest from the store's contents alone.
     pub fn generate(root: &InstallRoot, installed: &[Installed]) -> Manifest {
-        // The newest installed version of each name is active.
+        Manifest::generate_with(
+            root,
+            installed,
+            &Inputs::default(),
+            &crate::progress::Silent,
+        )
+    }
+
+    /// Derives the manifest from the store's contents and the other inputs
+    /// of the root; name clashes are reported.
+    pub fn generate_with(
+        root: &InstallRoot,
+        installed: &[Installed],
+        inputs: &Inputs,
+        reporter: &dyn Reporter,
+    ) -> Manifest {
+        // The preferred version when it is installed, else the newest.
         let mut active: HashMap<&str, &semver::Version> = HashMap::new();
         for pkg in installed {
-            let entry = active
-                .entry(pkg.receipt.name.as_str())
-                .or_insert(&pkg.receipt.version);
-            if pkg.receipt.version > **entry {
-                *entry = &pkg.receipt.version;
+            let name = pkg.receipt.name.as_str();
+            let version = &pkg.receipt.version;
+            if inputs.preferred.get(name) == Some(version) {
+                active.insert(name, version);
+                continue;
+            }
+            let entry = active.entry(name).or_insert(version);
+            if version > *entry && inputs.preferred.get(name) != Some(*entry) {
+                *entry = version;
             }
         }
         let mut tools = Vec::new();
         let mut listed = Vec::new();
+        let kind: RootKindName = root.kind.into();
         for pkg in installed {
             let is_active = active.get(pkg.receipt.name.as_str()) == Some(&&pkg.receipt.version);
             let tool = &pkg.tool;
             let entrypoint = pkg.dir.join(tool.entrypoint.as_deref().unwrap_or_default());
             listed.push(InstalledEntry {
+                root: kind,
                 name: pkg.receipt.name.clone(),
                 version: pkg.receipt.version.to_string(),
                 description: tool.description.clone().unwrap_or_default(),
@@ -157,16 +222,64 @@ impl Manifest {
                 source: pkg.receipt.source.clone(),
             });
             if is_active {
-                tools.push(tool_entry(pkg, &entrypoint));
+                tools.push(tool_entry(pkg, &entrypoint, kind));
             }
+        }
+        // RFC 1 discovery: an installed package of the same name wins, since
+        // it was asked for by name (and, in a project, is pinned in orla.lock).
+        for found in &inputs.discovered {
+            let clash = active.contains_key(found.name.as_str());
+            if clash {
+                reporter.warn(&format!(
+                    "{} is not served: the installed package {} has the same name (rename the file to serve both)",
+                    found.path.display(),
+                    found.name
+                ));
+            }
+            let entry = discovered_entry(found, kind);
+            listed.push(InstalledEntry {
+                root: kind,
+                name: entry.name.clone(),
+                version: String::new(),
+                description: entry.description.clone(),
+                path: entry.path.clone(),
+                entrypoint: entry.entrypoint.clone(),
+                mode: entry.mode,
+                active: !clash,
+                permissions: Vec::new(),
+                risk_level: entry.risk_level,
+                source: entry.source.clone(),
+            });
+            if !clash {
+                tools.push(entry);
+            }
+        }
+        // RFC 3 9.1: a project's tools shadow global tools of the same name;
+        // the others are served as well.
+        let own: std::collections::HashSet<String> = tools.iter().map(|t| t.name.clone()).collect();
+        for global in &inputs.global_tools {
+            if !own.contains(&global.name) {
+                let mut entry = global.clone();
+                entry.root = RootKindName::Global;
+                tools.push(entry);
+            }
+        }
+        for global in &inputs.global_installed {
+            let mut entry = global.clone();
+            entry.root = RootKindName::Global;
+            entry.active = entry.active && !own.contains(&entry.name);
+            listed.push(entry);
         }
         Manifest {
             manifest_version: MANIFEST_VERSION,
             generator: format!("orla {}", env!("CARGO_PKG_VERSION")),
             root: RootInfo {
-                kind: root.kind.into(),
+                kind,
                 tools_dir: display(&root.tools_dir),
+                project_dir: root.project_dir.as_deref().map(display),
+                inputs: inputs.fingerprint.clone(),
             },
+            settings: inputs.settings.clone(),
             tools,
             installed: listed,
         }
@@ -187,6 +300,12 @@ impl Manifest {
         Manifest::parse(&bytes).map_err(|message| StoreError::Manifest { path, message })
     }
 
+    /// Whether a project's manifest no longer matches its other inputs
+    /// (orla.yaml, orla.lock, pins, the global manifest, loose executables).
+    pub fn is_stale(&self, root: &InstallRoot) -> bool {
+        root.kind == RootKind::Project && self.root.inputs.as_deref() != Some(&fingerprint(root))
+    }
+
     /// Parses a manifest, refusing versions this orla does not know.
     pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
@@ -199,6 +318,16 @@ impl Manifest {
             }
             None => return Err("manifest_version is missing".into()),
         }
+        let mut value = value;
+        // Entries written before `root` existed belong to the manifest's root.
+        let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
+        for list in ["tools", "installed"] {
+            if let Some(Value::Array(entries)) = value.get_mut(list) {
+                for e in entries.iter_mut().filter_map(Value::as_object_mut) {
+                    e.entry("root").or_insert_with(|| kind.clone());
+                }
+            }
+        }
         serde_json::from_value(value).map_err(|e| e.to_string())
     }
 }
@@ -207,7 +336,46 @@ fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
-fn tool_entry(pkg: &Installed, entrypoint: &Path) -> ToolEntry {
+/// A discovered executable as the runtime serves it: nothing is declared,
+/// so it runs as a simple RFC 1 tool and counts as high risk.
+fn discovered_entry(found: &Discovered, root: RootKindName) -> ToolEntry {
+    let path = display(&found.path);
+    ToolEntry {
+        name: found.name.clone(),
+        root,
+        version: String::new(),
+        description: String::new(),
+        path: path.clone(),
+        entrypoint: path.clone(),
+        interpreter: found.interpreter.clone(),
+        args: Vec::new(),
+        env: BTreeMap::new(),
+        mode: Mode::Simple,
+        timeout_ms: None,
+        startup_timeout_ms: None,
+        hot_load: None,
+        retry: None,
+        input_schema: serde_json::json!({"type": "object", "properties": {}}),
+        output_schema: None,
+        permissions: Vec::new(),
+        risk_level: RiskLevel::High,
+        safety_tier: "exec".into(),
+        source: Source {
+            kind: SourceKind::Discovered,
+            registry: None,
+            path: Some(path),
+            archive: None,
+            blake3: found.blake3,
+            size: found.size,
+            repository: None,
+            tag: None,
+            commit: None,
+            extra: Default::default(),
+        },
+    }
+}
+
+fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
     let tool = &pkg.tool;
     let runtime = tool.runtime.clone().unwrap_or_default();
     let convert =
@@ -216,6 +384,7 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path) -> ToolEntry {
     let permissions = tool.permissions();
     ToolEntry {
         name: pkg.receipt.name.clone(),
+        root,
         version: pkg.receipt.version.to_string(),
         description: tool.description.clone().unwrap_or_default(),
         path: display(&pkg.dir),

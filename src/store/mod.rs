@@ -25,6 +25,7 @@
 //! the state after it, never half of a multi-package install.
 
 pub mod lock;
+pub mod pins;
 pub mod receipt;
 
 use std::fs;
@@ -62,6 +63,10 @@ pub struct InstallRoot {
     /// `~/.orla` for the global root, `<project>/.orla` for a project.
     pub state_dir: PathBuf,
     pub project_dir: Option<PathBuf>,
+    /// For a project: the global root's state directory, whose tools the
+    /// project's manifest also serves where no project tool shadows them
+    /// (RFC 3 9.1). Set by `Context::root`.
+    pub global_state_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -140,6 +145,7 @@ impl InstallRoot {
             tools_dir: home.join("tools"),
             state_dir: home.to_path_buf(),
             project_dir: None,
+            global_state_dir: None,
         }
     }
 
@@ -155,6 +161,7 @@ impl InstallRoot {
             tools_dir,
             state_dir: project_dir.join(".orla"),
             project_dir: Some(project_dir.to_path_buf()),
+            global_state_dir: None,
         }
     }
 
@@ -470,7 +477,9 @@ impl<'a> Store<'a> {
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
         let installed = self.root.scan(reporter)?;
-        let manifest = Manifest::generate(self.root, &installed);
+        // Pins, orla.lock, discovered executables and global tools (projects).
+        let inputs = manifest::Inputs::gather(self.root, reporter);
+        let manifest = Manifest::generate_with(self.root, &installed, &inputs, reporter);
         let path = self.root.manifest_path();
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.

@@ -46,6 +46,10 @@ pub enum SourceKind {
     Local,
     /// An RFC 3 git-source tool: a tag of a git repository.
     Git,
+    /// Never in a receipt: a loose executable of a project's tools_dir,
+    /// found by RFC 1 discovery and listed in the manifest with this source
+    /// (`path`, and `blake3` and `size` of the file).
+    Discovered,
 }
 
 /// Where an installed package came from.

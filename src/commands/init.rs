@@ -1,0 +1,59 @@
+//! `orla init [DIR]`: makes a directory an orla project by writing an
+//! orla.yaml with every RFC 1 option at its default, each explained. An
+//! existing orla.yaml is never overwritten.
+
+use std::io::Write;
+
+use crate::cli::InitArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::project::{init_template, CONFIG_FILE};
+
+pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
+    // `orla init .` should not print `/./` in paths.
+    let dir: std::path::PathBuf = ctx
+        .cwd
+        .join(&args.dir)
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::other(format!("cannot create {}: {e}", dir.display()), None))?;
+    let path = dir.join(CONFIG_FILE);
+    // create_new: refusing to overwrite cannot race with another writer.
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(Error::other(
+                format!("{} already exists", path.display()),
+                Some("orla init never overwrites it; edit it, or delete it to start again".into()),
+            ))
+        }
+        Err(e) => {
+            return Err(Error::other(
+                format!("cannot create {}: {e}", path.display()),
+                None,
+            ))
+        }
+    };
+    if let Err(e) = file
+        .write_all(init_template().as_bytes())
+        .and_then(|()| file.sync_all())
+    {
+        let _ = std::fs::remove_file(&path);
+        return Err(Error::other(
+            format!("cannot write {}: {e}", path.display()),
+            None,
+        ));
+    }
+    ctx.reporter.status("Created", &path.display().to_string());
+    ctx.reporter.status(
+        "Next",
+        "`orla install NAME@VERSION` adds a tool to orla.yaml and orla.lock",
+    );
+    Ok(())
+}

@@ -1,0 +1,439 @@
+//! `orla install` inside a project: orla.yaml says what the project needs,
+//! orla.lock says exactly which bytes, and the store gets exactly those.
+//!
+//! - `orla install NAME@REQ...` records each requirement in orla.yaml (a
+//!   surgical edit, see `project::edit`) and its resolution in orla.lock.
+//!   `orla install NAME` keeps a requirement orla.yaml already has, else
+//!   records `^VERSION` of the version it resolved (as cargo add does).
+//! - `orla install` installs every tool of orla.yaml at the version orla.lock
+//!   pins. A requirement that differs from the one its pin records, or has
+//!   no pin, is resolved again; pins orla.yaml no longer asks for are
+//!   dropped. Nothing else is resolved, so an unchanged project installs the
+//!   same bytes on every machine, and with the archives in the download
+//!   cache it needs no network at all.
+//! - `--locked` fails instead of changing orla.lock (or orla.yaml);
+//!   `--frozen` is `--locked` without network: every pinned archive must be
+//!   in the cache or local (built-in registry, a file).
+//!
+//! Pinned archives are fetched from the location orla.lock records and
+//! checked against its digest and size, without reading any index; only
+//! pins whose archive lives inside a git registry are looked up again, and
+//! the registry must still give the pinned digest.
+
+use std::collections::BTreeMap;
+
+use crate::cli::InstallArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::fetch::ArchiveLocation;
+use crate::project::lockfile::{LockFile, LockKind, LockedTool};
+use crate::project::{edit, Project};
+use crate::registries::Registries;
+use crate::resolve::{self, Requirement, Spec};
+use crate::store::receipt::{Receipt, SourceKind};
+use crate::store::{atomic_write, InstallRoot, Store, StoreError};
+
+use super::install::{self, Plan};
+
+/// One tool the project wants after this command.
+struct Want {
+    name: String,
+    /// The requirement orla.yaml will hold; `None` until resolution gives
+    /// `^VERSION` for a bare `orla install NAME` of a new tool.
+    requirement: Option<String>,
+    /// The pin to install, when orla.lock already answers the requirement.
+    pin: Option<LockedTool>,
+    /// The version resolved for a requirement orla.lock did not answer;
+    /// its pin is made from the receipt once it is installed.
+    resolved: Option<semver::Version>,
+}
+
+pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), Error> {
+    let root = ctx.project_root(project);
+    let reporter = ctx.reporter.as_ref();
+    let locked = args.locked || args.frozen;
+    let old_lock = LockFile::read(&project.lock_path())?;
+    let lock = old_lock.clone().unwrap_or_default();
+    let declared = &project.config.tools;
+
+    // What the project wants: the named tools, or all of orla.yaml.
+    let mut wants: Vec<Want> = Vec::new();
+    if args.specs.is_empty() {
+        for (name, requirement) in declared {
+            wants.push(Want {
+                name: name.clone(),
+                requirement: Some(requirement.trim().to_string()),
+                pin: None,
+                resolved: None,
+            });
+        }
+    } else {
+        for text in &args.specs {
+            let spec = Spec::parse(text)?;
+            let requirement = match &spec.raw {
+                Some(raw) => Some(raw.trim().to_string()),
+                None => declared.get(&spec.name).map(|r| r.trim().to_string()),
+            };
+            wants.retain(|w| w.name != spec.name);
+            wants.push(Want {
+                name: spec.name,
+                requirement,
+                pin: None,
+                resolved: None,
+            });
+        }
+    }
+
+    // Drift: what orla.yaml or orla.lock would have to change.
+    let mut drift = Vec::new();
+    for want in &mut wants {
+        let pin = lock.get(&want.name);
+        match (&want.requirement, pin) {
+            (Some(req), Some(pin)) if pin.requirement == *req => {
+                want.pin = Some(pin.clone());
+            }
+            (Some(req), Some(pin)) => drift.push(format!(
+                "{}: orla.yaml asks for \"{req}\" but orla.lock pins {} for \"{}\"",
+                want.name, pin.version, pin.requirement
+            )),
+            (Some(_), None) => drift.push(format!("{} is not in orla.lock", want.name)),
+            (None, _) => drift.push(format!("{} is not in orla.yaml", want.name)),
+        }
+        if let Some(req) = &want.requirement {
+            if declared.get(&want.name).map(|r| r.trim()) != Some(req.as_str()) {
+                drift.push(format!(
+                    "{}: orla.yaml would be changed to \"{req}\"",
+                    want.name
+                ));
+            }
+        }
+    }
+    let mut dropped: Vec<String> = Vec::new();
+    if args.specs.is_empty() {
+        for pin in &lock.tools {
+            if !declared.contains_key(&pin.name) {
+                drift.push(format!(
+                    "{} is pinned in orla.lock but orla.yaml no longer asks for it",
+                    pin.name
+                ));
+                dropped.push(pin.name.clone());
+            }
+        }
+    }
+    if locked && (!drift.is_empty() || old_lock.is_none() && !wants.is_empty()) {
+        let flag = if args.frozen { "--frozen" } else { "--locked" };
+        return Err(Error::other(
+            format!(
+                "orla.lock is out of date and {flag} forbids changing it: {}",
+                if drift.is_empty() {
+                    "there is no orla.lock".to_string()
+                } else {
+                    drift.join("; ")
+                }
+            ),
+            Some(format!(
+                "run `orla install` without {flag} to update orla.lock, and commit it"
+            )),
+        ));
+    }
+
+    // Resolve only what orla.lock does not answer; fetch what is not
+    // installed as pinned or resolved.
+    let mut plans: Vec<Plan> = Vec::new();
+    if wants.iter().any(|w| w.pin.is_none()) {
+        let registries = Registries::new(ctx, args.registry.as_deref())?;
+        for want in wants.iter_mut().filter(|w| w.pin.is_none()) {
+            let requirement = match &want.requirement {
+                Some(raw) => resolve::parse_requirement(raw).map_err(|e| {
+                    Error::usage(
+                        format!("{}: '{raw}' is not a version requirement: {e}", want.name),
+                        None,
+                    )
+                })?,
+                None => Requirement::Latest,
+            };
+            let spec = Spec {
+                name: want.name.clone(),
+                requirement,
+                raw: want.requirement.clone(),
+            };
+            let plan = install::plan_spec(ctx, &registries, &spec)?;
+            let (_, version) = plan
+                .target
+                .clone()
+                .expect("registry plans know their target");
+            let installed = installed_source(&root, &want.name, &version);
+            if args.force || !installed.is_some_and(|s| same_origin(&s, plan.source())) {
+                plans.push(plan);
+            }
+            want.requirement
+                .get_or_insert_with(|| format!("^{version}"));
+            want.resolved = Some(version);
+        }
+    }
+    let mut frozen_missing = Vec::new();
+    for pin in wants.iter().filter_map(|w| w.pin.as_ref()) {
+        let installed = installed_source(&root, &pin.name, &pin.version);
+        if !args.force && installed.is_some_and(|s| pin.matches(&s)) {
+            continue;
+        }
+        if args.frozen {
+            if let Some(reason) = not_local(ctx, pin) {
+                frozen_missing.push(reason);
+                continue;
+            }
+        }
+        plans.push(pin_plan(ctx, pin, args)?);
+    }
+    if !frozen_missing.is_empty() {
+        return Err(Error::other(
+            format!(
+                "--frozen forbids the network, and {}",
+                frozen_missing.join("; ")
+            ),
+            Some("run `orla install --locked` once with network to fill the download cache".into()),
+        ));
+    }
+    for plan in &plans {
+        if let Some(perms) = &plan.declared {
+            install::confirm(ctx, &plan.label, perms, args.yes)?;
+        }
+    }
+
+    let store = Store::open(&root, reporter)?;
+    ignore_state_dir(&root);
+    let done = install::apply(ctx, &store, &plans, true, args.yes)?;
+
+    // orla.yaml, then orla.lock, then the manifest, which follows the lock.
+    let mut text = std::fs::read_to_string(project.config_path())
+        .map_err(StoreError::io("cannot read", &project.config_path()))?;
+    let original = text.clone();
+    let mut new_lock = lock.clone();
+    for name in &dropped {
+        new_lock.remove(name);
+    }
+    let mut locked_now = Vec::new();
+    for want in &wants {
+        let requirement = want.requirement.clone().expect("set above");
+        if declared.get(&want.name).map(|r| r.trim()) != Some(requirement.as_str()) {
+            text = edit_yaml(project, &text, &want.name, Some(&requirement))?;
+        }
+        let pin = match &want.pin {
+            Some(pin) => pin.clone(),
+            None => {
+                let version = want.resolved.clone().expect("resolved above");
+                let receipt = Receipt::read(&root.package_dir(&want.name, &version))
+                    .map_err(|e| Error::other(e, None))?;
+                LockedTool::from_source(&want.name, &version, &requirement, &receipt.source)
+                    .ok_or_else(|| {
+                        Error::other(
+                            format!("{} {version} was installed from a local path and cannot be locked", want.name),
+                            Some(format!("uninstall it (`orla uninstall {}@{version}`) and run the command again", want.name)),
+                        )
+                    })?
+            }
+        };
+        if lock.get(&want.name) != Some(&pin) {
+            locked_now.push(format!(
+                "{} {} (\"{}\")",
+                pin.name, pin.version, pin.requirement
+            ));
+        }
+        new_lock.set(pin);
+    }
+    if text != original {
+        atomic_write(&project.config_path(), text.as_bytes())
+            .map_err(StoreError::io("cannot write", &project.config_path()))?;
+    }
+    let lock_text = new_lock.to_toml();
+    let lock_changed =
+        std::fs::read_to_string(project.lock_path()).ok().as_deref() != Some(lock_text.as_str());
+    if lock_changed {
+        atomic_write(&project.lock_path(), lock_text.as_bytes())
+            .map_err(StoreError::io("cannot write", &project.lock_path()))?;
+    }
+    store.sync_manifest(reporter)?;
+    for (name, version, path) in done {
+        reporter.status(
+            "Installed",
+            &format!("{name} {version} to {}", path.display()),
+        );
+    }
+    for line in locked_now {
+        reporter.status("Locked", &line);
+    }
+    for name in dropped {
+        reporter.status("Unlocked", &format!("{name} (no longer in orla.yaml)"));
+    }
+    if plans.is_empty() && !lock_changed {
+        reporter.status(
+            "Up to date",
+            &format!("{} tools, as orla.lock pins them", wants.len()),
+        );
+    }
+    Ok(())
+}
+
+/// The source of `name version` as installed in `root`, if it is.
+fn installed_source(
+    root: &InstallRoot,
+    name: &str,
+    version: &semver::Version,
+) -> Option<crate::store::receipt::Source> {
+    Receipt::read(&root.package_dir(name, version))
+        .ok()
+        .map(|r| r.source)
+}
+
+/// Whether an installed package came from where a fresh resolution points:
+/// the same archive bytes, or the same tag of the same repository.
+fn same_origin(
+    installed: &crate::store::receipt::Source,
+    planned: &crate::store::receipt::Source,
+) -> bool {
+    match planned.kind {
+        SourceKind::Git => {
+            installed.kind == SourceKind::Git
+                && installed.repository == planned.repository
+                && installed.tag == planned.tag
+        }
+        _ => {
+            installed.kind == planned.kind
+                && installed.blake3 == planned.blake3
+                && installed.size == planned.size
+        }
+    }
+}
+
+/// Where a pinned archive can be read without any index: the built-in
+/// registry, HTTP(S) (through the download cache), or a local file.
+/// `None` when only the registry knows (an archive inside a git registry).
+fn pinned_location(pin: &LockedTool) -> Option<ArchiveLocation> {
+    let archive = pin.archive.as_deref()?;
+    if let Some(rel) = archive.strip_prefix("builtin:") {
+        return crate::index::builtin::file(rel).map(|bytes| ArchiveLocation::Embedded {
+            path: rel.to_string(),
+            bytes,
+        });
+    }
+    if archive.starts_with("http://") || archive.starts_with("https://") {
+        return Some(ArchiveLocation::Http(archive.to_string()));
+    }
+    let path = std::path::Path::new(archive.strip_prefix("file://").unwrap_or(archive));
+    // Only regular files: a lock must not make orla block on a fifo or
+    // read a device.
+    (path.is_absolute() && path.is_file()).then(|| ArchiveLocation::File(path.to_path_buf()))
+}
+
+/// Why a pin cannot be installed without network, if it cannot.
+fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
+    let label = format!("{} {}", pin.name, pin.version);
+    match (pin.kind, pinned_location(pin)) {
+        (LockKind::Registry, Some(ArchiveLocation::Http(url))) => ctx
+            .cache()
+            .archive(&pin.blake3)
+            .is_none()
+            .then(|| format!("the archive of {label} ({url}) is not in the download cache")),
+        (LockKind::Registry, Some(_)) => None,
+        // Git registries and git-source tools are read from their cached
+        // clones; fetching them offline fails with its own message.
+        _ => None,
+    }
+}
+
+/// The plan that installs exactly what `pin` names.
+fn pin_plan(ctx: &Context, pin: &LockedTool, args: &InstallArgs) -> Result<Plan, Error> {
+    if pin.kind == LockKind::Git {
+        return install::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
+    }
+    if let Some(location) = pinned_location(pin) {
+        return Ok(install::pinned_archive_plan(
+            &pin.name,
+            &pin.version,
+            location,
+            pin.source(),
+        ));
+    }
+    // The archive lives inside a registry (a git index): ask the registry
+    // the lock names for exactly this version, and hold it to the digest.
+    let choice = args.registry.as_deref().or(pin.registry.as_deref());
+    let registries = Registries::new(ctx, choice)?;
+    let spec = Spec {
+        name: pin.name.clone(),
+        requirement: Requirement::Exact(pin.version.clone()),
+        raw: Some(pin.version.to_string()),
+    };
+    let plan = install::plan_spec(ctx, &registries, &spec)?;
+    if !pin.matches(plan.source()) {
+        return Err(Error::other(
+            format!(
+                "{} {}: the registry now gives an archive with digest {}, but orla.lock pins {}",
+                pin.name,
+                pin.version,
+                plan.source().blake3,
+                pin.blake3
+            ),
+            Some(
+                "nothing was installed; if the registry's new archive is trusted, run `orla install NAME@VERSION` to lock it again"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(plan)
+}
+
+/// Rewrites one `tools:` entry of orla.yaml's text and checks that the
+/// result parses to exactly the intended change.
+pub(crate) fn edit_yaml(
+    project: &Project,
+    text: &str,
+    name: &str,
+    requirement: Option<&str>,
+) -> Result<String, Error> {
+    let edited = match requirement {
+        Some(r) => edit::set_tool(text, name, r),
+        None => edit::remove_tool(text, name),
+    };
+    let path = project.config_path();
+    let refuse = |why: String| {
+        Error::other(
+            format!("cannot edit {} safely: {why}", path.display()),
+            Some(match requirement {
+                Some(r) => {
+                    format!("add `{name}: \"{r}\"` under `tools:` by hand and run `orla install`")
+                }
+                None => format!("remove `{name}` from `tools:` by hand"),
+            }),
+        )
+    };
+    let edited = edited.map_err(refuse)?;
+    let before = crate::project::parse(text, &project.dir).map_err(|e| refuse(e.message))?;
+    let after = crate::project::parse(&edited, &project.dir).map_err(|e| refuse(e.message))?;
+    let mut expected: BTreeMap<String, String> = before.tools.clone();
+    match requirement {
+        Some(r) => expected.insert(name.to_string(), r.to_string()),
+        None => expected.remove(name),
+    };
+    let same_rest = before.port == after.port
+        && before.timeout == after.timeout
+        && before.tools_dir == after.tools_dir
+        && before.log_format == after.log_format
+        && before.log_level == after.log_level
+        && before.registries == after.registries;
+    if after.tools != expected || !same_rest {
+        return Err(refuse("the edit would change more than that entry".into()));
+    }
+    Ok(edited)
+}
+
+/// `<project>/.orla/` is machine state (the manifest, pins, the lock file
+/// of the root): keep it out of version control, as uv does for `.venv`.
+pub(crate) fn ignore_state_dir(root: &InstallRoot) {
+    let path = root.state_dir.join(".gitignore");
+    if root.project_dir.is_some() && !path.exists() {
+        let _ = std::fs::write(
+            path,
+            "# Written by orla: this directory is machine state.\n*\n",
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! `orla use NAME@VERSION`: which installed version the manifest serves
+//! (RFC 3 8.2 "allow explicit version selection", 9.2). `orla use NAME`
+//! goes back to the default.
+//!
+//! Where the choice is kept:
+//! - in a project, for a tool orla.yaml requires: in orla.lock, so that
+//!   every machine serves the same version. The requirement is kept when it
+//!   allows the version, else set to exactly that version. `orla use NAME`
+//!   pins the newest installed version the requirement allows.
+//! - otherwise (the global root, or a project tool orla.yaml does not
+//!   name): in `<state_dir>/pins.json` (see `store::pins`); `orla use NAME`
+//!   removes the pin, so the newest installed version is served.
+
+use crate::cli::UseArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::project::lockfile::{LockFile, LockedTool};
+use crate::resolve::{Requirement, Spec};
+use crate::store::pins::Pins;
+use crate::store::{atomic_write, Installed, Store, StoreError};
+
+pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
+    let spec = Spec::parse(&args.spec)?;
+    let project = if args.global { None } else { ctx.project()? };
+    let root = match &project {
+        Some(p) => ctx.project_root(p),
+        None => ctx.global_root(),
+    };
+    let reporter = ctx.reporter.as_ref();
+    let store = Store::open(&root, reporter)?;
+    let installed: Vec<Installed> = root
+        .scan(reporter)?
+        .into_iter()
+        .filter(|p| p.receipt.name == spec.name)
+        .collect();
+    let shown: Vec<String> = installed
+        .iter()
+        .map(|p| p.receipt.version.to_string())
+        .collect();
+    if installed.is_empty() {
+        return Err(StoreError::NotInstalled {
+            what: format!("{} (in {})", spec.name, root.tools_dir.display()),
+        }
+        .into());
+    }
+    let declared = project.as_ref().and_then(|p| {
+        p.config
+            .tools
+            .get(&spec.name)
+            .map(|r| (p, r.trim().to_string()))
+    });
+
+    // The installed version asked for: the newest that matches.
+    let requirement = match (&spec.raw, &declared) {
+        (Some(_), _) => spec.requirement.clone(),
+        // `orla use NAME` in a project: the newest the requirement allows.
+        (None, Some((_, req))) => crate::resolve::parse_requirement(req)
+            .map_err(|e| Error::other(format!("orla.yaml: {}: {e}", spec.name), None))?,
+        (None, None) => Requirement::Latest,
+    };
+    let chosen = installed
+        .iter()
+        .filter(|p| allows(&requirement, &p.receipt.version))
+        .max_by(|a, b| a.receipt.version.cmp(&b.receipt.version))
+        .ok_or_else(|| {
+            Error::other(
+                format!(
+                    "no installed version of {} matches '{}'; installed: {}",
+                    spec.name,
+                    spec.raw.as_deref().unwrap_or("latest"),
+                    shown.join(", ")
+                ),
+                Some(format!("install it first: `orla install {}`", args.spec)),
+            )
+        })?;
+    let version = chosen.receipt.version.clone();
+
+    let mut pins = Pins::read(&root.state_dir)?;
+    match declared {
+        Some((project, current)) => {
+            let keep =
+                crate::resolve::parse_requirement(&current).is_ok_and(|r| allows(&r, &version));
+            let requirement = if keep {
+                current.clone()
+            } else {
+                version.to_string()
+            };
+            let pin =
+                LockedTool::from_source(&spec.name, &version, &requirement, &chosen.receipt.source)
+                    .ok_or_else(|| {
+                        Error::other(
+                            format!(
+                        "{} {version} was installed from a local path, so orla.lock cannot pin it",
+                        spec.name
+                    ),
+                            Some(format!(
+                                "install it from a registry: `orla install {}@{version}`",
+                                spec.name
+                            )),
+                        )
+                    })?;
+            let mut text = None;
+            if !keep {
+                let path = project.config_path();
+                let old =
+                    std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
+                text = Some(super::sync::edit_yaml(
+                    project,
+                    &old,
+                    &spec.name,
+                    Some(&requirement),
+                )?);
+            }
+            let mut lock = LockFile::read(&project.lock_path())?.unwrap_or_default();
+            lock.set(pin);
+            if let Some(text) = text {
+                let path = project.config_path();
+                atomic_write(&path, text.as_bytes())
+                    .map_err(StoreError::io("cannot write", &path))?;
+                reporter.status(
+                    "Updated",
+                    &format!(
+                        "orla.yaml: {}: \"{requirement}\" (was \"{current}\")",
+                        spec.name
+                    ),
+                );
+            }
+            let path = project.lock_path();
+            atomic_write(&path, lock.to_toml().as_bytes())
+                .map_err(StoreError::io("cannot write", &path))?;
+            // The lock decides now; a machine-local pin would hide it.
+            if pins.tools.remove(&spec.name).is_some() {
+                pins.write(&root.state_dir)?;
+            }
+        }
+        None => {
+            if spec.raw.is_some() {
+                pins.tools.insert(spec.name.clone(), version.clone());
+            } else {
+                pins.tools.remove(&spec.name);
+            }
+            pins.write(&root.state_dir)?;
+        }
+    }
+    store.sync_manifest(reporter)?;
+    reporter.status(
+        "Using",
+        &format!("{} {version} from {}", spec.name, chosen.dir.display()),
+    );
+    Ok(())
+}
+
+/// Whether an installed version satisfies a requirement; `latest` allows any.
+fn allows(requirement: &Requirement, version: &semver::Version) -> bool {
+    match requirement {
+        Requirement::Latest => true,
+        Requirement::Exact(v) => v == version,
+        Requirement::Range(r) => r.matches(version),
+    }
+}

@@ -1,0 +1,119 @@
+//! Everything besides the installed packages that decides a root's manifest:
+//! the version pins (`orla use`, and orla.lock in a project), a project's
+//! RFC 1 settings and discovered executables, and the global tools a project
+//! also serves.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::{Manifest, ToolEntry};
+use crate::progress::Reporter;
+use crate::project::discover::{self, Discovered};
+use crate::project::lockfile::LockFile;
+use crate::project::{Project, Settings};
+use crate::store::pins::Pins;
+use crate::store::{InstallRoot, RootKind};
+use crate::verify::Digest;
+
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
+    /// Name -> the version to serve when it is installed: `orla use` pins
+    /// first, then orla.lock.
+    pub preferred: BTreeMap<String, semver::Version>,
+    pub settings: Settings,
+    pub discovered: Vec<Discovered>,
+    /// Global tools a project serves where it has no tool of that name.
+    pub global_tools: Vec<ToolEntry>,
+    /// The global root's `installed`, for listing.
+    pub global_installed: Vec<super::InstalledEntry>,
+    /// See [`fingerprint`].
+    pub fingerprint: Option<String>,
+}
+
+impl Inputs {
+    /// Reads the inputs of `root`. Problems (an unreadable lock, a damaged
+    /// global manifest) are reported and leave that input out: the manifest
+    /// must still be written.
+    pub fn gather(root: &InstallRoot, reporter: &dyn Reporter) -> Inputs {
+        let mut inputs = Inputs::default();
+        let warn = |what: String| reporter.warn(&what);
+        if let Some(dir) = &root.project_dir {
+            match Project::load(dir) {
+                Ok(project) => {
+                    inputs.settings = project.settings();
+                    match LockFile::read(&project.lock_path()) {
+                        Ok(Some(lock)) => {
+                            for t in lock.tools {
+                                inputs.preferred.insert(t.name, t.version);
+                            }
+                        }
+                        Ok(None) => {}
+                        Err(e) => warn(format!("ignoring orla.lock: {e}")),
+                    }
+                }
+                Err(e) => warn(format!("ignoring orla.yaml: {e}")),
+            }
+            match discover::discover(&root.tools_dir) {
+                Ok(found) => {
+                    for w in &found.warnings {
+                        warn(w.clone());
+                    }
+                    inputs.discovered = found.tools;
+                }
+                Err(e) => warn(format!(
+                    "cannot look for executables in {}: {e}",
+                    root.tools_dir.display()
+                )),
+            }
+        }
+        match Pins::read(&root.state_dir) {
+            Ok(pins) => inputs.preferred.extend(pins.tools),
+            Err(e) => warn(format!("ignoring version pins: {e}")),
+        }
+        if root.kind == RootKind::Project {
+            if let Some(home) = &root.global_state_dir {
+                match Manifest::read(&InstallRoot::global(home)) {
+                    Ok(global) => {
+                        inputs.global_tools = global.tools;
+                        inputs.global_installed = global.installed;
+                    }
+                    Err(e) => warn(format!("not serving global tools here: {e}")),
+                }
+            }
+            inputs.fingerprint = Some(fingerprint(root));
+        }
+        inputs
+    }
+}
+
+/// A digest of every input of a project's manifest that can change without
+/// orla being run on the project: orla.yaml, orla.lock, the state dir's
+/// pins, the global manifest, and the loose files of tools_dir (by name,
+/// size, time and mode). `orla list` compares it with the manifest's and
+/// regenerates a stale manifest.
+pub fn fingerprint(root: &InstallRoot) -> String {
+    let mut hasher = blake3::Hasher::new();
+    let mut file = |path: &Path| {
+        hasher.update(path.as_os_str().as_encoded_bytes());
+        hasher.update(b"\0");
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                hasher.update(&Digest::of(&bytes).to_hex().into_bytes());
+            }
+            Err(_) => {
+                hasher.update(b"-");
+            }
+        }
+        hasher.update(b"\n");
+    };
+    if let Some(dir) = &root.project_dir {
+        file(&dir.join(crate::project::CONFIG_FILE));
+        file(&dir.join(crate::project::LOCK_FILE));
+    }
+    file(&Pins::path(&root.state_dir));
+    if let Some(home) = &root.global_state_dir {
+        file(&InstallRoot::global(home).manifest_path());
+    }
+    hasher.update(discover::fingerprint(&root.tools_dir).as_bytes());
+    hasher.finalize().to_hex().to_string()
+}

@@ -1,0 +1,723 @@
+//! Projects (issue 4): `orla init`, strict orla.yaml, requirements recorded
+//! in orla.yaml and pinned in orla.lock, reproducible installs on a second
+//! machine, `--locked` and `--frozen`, comment-preserving edits, RFC 1
+//! discovery of loose executables, project tools shadowing global ones,
+//! and `orla use`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::server::{Behaviour, Server};
+use common::{snapshot, write_file, IndexBuilder, PackageBuilder, TestContext};
+
+/// A fresh project directory under the context's work dir.
+fn project(t: &TestContext, yaml: &str) -> PathBuf {
+    let dir = t.work.join("proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("orla.yaml"), yaml).unwrap();
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn lock(dir: &Path) -> toml::Value {
+    toml::from_str(&read(&dir.join("orla.lock"))).unwrap()
+}
+
+fn pin<'a>(lock: &'a toml::Value, name: &str) -> &'a toml::Value {
+    lock["tool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("{name} not in the lock: {lock}"))
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&dir.join(".orla/manifest.json"))).unwrap()
+}
+
+/// name -> (version, root) of what a manifest serves.
+fn served(manifest: &serde_json::Value) -> Vec<(String, String, String)> {
+    manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_string(),
+                t["version"].as_str().unwrap().to_string(),
+                t["root"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn receipt(pkg: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&pkg.join(".orla-receipt.json"))).unwrap()
+}
+
+#[test]
+fn init_writes_every_rfc1_option_and_never_overwrites() {
+    let t = TestContext::new();
+    t.run(&["init", "proj"])
+        .success()
+        .stderr_has("Created")
+        .stderr_has("proj/orla.yaml");
+    let path = t.work.join("proj/orla.yaml");
+    let text = read(&path);
+    for line in [
+        "tools_dir: ./tools\n",
+        "port: 8080\n",
+        "timeout: 30\n",
+        "log_format: json\n",
+        "log_level: info\n",
+        "tools:\n",
+        "# registries:\n",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
+    }
+    assert!(text.lines().filter(|l| l.starts_with('#')).count() > 10);
+    // A project with nothing installed: an empty list, settings at defaults.
+    let proj = t.work.join("proj");
+    t.run_in(&proj, &["list", "--json"]).success();
+    let m = manifest(&proj);
+    assert_eq!(m["settings"]["port"], 8080);
+    assert_eq!(m["settings"]["timeout_ms"], 30000);
+    assert_eq!(m["settings"]["log_format"], "json");
+    assert_eq!(m["settings"]["log_level"], "info");
+
+    std::fs::write(&path, "port: 9000\n").unwrap();
+    t.run(&["init", "proj"])
+        .failure(1)
+        .stderr_has("already exists")
+        .stderr_has("hint: orla init never overwrites it");
+    assert_eq!(read(&path), "port: 9000\n");
+}
+
+#[test]
+fn orla_yaml_errors_name_the_key_and_the_line() {
+    let t = TestContext::new();
+    for (yaml, needles) in [
+        (
+            "# my project\ntools_dir: ./tools\nprot: 8080\n",
+            &[
+                "orla.yaml, line 3: unknown key 'prot'",
+                "hint: did you mean 'port'?",
+            ][..],
+        ),
+        (
+            "port: 80\nlog_level: loud\n",
+            &["line 2: log_level: unknown value `loud`"][..],
+        ),
+        (
+            "timeout: -4\n",
+            &["line 1: timeout: -4 is not a timeout"][..],
+        ),
+        (
+            "port: 70000\n",
+            &["line 1: port: 70000 is not a port number"][..],
+        ),
+        (
+            "tools:\n  fs-read: \"^1.2\"\n  json-query: soon\n",
+            &["line 3: tools: json-query: 'soon' is neither a version nor a requirement"][..],
+        ),
+        ("port: 1\nport: 2\n", &["line 2: 'port' is given twice"][..]),
+    ] {
+        let dir = project(&t, yaml);
+        let run = t.run_in(&dir, &["list"]);
+        run.failure(1);
+        for needle in needles {
+            run.stderr_has(needle);
+        }
+        // Installing is refused the same way, before anything happens.
+        t.run_in(&dir, &["install", "fs-read"]).failure(1);
+        assert!(!dir.join("tools").exists());
+        assert!(!dir.join("orla.lock").exists());
+    }
+}
+
+#[test]
+fn install_records_the_requirement_and_pins_the_exact_version() {
+    let t = TestContext::new();
+    t.run(&["init", "proj"]).success();
+    let dir = t.work.join("proj");
+    t.run_in(&dir, &["install", "fs-read@1.1"])
+        .success()
+        .stderr_has("Installed fs-read 1.1.0")
+        .stderr_has("Locked fs-read 1.1.0 (\"1.1\")");
+    // A bare name records `^VERSION`, as cargo add does.
+    t.run_in(&dir, &["install", "json-query"]).success();
+    let yaml = read(&dir.join("orla.yaml"));
+    assert!(
+        yaml.ends_with("tools:\n  fs-read: \"1.1\"\n  json-query: \"^1.0.0\"\n"),
+        "{yaml}"
+    );
+
+    let text = read(&dir.join("orla.lock"));
+    assert!(text.starts_with("# This file is generated by orla; do not edit it by hand."));
+    let lock = lock(&dir);
+    assert_eq!(lock["lock_version"].as_integer(), Some(1));
+    let fs = pin(&lock, "fs-read");
+    assert_eq!(fs["version"].as_str(), Some("1.1.0"));
+    assert_eq!(fs["requirement"].as_str(), Some("1.1"));
+    assert_eq!(fs["registry"].as_str(), Some("builtin"));
+    assert_eq!(
+        fs["archive"].as_str(),
+        Some("builtin:archives/fs-read/fs-read-1.1.0.tar.gz")
+    );
+    let pkg = dir.join("tools/fs-read/1.1.0");
+    let r = receipt(&pkg);
+    assert_eq!(fs["blake3"].as_str(), r["source"]["blake3"].as_str());
+    assert_eq!(fs["size"].as_integer(), r["source"]["size"].as_i64());
+    // Stable ordering: tools by name, fields in a fixed order.
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("name = "))
+        .collect();
+    assert_eq!(names, ["\"fs-read\"", "\"json-query\""]);
+    let keys: Vec<&str> = text
+        .split("[[tool]]")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split(" = ").next())
+        .filter(|k| !k.is_empty())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "name",
+            "version",
+            "requirement",
+            "registry",
+            "archive",
+            "blake3",
+            "size"
+        ]
+    );
+
+    // Installing again changes nothing, not even the lock's bytes.
+    let before = snapshot(&dir);
+    t.run_in(&dir, &["install"])
+        .success()
+        .stderr_has("Up to date");
+    t.run_in(&dir, &["install", "fs-read"]).success();
+    let mut after = snapshot(&dir);
+    // The manifest is rewritten (same content); the root's lock file may be touched.
+    after.remove(".orla/manifest.json");
+    let mut before = before;
+    before.remove(".orla/manifest.json");
+    assert_eq!(before, after);
+
+    // Updating the requirement moves the pin.
+    t.run_in(&dir, &["install", "fs-read@^1.2"])
+        .success()
+        .stderr_has("Locked fs-read 1.2.1 (\"^1.2\")");
+    assert_eq!(
+        pin(&lock_of(&dir), "fs-read")["version"].as_str(),
+        Some("1.2.1")
+    );
+    assert!(read(&dir.join("orla.yaml")).contains("  fs-read: \"^1.2\"\n"));
+    assert_eq!(
+        served(&manifest(&dir))[0],
+        ("fs-read".into(), "1.2.1".into(), "project".into())
+    );
+}
+
+fn lock_of(dir: &Path) -> toml::Value {
+    lock(dir)
+}
+
+/// A directory index whose archives are served over HTTP by `server`.
+fn http_index(t: &TestContext, server: &Server, pkgs: &[(&str, &str)]) -> IndexBuilder {
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    for (name, version) in pkgs {
+        publish_http(&mut index, server, name, version);
+    }
+    index
+}
+
+fn publish_http(index: &mut IndexBuilder, server: &Server, name: &str, version: &str) {
+    index.publish(&PackageBuilder::new(name, version));
+    let rel = index.config.archive_for(name, version);
+    let bytes = std::fs::read(index.root.join(&rel)).unwrap();
+    let path = format!("/{name}-{version}.tar.gz");
+    server.route(&path, Behaviour::Serve(bytes));
+    let url = server.url(&path);
+    let v: semver::Version = version.parse().unwrap();
+    index.edit_records(name, |r| {
+        if r.version == v {
+            r.archive = Some(url.clone());
+        }
+    });
+}
+
+fn project_with_registry(t: &TestContext, index: &IndexBuilder) -> PathBuf {
+    project(
+        t,
+        &format!(
+            "# team tools\nregistries:\n  - name: team\n    location: {}\n\ntools:\n",
+            index.location()
+        ),
+    )
+}
+
+#[test]
+fn a_second_machine_installs_identical_bytes_from_the_lock() {
+    let server = Server::start();
+    let a = TestContext::new();
+    let mut index = http_index(&a, &server, &[("alpha", "1.0.0"), ("beta", "2.0.0")]);
+    let dir_a = project_with_registry(&a, &index);
+    a.run_in(&dir_a, &["install", "alpha@1", "beta"]).success();
+    assert_eq!(server.requests(), 2);
+    let lock_text = read(&dir_a.join("orla.lock"));
+    assert!(lock_text.contains(&server.url("/alpha-1.0.0.tar.gz")));
+
+    // Newer versions appear; the lock still says 1.0.0 and 2.0.0.
+    publish_http(&mut index, &server, "alpha", "1.1.0");
+    publish_http(&mut index, &server, "beta", "2.1.0");
+
+    // A clean machine: its own ORLA_HOME and cache, the same project files.
+    let b = TestContext::new();
+    let dir_b = b.work.join("proj");
+    std::fs::create_dir_all(&dir_b).unwrap();
+    for f in ["orla.yaml", "orla.lock"] {
+        std::fs::copy(dir_a.join(f), dir_b.join(f)).unwrap();
+    }
+    b.run_in(&dir_b, &["install"])
+        .success()
+        .stderr_has("Installed alpha 1.0.0")
+        .stderr_has("Installed beta 2.0.0");
+    assert_eq!(server.requests(), 4);
+    assert_eq!(read(&dir_b.join("orla.lock")), lock_text);
+    for pkg in ["alpha/1.0.0", "beta/2.0.0"] {
+        let (ra, rb) = (
+            receipt(&dir_a.join("tools").join(pkg)),
+            receipt(&dir_b.join("tools").join(pkg)),
+        );
+        assert_eq!(ra["source"]["blake3"], rb["source"]["blake3"]);
+        assert_eq!(ra["files"], rb["files"], "{pkg}: every file's BLAKE3");
+    }
+    let (ma, mb) = (manifest(&dir_a), manifest(&dir_b));
+    assert_eq!(served(&ma), served(&mb));
+    assert!(!dir_b.join("tools/alpha/1.1.0").exists());
+}
+
+#[test]
+fn locked_fails_on_drift_and_plain_install_resolves_only_what_changed() {
+    let server = Server::start();
+    let t = TestContext::new();
+    let mut index = http_index(&t, &server, &[("alpha", "1.0.0"), ("beta", "1.0.0")]);
+    let dir = project_with_registry(&t, &index);
+    t.run_in(&dir, &["install", "alpha@^1", "beta@^1"])
+        .success();
+    publish_http(&mut index, &server, "alpha", "1.1.0");
+    publish_http(&mut index, &server, "beta", "1.1.0");
+    publish_http(&mut index, &server, "beta", "2.0.0");
+    let lock_before = read(&dir.join("orla.lock"));
+
+    // The lock answers every requirement: --locked installs, changes nothing.
+    t.run_in(&dir, &["install", "--locked"]).success();
+    assert_eq!(read(&dir.join("orla.lock")), lock_before);
+
+    // Someone edits beta's requirement by hand.
+    let yaml = read(&dir.join("orla.yaml")).replace("beta: \"^1\"", "beta: \"^2\"");
+    std::fs::write(dir.join("orla.yaml"), &yaml).unwrap();
+    let before = snapshot(&dir);
+    t.run_in(&dir, &["install", "--locked"])
+        .failure(1)
+        .stderr_has("orla.lock is out of date and --locked forbids changing it")
+        .stderr_has("beta: orla.yaml asks for \"^2\" but orla.lock pins 1.0.0 for \"^1\"")
+        .stderr_has("hint: run `orla install` without --locked");
+    assert_eq!(snapshot(&dir), before);
+    // A new tool on the command line would change both files.
+    t.run_in(&dir, &["install", "--locked", "fs-read"])
+        .failure(1)
+        .stderr_has("fs-read is not in orla.yaml");
+
+    // Without --locked, only beta is resolved again: alpha stays at 1.0.0
+    // although 1.1.0 matches its requirement.
+    t.run_in(&dir, &["install"])
+        .success()
+        .stderr_has("Installed beta 2.0.0")
+        .stderr_has("Locked beta 2.0.0 (\"^2\")");
+    let lock = lock(&dir);
+    assert_eq!(pin(&lock, "alpha")["version"].as_str(), Some("1.0.0"));
+    assert_eq!(pin(&lock, "beta")["version"].as_str(), Some("2.0.0"));
+    assert_eq!(read(&dir.join("orla.yaml")), yaml);
+
+    // A tool removed from orla.yaml by hand loses its pin.
+    let yaml = yaml.replace("  alpha: \"^1\"\n", "");
+    std::fs::write(dir.join("orla.yaml"), &yaml).unwrap();
+    t.run_in(&dir, &["install", "--locked"])
+        .failure(1)
+        .stderr_has("alpha is pinned in orla.lock but orla.yaml no longer asks for it");
+    t.run_in(&dir, &["install"])
+        .success()
+        .stderr_has("Unlocked alpha");
+    assert!(!read(&dir.join("orla.lock")).contains("alpha"));
+}
+
+#[test]
+fn frozen_installs_from_the_cache_and_never_touches_the_network() {
+    let server = Server::start();
+    let a = TestContext::new();
+    let index = http_index(&a, &server, &[("alpha", "1.0.0")]);
+    let dir_a = project_with_registry(&a, &index);
+    a.run_in(&dir_a, &["install", "alpha"]).success();
+    assert_eq!(server.requests(), 1);
+    // From now on the server serves nothing.
+    server.route("/alpha-1.0.0.tar.gz", Behaviour::Status(500));
+
+    // Same cache, fresh ORLA_HOME and project: installs with no request.
+    let mut b = TestContext::new();
+    b.cache = a.cache.clone();
+    let dir_b = b.work.join("proj");
+    std::fs::create_dir_all(&dir_b).unwrap();
+    for f in ["orla.yaml", "orla.lock"] {
+        std::fs::copy(dir_a.join(f), dir_b.join(f)).unwrap();
+    }
+    b.run_in(&dir_b, &["install", "--frozen"])
+        .success()
+        .stderr_has("Installed alpha 1.0.0");
+    assert_eq!(server.requests(), 1);
+    assert_eq!(
+        receipt(&dir_b.join("tools/alpha/1.0.0"))["files"],
+        receipt(&dir_a.join("tools/alpha/1.0.0"))["files"]
+    );
+
+    // An empty cache: --frozen says which archive is missing, asks nothing
+    // of the network, and installs nothing.
+    let c = TestContext::new();
+    let dir_c = c.work.join("proj");
+    std::fs::create_dir_all(&dir_c).unwrap();
+    for f in ["orla.yaml", "orla.lock"] {
+        std::fs::copy(dir_a.join(f), dir_c.join(f)).unwrap();
+    }
+    c.run_in(&dir_c, &["install", "--frozen"])
+        .failure(1)
+        .stderr_has("--frozen forbids the network, and the archive of alpha 1.0.0")
+        .stderr_has("is not in the download cache");
+    assert_eq!(server.requests(), 1);
+    assert!(!dir_c.join("tools").exists());
+    // --frozen also refuses drift, before looking at any registry.
+    std::fs::write(
+        dir_c.join("orla.yaml"),
+        read(&dir_c.join("orla.yaml")).replace("alpha: \"^1.0.0\"", "alpha: \"2\""),
+    )
+    .unwrap();
+    c.run_in(&dir_c, &["install", "--frozen"])
+        .failure(1)
+        .stderr_has("--frozen forbids changing it");
+    assert_eq!(server.requests(), 1);
+}
+
+#[test]
+fn edits_of_orla_yaml_keep_comments_order_and_quoting() {
+    let t = TestContext::new();
+    let original = "\
+# Tools for the docs team.
+log_level: debug   # noisy on purpose
+
+tools:
+  # the JSON helper
+  json-query: '1'      # keep it on 1.x
+  fs-list: \"^1\"
+
+# the rest is RFC 1
+port: 9000
+";
+    let dir = project(&t, original);
+    t.run_in(&dir, &["install", "json-query", "fs-list"])
+        .success();
+    assert_eq!(read(&dir.join("orla.yaml")), original, "nothing to change");
+
+    t.run_in(&dir, &["install", "fs-read@~1.1"]).success();
+    let added = original.replace(
+        "  fs-list: \"^1\"\n",
+        "  fs-list: \"^1\"\n  fs-read: \"~1.1\"\n",
+    );
+    assert_eq!(read(&dir.join("orla.yaml")), added);
+
+    t.run_in(&dir, &["install", "json-query@1.0.0"]).success();
+    let updated = added.replace("json-query: '1'      #", "json-query: \"1.0.0\"      #");
+    assert_eq!(read(&dir.join("orla.yaml")), updated);
+
+    // Uninstall removes the requirement and the pin, and only them.
+    t.run_in(&dir, &["uninstall", "fs-list"])
+        .success()
+        .stderr_has("Removed fs-list 1.0.0")
+        .stderr_has("Forgot fs-list");
+    assert_eq!(
+        read(&dir.join("orla.yaml")),
+        updated.replace("  fs-list: \"^1\"\n", "")
+    );
+    assert!(!read(&dir.join("orla.lock")).contains("fs-list"));
+    assert!(!dir.join("tools/fs-list").exists());
+    // A project with no tools: block gets one.
+    let dir2 = t.work.join("proj2");
+    std::fs::create_dir_all(&dir2).unwrap();
+    std::fs::write(dir2.join("orla.yaml"), "port: 1234 # mine\n").unwrap();
+    t.run_in(&dir2, &["install", "fs-read@1.2"]).success();
+    assert_eq!(
+        read(&dir2.join("orla.yaml")),
+        "port: 1234 # mine\n\ntools:\n  fs-read: \"1.2\"\n"
+    );
+    // Uninstalling a required tool this machine never installed still
+    // removes it from the project.
+    let dir3 = t.work.join("proj3");
+    std::fs::create_dir_all(&dir3).unwrap();
+    std::fs::copy(dir2.join("orla.yaml"), dir3.join("orla.yaml")).unwrap();
+    std::fs::copy(dir2.join("orla.lock"), dir3.join("orla.lock")).unwrap();
+    t.run_in(&dir3, &["uninstall", "fs-read"])
+        .success()
+        .stderr_has("Forgot fs-read");
+    assert_eq!(
+        read(&dir3.join("orla.yaml")),
+        "port: 1234 # mine\n\ntools:\n"
+    );
+}
+
+fn discovery_project(t: &TestContext) -> PathBuf {
+    let dir = project(t, "tools_dir: ./tools\n");
+    let tools = dir.join("tools");
+    write_file(&tools.join("ls.sh"), "#!/bin/bash\nls \"$@\"\n", true);
+    write_file(
+        &tools.join("summarize.py"),
+        "#!/usr/bin/env python3\nprint('summary')\n",
+        true,
+    );
+    write_file(&tools.join("convert"), "\x7fELF not really\n", true);
+    write_file(&tools.join("notes.txt"), "not a tool\n", false);
+    dir
+}
+
+#[test]
+fn loose_executables_are_discovered_with_their_interpreters() {
+    let t = TestContext::new();
+    let dir = discovery_project(&t);
+    let list = t.run_in(&dir, &["list", "--json"]).success().json();
+    let rows: Vec<(&str, &str, bool)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap(),
+                e["source"]["kind"].as_str().unwrap(),
+                e["active"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("convert", "discovered", true),
+            ("ls", "discovered", true),
+            ("summarize", "discovered", true)
+        ]
+    );
+    let m = manifest(&dir);
+    let tools = m["tools"].as_array().unwrap();
+    let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap().clone();
+    let ls = by_name("ls");
+    assert_eq!(ls["interpreter"], "bash");
+    assert_eq!(
+        ls["entrypoint"],
+        dir.join("tools/ls.sh").display().to_string()
+    );
+    assert_eq!(ls["source"]["kind"], "discovered");
+    assert_eq!(
+        ls["source"]["blake3"],
+        blake3::hash(b"#!/bin/bash\nls \"$@\"\n").to_hex().as_str()
+    );
+    assert_eq!(ls["source"]["size"], b"#!/bin/bash\nls \"$@\"\n".len());
+    assert_eq!(ls["risk_level"], "high");
+    assert_eq!(ls["mode"], "simple");
+    assert_eq!(by_name("summarize")["interpreter"], "python3");
+    assert_eq!(by_name("convert")["interpreter"], serde_json::Value::Null);
+    assert!(tools.iter().all(|t| t["name"] != "notes"));
+
+    // A table row says where it came from.
+    t.run_in(&dir, &["list"]).success().stdout_has("discovered");
+    // A file dropped in later is noticed by the next list.
+    write_file(&dir.join("tools/late.sh"), "#!/bin/sh\n", true);
+    let list = t.run_in(&dir, &["list", "--json"]).success().json();
+    assert_eq!(list.as_array().unwrap().len(), 4);
+    assert!(served(&manifest(&dir)).iter().any(|(n, _, _)| n == "late"));
+}
+
+#[test]
+fn an_installed_package_wins_over_a_discovered_file_of_the_same_name() {
+    let t = TestContext::new();
+    let dir = discovery_project(&t);
+    write_file(
+        &dir.join("tools/fs-read.sh"),
+        "#!/bin/sh\necho mine\n",
+        true,
+    );
+    t.run_in(&dir, &["install", "fs-read@1.2"])
+        .success()
+        .stderr_has("fs-read.sh is not served: the installed package fs-read has the same name");
+    let m = manifest(&dir);
+    let fs: Vec<_> = m["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["name"] == "fs-read")
+        .collect();
+    assert_eq!(fs.len(), 1);
+    assert_eq!(fs[0]["source"]["kind"], "registry");
+    let loose = m["installed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "fs-read" && e["source"]["kind"] == "discovered")
+        .unwrap();
+    assert_eq!(loose["active"], false);
+    // Removing the package serves the file again.
+    t.run_in(&dir, &["uninstall", "fs-read"]).success();
+    let m = manifest(&dir);
+    let fs = m["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "fs-read")
+        .unwrap();
+    assert_eq!(fs["source"]["kind"], "discovered");
+}
+
+#[test]
+fn project_tools_shadow_global_tools_of_the_same_name() {
+    let t = TestContext::new();
+    // Global: fs-read 1.1.0 and json-query.
+    t.run(&["install", "fs-read@1.1", "json-query"]).success();
+    let dir = project(&t, "tools:\n");
+    t.run_in(&dir, &["install", "fs-read@1.2"]).success();
+
+    let m = manifest(&dir);
+    assert_eq!(
+        served(&m),
+        [
+            ("fs-read".into(), "1.2.1".into(), "project".into()),
+            ("json-query".into(), "1.0.0".into(), "global".into()),
+        ]
+    );
+    // The default list shows both roots; the global fs-read is shadowed.
+    let list = t.run_in(&dir, &["list", "--json"]).success().json();
+    let rows: Vec<(String, String, String, bool)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().into(),
+                e["version"].as_str().unwrap().into(),
+                e["root"].as_str().unwrap().into(),
+                e["active"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("fs-read".into(), "1.2.1".into(), "project".into(), true),
+            ("fs-read".into(), "1.1.0".into(), "global".into(), false),
+            ("json-query".into(), "1.0.0".into(), "global".into(), true),
+        ]
+    );
+    t.run_in(&dir, &["list"]).success().stdout_has("ROOT");
+    let project_only = t
+        .run_in(&dir, &["list", "--project", "--json"])
+        .success()
+        .json();
+    assert_eq!(project_only.as_array().unwrap().len(), 1);
+    let global = t
+        .run_in(&dir, &["list", "--global", "--json"])
+        .success()
+        .json();
+    let global: Vec<&str> = global
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(global, ["1.1.0", "1.0.0"]);
+    t.run(&["list", "--project"])
+        .failure(2)
+        .stderr_has("no orla.yaml");
+
+    // A global install made elsewhere shows up in the project's next list.
+    t.run(&["install", "fs-list"]).success();
+    t.run_in(&dir, &["list", "--json"]).success();
+    assert!(served(&manifest(&dir)).contains(&("fs-list".into(), "1.0.0".into(), "global".into())));
+}
+
+#[test]
+fn use_chooses_the_served_version() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "fs-read@1.2"]).success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
+    t.run(&["use", "fs-read@1.1.0"])
+        .success()
+        .stderr_has("Using fs-read 1.1.0");
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.1.0");
+    let pins: serde_json::Value = serde_json::from_str(&read(&t.home.join("pins.json"))).unwrap();
+    assert_eq!(pins["tools"]["fs-read"], "1.1.0");
+    // A pin survives a newer install.
+    t.run(&["install", "fs-read@1.0"]).success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.1.0");
+    // `orla use NAME` goes back to the newest.
+    t.run(&["use", "fs-read"]).success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
+    assert!(!t.home.join("pins.json").exists());
+    t.run(&["use", "fs-read@2"])
+        .failure(1)
+        .stderr_has("no installed version of fs-read matches '2'; installed: 1.0.0, 1.1.0, 1.2.1");
+    t.run(&["use", "json-query@1"])
+        .failure(1)
+        .stderr_has("json-query");
+    // Uninstalling the pinned version drops the pin.
+    t.run(&["use", "fs-read@1.0.0"]).success();
+    t.run(&["uninstall", "fs-read@1.0.0"]).success();
+    assert!(!t.home.join("pins.json").exists());
+
+    // In a project the choice goes into orla.lock (and orla.yaml when the
+    // requirement does not allow it), so every machine serves it.
+    let dir = project(&t, "tools:\n  fs-read: \"^1.1\" # any 1.x from 1.1\n");
+    t.run_in(&dir, &["install"]).success();
+    t.run_in(&dir, &["install", "fs-read@1.1.0"]).success();
+    assert!(read(&dir.join("orla.yaml")).contains("fs-read: \"1.1.0\" # any 1.x"));
+    t.run_in(&dir, &["install", "fs-read@^1.1"]).success();
+    assert_eq!(served(&manifest(&dir))[0].1, "1.2.1");
+    t.run_in(&dir, &["use", "fs-read@1.1.0"]).success();
+    assert_eq!(served(&manifest(&dir))[0].1, "1.1.0");
+    assert!(read(&dir.join("orla.yaml")).contains("fs-read: \"^1.1\" # any 1.x"));
+    assert_eq!(
+        pin(&lock(&dir), "fs-read")["version"].as_str(),
+        Some("1.1.0")
+    );
+    assert_eq!(
+        pin(&lock(&dir), "fs-read")["requirement"].as_str(),
+        Some("^1.1")
+    );
+    // The lock is consistent: --locked accepts it and serves 1.1.0.
+    t.run_in(&dir, &["install", "--locked"]).success();
+    assert_eq!(served(&manifest(&dir))[0].1, "1.1.0");
+    // Outside the requirement: orla.yaml follows.
+    t.run_in(&dir, &["install", "fs-read@1.0.0"]).success();
+    t.run_in(&dir, &["install", "fs-read@^1.1"]).success();
+    t.run_in(&dir, &["use", "fs-read@1.0.0"])
+        .success()
+        .stderr_has("orla.yaml: fs-read: \"1.0.0\"");
+    assert!(read(&dir.join("orla.yaml")).contains("fs-read: \"1.0.0\" # any 1.x"));
+    assert_eq!(served(&manifest(&dir))[0].1, "1.0.0");
+    // --global acts on the global root from inside the project.
+    t.run_in(&dir, &["use", "--global", "fs-read@1.1.0"])
+        .success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.1.0");
+}
