@@ -79,7 +79,13 @@ fn expected() -> (
         listing.tools.push(RegistryEntry {
             name: name.clone(),
             description: package.description().to_string(),
-            repository: Some(format!("archives/{name}")),
+            // As `orla tool publish` does: repository, else homepage, else
+            // the directory holding the tool's archives.
+            repository: tool
+                .repository
+                .clone()
+                .or_else(|| tool.homepage.clone())
+                .or_else(|| Some(format!("archives/{name}"))),
             maintainer: tool.author.clone(),
             keywords: tool.keywords.clone(),
         });
