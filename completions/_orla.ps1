@@ -23,6 +23,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -30,7 +33,13 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed tools')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Make a directory an orla project: write a commented orla.yaml')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Choose which installed version of a tool the manifest serves')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed tools against their install receipts')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registries for tools')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a tool''s versions, permissions and installs')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move installed tools to their newest allowed version')
+            [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
@@ -39,12 +48,17 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;install' {
             [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'Install a local package directory or .tar.gz archive')
-            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: `builtin` or an index directory')
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory or a git URL [default: every configured registry, in order]')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even if the version is already installed')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
+            [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'In a project: fail instead of changing orla.lock (for CI)')
+            [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'In a project: --locked, and no network: every archive must be local or cached')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -54,6 +68,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;uninstall' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -62,8 +79,38 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;list' {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'List the global root (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'List only the project''s own tools (an error outside a project)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;init' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;use' {
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Act on the global root (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -74,15 +121,119 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'orla;search' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Search only this registry (a configured name or a location)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, best match first')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;info' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Look only in this registry (a configured name or a location)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON object')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;update' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to update from (a configured name or a location)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, and change nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;cache' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;cache;clear' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;cache;dir' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;cache;help' {
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'orla;cache;help;clear' {
+            break
+        }
+        'orla;cache;help;dir' {
+            break
+        }
+        'orla;cache;help;help' {
+            break
+        }
         'orla;completions' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -92,6 +243,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;tool' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -120,6 +274,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write into an existing, non-empty directory, replacing the files scaffold writes')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -130,6 +287,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the problems as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -142,6 +302,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -154,6 +317,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the published record as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -165,6 +331,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Un-yank: make the version installable by ranges again')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -201,6 +370,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;migrate' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -216,6 +388,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing tool.yaml that differs from the migrated one')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -237,7 +412,13 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed tools')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Make a directory an orla project: write a commented orla.yaml')
+            [CompletionResult]::new('use', 'use', [CompletionResultType]::ParameterValue, 'Choose which installed version of a tool the manifest serves')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed tools against their install receipts')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registries for tools')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a tool''s versions, permissions and installs')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move installed tools to their newest allowed version')
+            [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
@@ -253,7 +434,33 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;help;list' {
             break
         }
+        'orla;help;init' {
+            break
+        }
+        'orla;help;use' {
+            break
+        }
         'orla;help;verify' {
+            break
+        }
+        'orla;help;search' {
+            break
+        }
+        'orla;help;info' {
+            break
+        }
+        'orla;help;update' {
+            break
+        }
+        'orla;help;cache' {
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            break
+        }
+        'orla;help;cache;clear' {
+            break
+        }
+        'orla;help;cache;dir' {
             break
         }
         'orla;help;completions' {

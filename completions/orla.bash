@@ -16,11 +16,20 @@ _orla() {
             ",$1")
                 cmd="orla"
                 ;;
+            orla,cache)
+                cmd="orla__subcmd__cache"
+                ;;
             orla,completions)
                 cmd="orla__subcmd__completions"
                 ;;
             orla,help)
                 cmd="orla__subcmd__help"
+                ;;
+            orla,info)
+                cmd="orla__subcmd__info"
+                ;;
+            orla,init)
+                cmd="orla__subcmd__init"
                 ;;
             orla,install)
                 cmd="orla__subcmd__install"
@@ -31,20 +40,56 @@ _orla() {
             orla,migrate)
                 cmd="orla__subcmd__migrate"
                 ;;
+            orla,search)
+                cmd="orla__subcmd__search"
+                ;;
             orla,tool)
                 cmd="orla__subcmd__tool"
                 ;;
             orla,uninstall)
                 cmd="orla__subcmd__uninstall"
                 ;;
+            orla,update)
+                cmd="orla__subcmd__update"
+                ;;
+            orla,use)
+                cmd="orla__subcmd__use"
+                ;;
             orla,verify)
                 cmd="orla__subcmd__verify"
+                ;;
+            orla__subcmd__cache,clear)
+                cmd="orla__subcmd__cache__subcmd__clear"
+                ;;
+            orla__subcmd__cache,dir)
+                cmd="orla__subcmd__cache__subcmd__dir"
+                ;;
+            orla__subcmd__cache,help)
+                cmd="orla__subcmd__cache__subcmd__help"
+                ;;
+            orla__subcmd__cache__subcmd__help,clear)
+                cmd="orla__subcmd__cache__subcmd__help__subcmd__clear"
+                ;;
+            orla__subcmd__cache__subcmd__help,dir)
+                cmd="orla__subcmd__cache__subcmd__help__subcmd__dir"
+                ;;
+            orla__subcmd__cache__subcmd__help,help)
+                cmd="orla__subcmd__cache__subcmd__help__subcmd__help"
+                ;;
+            orla__subcmd__help,cache)
+                cmd="orla__subcmd__help__subcmd__cache"
                 ;;
             orla__subcmd__help,completions)
                 cmd="orla__subcmd__help__subcmd__completions"
                 ;;
             orla__subcmd__help,help)
                 cmd="orla__subcmd__help__subcmd__help"
+                ;;
+            orla__subcmd__help,info)
+                cmd="orla__subcmd__help__subcmd__info"
+                ;;
+            orla__subcmd__help,init)
+                cmd="orla__subcmd__help__subcmd__init"
                 ;;
             orla__subcmd__help,install)
                 cmd="orla__subcmd__help__subcmd__install"
@@ -55,14 +100,29 @@ _orla() {
             orla__subcmd__help,migrate)
                 cmd="orla__subcmd__help__subcmd__migrate"
                 ;;
+            orla__subcmd__help,search)
+                cmd="orla__subcmd__help__subcmd__search"
+                ;;
             orla__subcmd__help,tool)
                 cmd="orla__subcmd__help__subcmd__tool"
                 ;;
             orla__subcmd__help,uninstall)
                 cmd="orla__subcmd__help__subcmd__uninstall"
                 ;;
+            orla__subcmd__help,update)
+                cmd="orla__subcmd__help__subcmd__update"
+                ;;
+            orla__subcmd__help,use)
+                cmd="orla__subcmd__help__subcmd__use"
+                ;;
             orla__subcmd__help,verify)
                 cmd="orla__subcmd__help__subcmd__verify"
+                ;;
+            orla__subcmd__help__subcmd__cache,clear)
+                cmd="orla__subcmd__help__subcmd__cache__subcmd__clear"
+                ;;
+            orla__subcmd__help__subcmd__cache,dir)
+                cmd="orla__subcmd__help__subcmd__cache__subcmd__dir"
                 ;;
             orla__subcmd__help__subcmd__migrate,capsule)
                 cmd="orla__subcmd__help__subcmd__migrate__subcmd__capsule"
@@ -137,7 +197,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --help --version install uninstall list verify completions tool migrate help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -150,8 +210,106 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__cache)
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version clear dir help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__clear)
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__dir)
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__help)
+            opts="clear dir help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__help__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__help__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__completions)
-            opts="-q -h -V --quiet --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,8 +323,50 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help)
-            opts="install uninstall list verify completions tool migrate help"
+            opts="install uninstall list init use verify search info update cache completions tool migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__cache)
+            opts="clear dir"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__cache__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__cache__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -193,6 +393,34 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__info)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__init)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -251,6 +479,20 @@ _orla() {
         orla__subcmd__help__subcmd__migrate__subcmd__capsule)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -360,6 +602,34 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__help__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -374,8 +644,40 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__info)
+            opts="-q -h -V --registry --json --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__init)
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__install)
-            opts="-y -q -h -V --local --registry --force --yes --quiet --help --version"
+            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -397,7 +699,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__list)
-            opts="-q -h -V --json --quiet --help --version"
+            opts="-q -h -V --json --global --project --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,7 +713,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate)
-            opts="-q -h -V --quiet --help --version capsule help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version capsule help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,7 +727,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate__subcmd__capsule)
-            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --help --version"
+            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,8 +786,26 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__search)
+            opts="-q -h -V --registry --json --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__tool)
-            opts="-q -h -V --quiet --help --version scaffold validate pack publish yank help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version scaffold validate pack publish yank help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -597,7 +917,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__pack)
-            opts="-o -q -h -V --output --json --quiet --help --version"
+            opts="-o -q -h -V --output --json --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -619,7 +939,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__publish)
-            opts="-q -h -V --index --init --json --quiet --help --version"
+            opts="-q -h -V --index --init --json --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,7 +957,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__scaffold)
-            opts="-y -q -h -V --dir --description --language --binary --mode --permission --param --tool-version --author --license --yes --force --quiet --help --version"
+            opts="-y -q -h -V --dir --description --language --binary --mode --permission --param --tool-version --author --license --yes --force --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -691,7 +1011,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__validate)
-            opts="-q -h -V --json --quiet --help --version"
+            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +1025,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__yank)
-            opts="-q -h -V --index --undo --quiet --help --version"
+            opts="-q -h -V --index --undo --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,7 +1043,39 @@ _orla() {
             return 0
             ;;
         orla__subcmd__uninstall)
-            opts="-q -h -V --quiet --help --version"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__update)
+            opts="-y -q -h -V --dry-run --registry --yes --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__use)
+            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,7 +1089,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__verify)
-            opts="-q -h -V --json --quiet --help --version"
+            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -20,6 +20,9 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -27,7 +30,13 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
             cand list 'List installed tools'
+            cand init 'Make a directory an orla project: write a commented orla.yaml'
+            cand use 'Choose which installed version of a tool the manifest serves'
             cand verify 'Check installed tools against their install receipts'
+            cand search 'Search the registries for tools'
+            cand info 'Show a tool''s versions, permissions and installs'
+            cand update 'Move installed tools to their newest allowed version'
+            cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
@@ -35,12 +44,17 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;install'= {
             cand --local 'Install a local package directory or .tar.gz archive'
-            cand --registry 'Registry to install from: `builtin` or an index directory'
+            cand --registry 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory or a git URL [default: every configured registry, in order]'
             cand --force 'Reinstall even if the version is already installed'
             cand -y 'Accept the tools'' permissions without asking'
             cand --yes 'Accept the tools'' permissions without asking'
+            cand --locked 'In a project: fail instead of changing orla.lock (for CI)'
+            cand --frozen 'In a project: --locked, and no network: every archive must be local or cached'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -49,6 +63,9 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;uninstall'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -56,8 +73,36 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;list'= {
             cand --json 'Print a JSON array, one object per installed name and version'
+            cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand --project 'List only the project''s own tools (an error outside a project)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;init'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;use'= {
+            cand --global 'Act on the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -67,14 +112,108 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --json 'Print a JSON array, one object per installed name and version'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;search'= {
+            cand --registry 'Search only this registry (a configured name or a location)'
+            cand --json 'Print a JSON array, best match first'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;info'= {
+            cand --registry 'Look only in this registry (a configured name or a location)'
+            cand --json 'Print a JSON object'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;update'= {
+            cand --registry 'Registry to update from (a configured name or a location)'
+            cand --dry-run 'Show what would change, and change nothing'
+            cand -y 'Accept the new versions'' permissions without asking'
+            cand --yes 'Accept the new versions'' permissions without asking'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;cache'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand dir 'Print the cache directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;cache;clear'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;cache;dir'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;cache;help'= {
+            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand dir 'Print the cache directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;cache;help;clear'= {
+        }
+        &'orla;cache;help;dir'= {
+        }
+        &'orla;cache;help;help'= {
+        }
         &'orla;completions'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -83,6 +222,9 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;tool'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -110,6 +252,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --force 'Write into an existing, non-empty directory, replacing the files scaffold writes'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -119,6 +264,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --json 'Print the problems as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -130,6 +278,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --json 'Print the result as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -141,6 +292,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --json 'Print the published record as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -151,6 +305,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --undo 'Un-yank: make the version installable by ranges again'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -179,6 +336,9 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;migrate'= {
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -193,6 +353,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --force 'Replace an existing tool.yaml that differs from the migrated one'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -210,7 +373,13 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
             cand list 'List installed tools'
+            cand init 'Make a directory an orla project: write a commented orla.yaml'
+            cand use 'Choose which installed version of a tool the manifest serves'
             cand verify 'Check installed tools against their install receipts'
+            cand search 'Search the registries for tools'
+            cand info 'Show a tool''s versions, permissions and installs'
+            cand update 'Move installed tools to their newest allowed version'
+            cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
@@ -222,7 +391,25 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;help;list'= {
         }
+        &'orla;help;init'= {
+        }
+        &'orla;help;use'= {
+        }
         &'orla;help;verify'= {
+        }
+        &'orla;help;search'= {
+        }
+        &'orla;help;info'= {
+        }
+        &'orla;help;update'= {
+        }
+        &'orla;help;cache'= {
+            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand dir 'Print the cache directory'
+        }
+        &'orla;help;cache;clear'= {
+        }
+        &'orla;help;cache;dir'= {
         }
         &'orla;help;completions'= {
         }

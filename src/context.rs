@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::config::UserConfig;
 use crate::error::Error;
-use crate::index::GitAccess;
 use crate::fetch::Cache;
+use crate::index::GitAccess;
 use crate::progress::{Printer, Reporter};
 use crate::project::Project;
 use crate::store::InstallRoot;
@@ -27,7 +27,6 @@ pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
 /// Seconds an HTTP download may wait for the server before it fails (default 30).
 pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
 
-
 pub struct Context {
     pub home: PathBuf,
     pub cache_dir: PathBuf,
@@ -39,6 +38,8 @@ pub struct Context {
     pub offline: bool,
     /// Fetch git registries even when their clone is younger than the TTL.
     pub refresh: bool,
+    /// Accept a git registry whose history went back (`--allow-rollback`).
+    pub allow_rollback: bool,
     /// How long a cloned git registry is fresh.
     pub registry_ttl: Duration,
     /// Inactivity timeout of HTTP downloads.
@@ -100,6 +101,7 @@ impl Context {
             config,
             offline,
             refresh: false,
+            allow_rollback: false,
             registry_ttl,
             http_timeout,
             default_registry: non_empty(ENV_REGISTRY),
@@ -120,9 +122,9 @@ impl Context {
             ttl: self.registry_ttl,
             offline: self.offline,
             refresh: self.refresh,
+            allow_rollback: self.allow_rollback,
         }
     }
-
 
     pub fn global_root(&self) -> InstallRoot {
         InstallRoot::global(&self.home)

@@ -33,6 +33,11 @@ pub struct Cli {
     #[arg(long, global = true, conflicts_with = "offline")]
     pub refresh: bool,
 
+    /// Accept a git registry whose history was rewound or force-pushed since
+    /// the last fetch (refused by default: see docs/security.md)
+    #[arg(long, global = true)]
+    pub allow_rollback: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -45,15 +50,15 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// List installed tools
     List(ListArgs),
+    /// Make a directory an orla project: write a commented orla.yaml
+    Init(InitArgs),
+    /// Choose which installed version of a tool the manifest serves
+    Use(UseArgs),
     /// Check installed tools against their install receipts
     Verify(VerifyArgs),
     /// Search the registries for tools
     Search(SearchArgs),
     /// Show a tool's versions, permissions and installs
-    /// Make a directory an orla project: write a commented orla.yaml
-    Init(InitArgs),
-    /// Choose which installed version of a tool the manifest serves
-    Use(UseArgs),
     Info(InfoArgs),
     /// Move installed tools to their newest allowed version
     Update(UpdateArgs),
@@ -99,11 +104,6 @@ pub struct InstallArgs {
     /// Accept the tools' permissions without asking
     #[arg(short, long)]
     pub yes: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct UninstallArgs {
-    /// Tools to remove: NAME (every version) or NAME@VERSION
 
     /// In a project: fail instead of changing orla.lock (for CI)
     #[arg(long)]
@@ -112,25 +112,25 @@ pub struct UninstallArgs {
     /// In a project: --locked, and no network: every archive must be local or cached
     #[arg(long)]
     pub frozen: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// Tools to remove: NAME (every version) or NAME@VERSION
     #[arg(value_name = "SPEC", required = true)]
     pub specs: Vec<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
-    /// Print a JSON array, one object per installed name and version
-    #[arg(long)]
-    pub json: bool,
-}
 #[command(
     after_help = "Inside a project (an orla.yaml here or in a parent), the list shows what the \
 project's manifest serves: the project's packages and discovered executables, then the global \
 tools, a global tool being shadowed (not active) when the project has a tool of that name."
 )]
-
-#[derive(Debug, Args)]
-#[command(
-    after_help = "Every installed file is hashed again with BLAKE3 and compared with the receipt \
+pub struct ListArgs {
+    /// Print a JSON array, one object per installed name and version
+    #[arg(long)]
+    pub json: bool,
 
     /// List the global root (~/.orla or ORLA_HOME), even inside a project
     #[arg(long, conflicts_with = "project")]
@@ -139,6 +139,11 @@ tools, a global tool being shadowed (not active) when the project has a tool of 
     /// List only the project's own tools (an error outside a project)
     #[arg(long)]
     pub project: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Every installed file is hashed again with BLAKE3 and compared with the receipt \
 written at install time; added, removed and changed files are listed. Exits 1 on any difference."
 )]
 pub struct VerifyArgs {
@@ -212,11 +217,6 @@ pub enum CacheCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to generate for
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-#[derive(Debug, Args)]
 #[command(
     after_help = "orla.yaml holds the RFC 1 options (tools_dir, port, timeout, log_format, log_level), \
 each written with its default, and the project's `tools:` requirements. An existing orla.yaml is \
@@ -246,6 +246,11 @@ pub struct UseArgs {
     pub global: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Subcommand)]
@@ -420,7 +425,11 @@ pub enum MigrateCommand {
 )]
 pub struct MigrateCapsuleArgs {
     /// The capsule directory (or its orla-tool.json)
-    #[arg(value_name = "PATH", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(
+        value_name = "PATH",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     pub path: Option<PathBuf>,
 
     /// Migrate every capsule under this tools directory

@@ -50,6 +50,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     let mut ctx = Context::from_env(cli.quiet)?;
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
+    ctx.allow_rollback = cli.allow_rollback;
     match cli.command {
         Command::Install(args) => {
             // --frozen installs orla.lock without any network.
@@ -60,11 +61,11 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::List(args) => list::run(&ctx, &args),
         Command::Init(args) => init::run(&ctx, &args),
         Command::Use(args) => use_version::run(&ctx, &args),
+        Command::Verify(args) => verify::run(&ctx, &args),
         Command::Search(args) => search::run(&ctx, &args),
         Command::Info(args) => info::run(&ctx, &args),
         Command::Update(args) => update::run(&ctx, &args),
         Command::Cache(command) => cache::run(&ctx, &command),
-        Command::Verify(args) => verify::run(&ctx, &args),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),
         Command::Tool(ToolCommand::Pack(args)) => tool::pack(&ctx, &args),

@@ -18,6 +18,13 @@
 //! the first 16 hex digits of the URL's BLAKE3, so two URLs never share a
 //! clone. The whole history is fetched (not a shallow clone) so that a later
 //! fetch can check that the index only moved forward.
+//!
+//! Rollback protection: a fetch whose commit does not descend from the last
+//! commit seen (the state file's `commit`) is refused and the clone's ref is
+//! put back, because a rewound or force-pushed index is how a compromised
+//! registry or mirror would bring back a withdrawn version or hide a yank.
+//! `--allow-rollback` (`GitAccess::allow_rollback`) accepts it deliberately,
+//! once: the new commit becomes the one later fetches must descend from.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -41,6 +48,9 @@ pub struct GitAccess {
     pub offline: bool,
     /// Fetch even when the clone is younger than the TTL.
     pub refresh: bool,
+    /// Accept an index whose history was rewound or rewritten since the
+    /// last fetch (`--allow-rollback`).
+    pub allow_rollback: bool,
 }
 
 /// What is recorded next to each clone.
@@ -181,8 +191,31 @@ impl GitIndex {
 
         reporter.status("Updating", &format!("registry {name} ({url})"));
         let existed = dir.exists();
+        // The last commit seen: what this fetch must fast-forward from.
+        let seen = state
+            .as_ref()
+            .map(|s| s.commit.clone())
+            .filter(|c| !c.is_empty());
         match fetch(&dir, url) {
             Ok(commit) => {
+                if let Some(seen) = seen.filter(|s| *s != commit) {
+                    if !descends_from(&dir, &commit, &seen) {
+                        if !access.allow_rollback {
+                            // Keep reading the last good commit.
+                            let _ = set_index_ref(&dir, &seen);
+                            return Err(IndexError::Rollback {
+                                registry: name.to_string(),
+                                seen,
+                                found: commit,
+                            });
+                        }
+                        reporter.warn(&format!(
+                            "registry {name} was rewound or rewritten (last seen {}, now {}); accepting it because of --allow-rollback",
+                            short(&seen),
+                            short(&commit)
+                        ));
+                    }
+                }
                 let mut new_state = state.unwrap_or_default();
                 new_state.url = url.to_string();
                 new_state.fetched_at = now();
@@ -238,6 +271,35 @@ impl GitIndex {
         let content = object.as_blob().map(|blob| blob.content().to_vec());
         Ok(content)
     }
+}
+
+/// True when `commit` is `ancestor` or a descendant of it. A commit that
+/// cannot be found (a damaged clone) counts as not descending.
+fn descends_from(dir: &Path, commit: &str, ancestor: &str) -> bool {
+    let check = || -> Result<bool, git2::Error> {
+        let repo = git2::Repository::open_bare(dir)?;
+        let new = git2::Oid::from_str(commit)?;
+        let old = git2::Oid::from_str(ancestor)?;
+        if new == old {
+            return Ok(true);
+        }
+        repo.find_commit(old)?;
+        repo.graph_descendant_of(new, old)
+    };
+    check().unwrap_or(false)
+}
+
+/// Points the index ref back at `commit`.
+fn set_index_ref(dir: &Path, commit: &str) -> Result<(), git2::Error> {
+    let repo = git2::Repository::open_bare(dir)?;
+    let oid = git2::Oid::from_str(commit)?;
+    repo.find_commit(oid)?;
+    repo.reference(INDEX_REF, oid, true, "orla: refuse a rolled-back index")?;
+    Ok(())
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(12)]
 }
 
 /// The commit of the index ref in an existing clone.

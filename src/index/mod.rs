@@ -75,6 +75,14 @@ pub enum IndexError {
     Git { registry: String, message: String },
     #[error("registry {registry} is not in the cache and --offline forbids the network")]
     Offline { registry: String },
+    #[error(
+        "registry {registry} went back in time: its history no longer contains commit {seen}, the last one orla fetched (now at {found})"
+    )]
+    Rollback {
+        registry: String,
+        seen: String,
+        found: String,
+    },
 }
 
 impl IndexError {
@@ -97,6 +105,9 @@ impl IndexError {
             IndexError::Offline { .. } => {
                 Some("run the command once without --offline to fetch it".into())
             }
+            IndexError::Rollback { .. } => Some(
+                "a rewound or force-pushed index can bring back withdrawn versions, so orla keeps using the last commit it saw; if the registry's maintainers rewrote its history on purpose, accept it once with --allow-rollback".into(),
+            ),
             _ => None,
         }
     }
