@@ -243,7 +243,7 @@ fn publish_into_a_git_working_tree_commits() {
 }
 
 #[test]
-fn publish_into_a_bare_repository_then_install_from_a_clone() {
+fn publish_into_a_bare_repository_then_install_from_it() {
     let ctx = TestContext::new();
     let bare = ctx.work.join("index.git");
     let repo = git2::Repository::init_bare(&bare).unwrap();
@@ -279,6 +279,15 @@ fn publish_into_a_bare_repository_then_install_from_a_clone() {
     ctx.run(&["install", "br", "--registry", clone_dir.to_str().unwrap()])
         .success();
     assert_eq!(ctx.list(), [("br".to_string(), "1.0.0".to_string())]);
+
+    // orla reads the bare repository as a git registry too.
+    let fresh = TestContext::new();
+    fresh.run(&["install", "br", "--registry", &url]).success();
+    assert_eq!(fresh.list(), [("br".to_string(), "1.0.0".to_string())]);
+    fresh
+        .run(&["install", "br@1.1.0", "--registry", &url])
+        .success()
+        .stderr_has("yanked");
 }
 
 #[test]
