@@ -364,3 +364,46 @@ fn the_builtin_registry_is_what_publish_makes() {
     };
     assert_eq!(listing(&fresh), listing(&index_dir()));
 }
+
+#[test]
+fn concurrent_publishers_lose_no_update() {
+    let ctx = TestContext::new();
+    let index = ctx.work.join("index");
+    let seed = PackageBuilder::new("seed", "1.0.0").write(&ctx.work);
+    publish(&ctx, &seed, index.to_str().unwrap(), &["--init"]).success();
+    let sources: Vec<PathBuf> = (0..6)
+        .map(|i| PackageBuilder::new(&format!("par{i}"), "1.0.0").write(&ctx.work))
+        .collect();
+    // Every publish rewrites registry.yaml; without the lock some would be lost.
+    let children: Vec<_> = sources
+        .iter()
+        .map(|src| {
+            ctx.command(&[
+                "tool",
+                "publish",
+                src.to_str().unwrap(),
+                "--index",
+                index.to_str().unwrap(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let listing =
+        RegistryYaml::parse(&std::fs::read(index.join("registry.yaml")).unwrap()).unwrap();
+    let names: Vec<&str> = listing.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["par0", "par1", "par2", "par3", "par4", "par5", "seed"]
+    );
+}
