@@ -125,7 +125,9 @@ fn collect(root: &Path, name: &str) -> Result<Vec<Entry>, PackError> {
     walk(root, "", &mut out)?;
     let own_archive = format!("{name}-");
     out.retain(|e| {
-        e.is_dir || e.rel.contains('/') || !(e.rel.starts_with(&own_archive) && e.rel.ends_with(".tar.gz"))
+        e.is_dir
+            || e.rel.contains('/')
+            || !(e.rel.starts_with(&own_archive) && e.rel.ends_with(".tar.gz"))
     });
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(out)
