@@ -703,8 +703,14 @@ fn update_moves_to_the_newest_allowed_version() {
     // In a project, the orla.yaml requirement bounds the update.
     let project = t.work.join("proj");
     std::fs::create_dir_all(&project).unwrap();
-    std::fs::write(project.join("orla.yaml"), "tools:\n  fs-read: \"~1.1\"\n").unwrap();
+    std::fs::write(project.join("orla.yaml"), "tools_dir: ./tools\n").unwrap();
     t.run_in(&project, &["install", "fs-read@1.0.0"]).success();
+    // Loosen the requirement by hand, as a user would.
+    std::fs::write(
+        project.join("orla.yaml"),
+        "tools_dir: ./tools\ntools:\n  fs-read: \"~1.1\"\n",
+    )
+    .unwrap();
     let dry = t.run_in(&project, &["update", "--dry-run"]);
     assert_eq!(dry.stdout, "fs-read 1.0.0 -> 1.1.0\n");
     t.run_in(&project, &["update"]).success();
@@ -717,6 +723,17 @@ fn update_moves_to_the_newest_allowed_version() {
         .map(|e| e["version"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(versions, ["1.1.0"]);
+    // orla.lock follows: it pins 1.1.0 for "~1.1", so --locked has nothing to change.
+    let lock = std::fs::read_to_string(project.join("orla.lock")).unwrap();
+    assert!(
+        lock.contains("version = \"1.1.0\"") && lock.contains("requirement = \"~1.1\""),
+        "{lock}"
+    );
+    t.run_in(&project, &["install", "--locked"]).success();
+    assert!(
+        project.join("tools/fs-read/1.1.0").is_dir()
+            && !project.join("tools/fs-read/1.0.0").exists()
+    );
 }
 
 #[test]

@@ -14,10 +14,12 @@ use std::collections::{BTreeMap, HashMap};
 use crate::cli::UpdateArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::project::lockfile::{LockFile, LockedTool};
+use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
-use crate::store::receipt::SourceKind;
-use crate::store::{Installed, Store, StoreError};
+use crate::store::receipt::{Receipt, SourceKind};
+use crate::store::{atomic_write, InstallRoot, Installed, Store, StoreError};
 
 struct Move {
     name: String,
@@ -138,6 +140,9 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
     let store = Store::open(&root, reporter)?;
     super::install::apply(ctx, &store, &plans, false, args.yes)?;
+    if let Some(project) = &project {
+        relock(ctx, project, &root, &moves)?;
+    }
     // Only now that every new version is in place do the old ones go.
     for m in &moves {
         store.remove(&m.name, &m.from)?;
@@ -145,6 +150,52 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     store.sync_manifest(reporter)?;
     for m in &moves {
         reporter.status("Updated", &format!("{} {} -> {}", m.name, m.from, m.to));
+    }
+    Ok(())
+}
+
+/// In a project, orla.lock pins what was moved: the new version, with the
+/// requirement orla.yaml has for it (else the one the old pin had), so a
+/// later `orla install` installs the updated versions, not the old ones.
+fn relock(
+    ctx: &Context,
+    project: &Project,
+    root: &InstallRoot,
+    moves: &[Move],
+) -> Result<(), Error> {
+    let path = project.lock_path();
+    let Some(mut lock) = LockFile::read(&path)? else {
+        return Ok(());
+    };
+    let mut changed = false;
+    for m in moves {
+        let Some(old) = lock.get(&m.name).cloned() else {
+            continue;
+        };
+        let receipt = Receipt::read(&root.package_dir(&m.name, &m.to)).map_err(|e| {
+            Error::other(
+                format!("cannot read the receipt of {} {}: {e}", m.name, m.to),
+                None,
+            )
+        })?;
+        let requirement = project
+            .config
+            .tools
+            .get(&m.name)
+            .map(|r| r.trim().to_string())
+            .unwrap_or(old.requirement);
+        if let Some(pin) = LockedTool::from_source(&m.name, &m.to, &requirement, &receipt.source) {
+            lock.set(pin);
+            changed = true;
+        }
+    }
+    if changed {
+        atomic_write(&path, lock.to_toml().as_bytes())
+            .map_err(StoreError::io("cannot write", &path))?;
+        ctx.reporter.status(
+            "Locked",
+            &format!("the updated versions in {}", path.display()),
+        );
     }
     Ok(())
 }
