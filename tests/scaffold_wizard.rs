@@ -143,7 +143,10 @@ fn the_wizard_asks_every_question_and_writes_a_working_package() {
 fn flags_answer_their_questions_and_defaults_take_enter() {
     let ctx = TestContext::new();
     // Name, language and license come from flags; the rest are asked and
-    // each default is taken with Enter.
+    // each default is taken with Enter. The author defaults to git's user.name.
+    let user = ctx.dir.path().join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(user.join(".gitconfig"), "[user]\n\tname = Grace Hopper\n").unwrap();
     let mut s = spawn(
         &ctx,
         &[
@@ -170,6 +173,8 @@ fn flags_answer_their_questions_and_defaults_take_enter() {
     finish(s);
     let dir = ctx.work.join("quick");
     assert!(!dir.join("LICENSE").exists());
+    let tool = orla::package::ToolYaml::read(&dir).unwrap();
+    assert_eq!(tool.author.as_deref(), Some("Grace Hopper"));
     ctx.run(&["tool", "validate", "quick"]).success();
 }
 

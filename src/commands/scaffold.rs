@@ -169,12 +169,21 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     let author = match &args.author {
         Some(a) => Some(a.trim().to_string()).filter(|a| !a.is_empty()),
         None if ask => {
-            let a: String = wizard.input(
-                "Author (empty for none)",
-                Some(String::new()),
-                |_: &String| Ok::<(), String>(()),
-            )?;
-            Some(a.trim().to_string()).filter(|a| !a.is_empty())
+            // Suggest the git user's name, as `cargo new` once did.
+            let suggested = git2::Config::open_default()
+                .and_then(|c| c.get_string("user.name"))
+                .ok()
+                .filter(|n| !n.trim().is_empty());
+            let prompt = if suggested.is_some() {
+                "Author ('-' for none)"
+            } else {
+                "Author (empty for none)"
+            };
+            let a: String =
+                wizard.input(prompt, Some(suggested.unwrap_or_default()), |_: &String| {
+                    Ok::<(), String>(())
+                })?;
+            Some(a.trim().to_string()).filter(|a| !a.is_empty() && a != "-")
         }
         None => None,
     };

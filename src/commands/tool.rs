@@ -205,6 +205,14 @@ pub fn publish(ctx: &Context, args: &PublishArgs) -> Result<(), Error> {
             "Committed",
             &format!("{} \"Publish {label}\"", &commit[..commit.len().min(12)]),
         );
+    } else if let Some(worktree) = writer.enclosing_worktree() {
+        ctx.reporter.status(
+            "Note",
+            &format!(
+                "the index is a directory inside the git repository {}; commit the published files with your change",
+                worktree.display()
+            ),
+        );
     }
     Ok(())
 }

@@ -216,6 +216,18 @@ impl IndexWriter {
         &self.location
     }
 
+    /// For a plain directory inside a git working tree (the repository's
+    /// own `registry-index/`): the working tree, whose author commits the
+    /// published files with the rest of the change.
+    pub fn enclosing_worktree(&self) -> Option<PathBuf> {
+        match &self.target {
+            IndexTarget::Dir(path) => git2::Repository::discover(path)
+                .ok()
+                .and_then(|r| r.workdir().map(Path::to_path_buf)),
+            _ => None,
+        }
+    }
+
     fn io(&self, action: &'static str, path: &str, e: impl std::fmt::Display) -> PublishError {
         PublishError::Io {
             location: self.location.clone(),
