@@ -63,11 +63,11 @@ impl ToolRepo {
         offline: bool,
         reporter: &dyn Reporter,
     ) -> Result<ToolRepo, String> {
-        let dir = crate::index::git::clone_dir(&cache_dir.join("git-tools"), url);
-        // clone_dir puts it under `registries/`; keep tool repos apart.
+        // Named as registry clones are, but under `git-tools/`.
+        let registry_clone = crate::index::git::clone_dir(cache_dir, url);
         let dir = cache_dir
             .join("git-tools")
-            .join(dir.file_name().expect("clone dirs have a name"));
+            .join(registry_clone.file_name().expect("clone dirs have a name"));
         let lock_path = dir.with_extension("lock");
         let _lock = crate::store::lock::FileLock::acquire(
             &lock_path,
@@ -154,11 +154,27 @@ fn fetch_tags(dir: &Path, url: &str) -> Result<(), String> {
             git2::Repository::init_bare(dir).map_err(msg)?
         }
     };
+    let fetch = |depth: Option<i32>| {
+        let mut options = git2::FetchOptions::new();
+        options.download_tags(git2::AutotagOption::None);
+        // Tags are pruned so that a tag deleted upstream is not installed from the cache.
+        options.prune(git2::FetchPrune::On);
+        if let Some(depth) = depth {
+            options.depth(depth);
+        }
+        remote_fetch(&repo, url, options)
+    };
+    // Only the tagged trees are needed, not their history: shallow where the
+    // transport allows it, else a full fetch.
+    fetch(Some(1)).or_else(|_| fetch(None))
+}
+
+fn remote_fetch(
+    repo: &git2::Repository,
+    url: &str,
+    mut options: git2::FetchOptions<'_>,
+) -> Result<(), String> {
     let mut remote = repo.remote_anonymous(url).map_err(msg)?;
-    let mut options = git2::FetchOptions::new();
-    options.download_tags(git2::AutotagOption::None);
-    // Tags are pruned so that a tag deleted upstream is not installed from the cache.
-    options.prune(git2::FetchPrune::On);
     remote
         .fetch(&["+refs/tags/*:refs/tags/*"], Some(&mut options), None)
         .map_err(msg)
