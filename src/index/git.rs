@@ -73,6 +73,19 @@ pub struct GitIndex {
     pub repo_dir: PathBuf,
     /// The commit whose tree is read.
     pub commit: String,
+    /// The repository and the commit's tree, opened on first read: a search
+    /// reads one file per match, and reopening the repository each time
+    /// would dominate it.
+    opened: std::sync::Arc<Opened>,
+}
+
+#[derive(Default)]
+struct Opened(std::sync::Mutex<Option<(git2::Repository, git2::Oid)>>);
+
+impl std::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Opened")
+    }
 }
 
 /// The clone directory of `url` under the cache.
@@ -177,6 +190,7 @@ impl GitIndex {
                 url: url.to_string(),
                 repo_dir: dir,
                 commit,
+                opened: Default::default(),
             });
         }
         if let Some((state, commit)) = &cached {
@@ -185,6 +199,7 @@ impl GitIndex {
                     url: url.to_string(),
                     repo_dir: dir,
                     commit: commit.clone(),
+                    opened: Default::default(),
                 });
             }
         }
@@ -227,6 +242,7 @@ impl GitIndex {
                     url: url.to_string(),
                     repo_dir: dir,
                     commit,
+                    opened: Default::default(),
                 })
             }
             Err(message) => match cached {
@@ -239,6 +255,7 @@ impl GitIndex {
                         url: url.to_string(),
                         repo_dir: dir,
                         commit,
+                        opened: Default::default(),
                     })
                 }
                 None => {
@@ -253,21 +270,30 @@ impl GitIndex {
 
     /// Reads one file of the index at the fetched commit; `None` when absent.
     pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
-        let repo =
-            git2::Repository::open_bare(&self.repo_dir).map_err(|e| e.message().to_string())?;
-        let oid = git2::Oid::from_str(&self.commit).map_err(|e| e.message().to_string())?;
-        let tree = repo
-            .find_commit(oid)
-            .and_then(|c| c.tree())
-            .map_err(|e| e.message().to_string())?;
+        let msg = |e: git2::Error| e.message().to_string();
+        let mut opened = self
+            .opened
+            .0
+            .lock()
+            .map_err(|_| "a reader panicked".to_string())?;
+        if opened.is_none() {
+            let repo = git2::Repository::open_bare(&self.repo_dir).map_err(msg)?;
+            let oid = git2::Oid::from_str(&self.commit).map_err(msg)?;
+            let tree = repo
+                .find_commit(oid)
+                .and_then(|c| c.tree())
+                .map_err(msg)?
+                .id();
+            *opened = Some((repo, tree));
+        }
+        let (repo, tree) = opened.as_ref().expect("opened above");
+        let tree = repo.find_tree(*tree).map_err(msg)?;
         let entry = match tree.get_path(Path::new(rel)) {
             Ok(entry) => entry,
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
             Err(e) => return Err(e.message().to_string()),
         };
-        let object = entry
-            .to_object(&repo)
-            .map_err(|e| e.message().to_string())?;
+        let object = entry.to_object(repo).map_err(msg)?;
         let content = object.as_blob().map(|blob| blob.content().to_vec());
         Ok(content)
     }
