@@ -39,6 +39,24 @@ fn store_state(t: &TestContext) -> State {
     out
 }
 
+/// What the runtime sees: the installed set in manifest.json, read directly
+/// (no orla command, so no recovery).
+fn manifest_state(t: &TestContext) -> State {
+    let text = std::fs::read_to_string(t.home.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    manifest["installed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["version"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 fn state(items: &[(&str, &str)]) -> State {
     items
         .iter()
@@ -139,11 +157,11 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     let seed = 0x5eed_0f0a_u64 ^ u64::from(std::process::id());
     eprintln!("seed {seed:#x}, one install takes {typical} us");
     let mut rng = Rng(seed);
-    let iterations = 60;
-    let (mut killed, mut finished, mut saw_staging) = (0, 0, 0);
+    let iterations = 80;
+    let (mut killed, mut finished, mut saw_staging, mut settled_by_journal) = (0, 0, 0, 0);
     for i in 0..iterations {
         let before = store_state(&t);
-        let op = rng.below(5);
+        let op = rng.below(7);
         let (args, after): (Vec<String>, State) = match op {
             0 => {
                 let name = ["beta", "gamma"][rng.below(2) as usize];
@@ -174,12 +192,52 @@ fn sigkill_at_random_points_leaves_before_or_after() {
                     after,
                 )
             }
+            3 => {
+                // An update installs the new version, then removes the old.
+                let newest = before
+                    .iter()
+                    .filter(|(n, _)| n == "alpha")
+                    .map(|(_, v)| v.clone())
+                    .max_by_key(|v| v.parse::<semver::Version>().unwrap());
+                let mut after = before.clone();
+                match newest.as_deref() {
+                    None => {
+                        after.insert(("alpha".into(), "1.0.0".into()));
+                        (vec!["install".into(), "alpha@1.0.0".into()], after)
+                    }
+                    Some(newest) => {
+                        if newest == "1.0.0" {
+                            after.remove(&("alpha".to_string(), "1.0.0".to_string()));
+                            after.insert(("alpha".into(), "2.0.0".into()));
+                        }
+                        (vec!["update".into(), "alpha".into()], after)
+                    }
+                }
+            }
+            4 if before.iter().any(|(n, _)| n == "beta")
+                && before.iter().any(|(n, _)| n == "gamma") =>
+            {
+                let after: State = before
+                    .iter()
+                    .filter(|(n, _)| n != "beta" && n != "gamma")
+                    .cloned()
+                    .collect();
+                (
+                    vec!["uninstall".into(), "beta".into(), "gamma".into()],
+                    after,
+                )
+            }
             _ => {
-                let Some((name, _)) = before.iter().next().cloned() else {
-                    continue;
-                };
-                let after: State = before.iter().filter(|(n, _)| *n != name).cloned().collect();
-                (vec!["uninstall".into(), name], after)
+                let names: Vec<String> = before.iter().map(|(n, _)| n.clone()).collect();
+                if names.is_empty() {
+                    let mut after = before.clone();
+                    after.insert(("gamma".into(), "1.0.0".into()));
+                    (vec!["install".into(), "gamma".into()], after)
+                } else {
+                    let name = names[rng.below(names.len() as u64) as usize].clone();
+                    let after: State = before.iter().filter(|(n, _)| *n != name).cloned().collect();
+                    (vec!["uninstall".into(), name], after)
+                }
             }
         };
         let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -208,18 +266,33 @@ fn sigkill_at_random_points_leaves_before_or_after() {
         if t.tools_dir().join(".orla-staging").exists() {
             saw_staging += 1;
         }
-        let now = store_state(&t);
+        // The manifest, the runtime's only view, is written atomically: it
+        // is the state before or after, whatever the moment of the kill.
+        let seen = manifest_state(&t);
+        let context = format!(
+            "iteration {i} (seed {seed:#x}): {full:?} killed after {delay} us\nbefore {before:?}\nafter {after:?}"
+        );
         assert!(
-            now == before || now == after,
-            "iteration {i} (seed {seed:#x}): {full:?} after {delay} us left {now:?}\nbefore {before:?}\nafter {after:?}"
+            seen == before || seen == after,
+            "{context}\nthe manifest says {seen:?}"
         );
-        assert_consistent(
-            &t,
-            &format!("iteration {i}: {full:?} killed after {delay} us"),
+        // The store itself is too, unless a journal says a multi-step
+        // command is to be settled by the next run.
+        let raw = store_state(&t);
+        let journal = t.tools_dir().join(".orla-staging/journal").exists();
+        assert!(
+            raw == before || raw == after || journal,
+            "{context}\nthe store holds {raw:?} and no journal"
         );
+        if raw != before && raw != after {
+            settled_by_journal += 1;
+        }
+        assert_consistent(&t, &context);
+        // The next command settled the store on what the manifest said.
+        assert_eq!(store_state(&t), seen, "{context}");
     }
     eprintln!(
-        "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind), {finished} finished"
+        "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind, {settled_by_journal} mid-way through a multi-step command), {finished} finished"
     );
     assert!(killed >= iterations / 5, "too few kills to mean anything");
 }
@@ -260,6 +333,22 @@ fn reinstall_killed_between_renames_is_rolled_back() {
         .stderr_has("undid the unfinished install of beta 1.0.0");
     assert_eq!(common::snapshot(&t.tools_dir()), before);
     assert_consistent(&t, "after the roll back");
+
+    // Killed after writing the new manifest but before dropping the
+    // journal: the manifest is the commit point, so the command is
+    // finished forward, not undone behind the runtime's back.
+    t.run(&["install", "beta", "--registry", &index.location()])
+        .success();
+    let done = common::snapshot(&t.tools_dir());
+    std::fs::create_dir_all(staging.join("stage-done")).unwrap();
+    std::fs::write(staging.join("journal"), "commit beta/1.0.0\n").unwrap();
+    std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+    let run = t.run(&["list"]);
+    run.success();
+    assert!(!run.stderr.contains("undid"), "{}", run.stderr);
+    assert_eq!(common::snapshot(&t.tools_dir()), done);
+    assert_consistent(&t, "after finishing forward");
+    t.run(&["uninstall", "beta"]).success();
 
     // A damaged journal cannot point recovery anywhere else.
     std::fs::create_dir_all(staging.join("stage-x/old")).unwrap();
@@ -325,7 +414,7 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
     let t = TestContext::new();
     let server = Server::start();
     let mut index = IndexBuilder::new(&t.dir.path().join("index"));
-    let names = ["p1", "p2", "p3", "p4", "p5", "p6"];
+    let names = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
     for name in names {
         index.publish(&bulky(name, "1.0.0"));
         index.publish(&PackageBuilder::new(name, "2.0.0"));
@@ -361,7 +450,7 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
     let holder_url = server.url("/holder.tar.gz");
     index.edit_records("holder", |r| r.archive = Some(holder_url.clone()));
     let registry = index.location();
-    for name in ["p5", "p6"] {
+    for name in ["p5", "p6", "p7"] {
         t.run(&["install", &format!("{name}@1.0.0"), "--registry", &registry])
             .success();
     }
@@ -385,6 +474,7 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
         vec!["uninstall".into(), "p5".into()],
         vec!["uninstall".into(), "p6@1.0.0".into()],
         vec!["install".into(), "p2".into()],
+        vec!["update".into(), "p7".into()],
     ];
     let children: Vec<_> = jobs
         .iter()
@@ -424,6 +514,7 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
             ("p3", "2.0.0"),
             ("p4", "1.0.0"),
             ("p4", "2.0.0"),
+            ("p7", "2.0.0"),
         ])
     );
     assert_consistent(&t, "after the concurrent run");
@@ -436,5 +527,5 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
             k
         })
         .collect();
-    assert_eq!(cached.len(), 5, "{cached:?}"); // holder + p1..p4 version 2
+    assert_eq!(cached.len(), 6, "{cached:?}"); // holder, p1..p4 and p7 version 2
 }

@@ -16,13 +16,16 @@
 //! renames, since a rename cannot replace a non-empty directory. So every
 //! change is first appended to a journal (`.orla-staging/journal`, flushed
 //! before the rename it announces), and packages replaced or removed are
-//! moved into staging rather than deleted. The journal is deleted when the
-//! command regenerates the manifest: that is the moment the command takes
-//! effect. A command that fails before it, or a process killed before it,
-//! is rolled back from the journal (by the failing command itself, or by
-//! the next orla to open the root): new packages are moved out, old ones
-//! moved back. So the store is always exactly the state before a command or
-//! the state after it, never half of a multi-package install.
+//! moved into staging rather than deleted. Writing the new manifest is the
+//! moment the command takes effect (the runtime reads nothing else); the
+//! journal is deleted right after. A command that fails before that, or a
+//! process killed before that, is rolled back from the journal (by the
+//! failing command itself, or by the next orla to open the root): new
+//! packages are moved out, old ones moved back. A process killed after the
+//! manifest was written but before the journal went is finished forward.
+//! So what the manifest says is always exactly the state before a command
+//! or the state after it, never half of a multi-package install, and the
+//! store matches it once the next command has run.
 
 pub mod lock;
 pub mod pins;
@@ -257,7 +260,9 @@ pub struct Store<'a> {
 impl Drop for Store<'_> {
     fn drop(&mut self) {
         // A command that failed after changing the store undoes its changes.
-        if self.journal_path().exists() && self.roll_back(&crate::progress::Silent).is_ok() {
+        if self.journal_path().exists()
+            && matches!(self.settle(&crate::progress::Silent), Ok(false))
+        {
             let _ = fs::remove_file(self.root.pending_marker());
         }
         // Both only succeed when empty: a failed command leaves no trace.
@@ -294,7 +299,7 @@ impl<'a> Store<'a> {
     fn recover(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
         if self.journal_path().exists() {
-            self.roll_back(reporter)?;
+            self.settle(reporter)?;
         }
         if staging.exists() {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
@@ -328,6 +333,37 @@ impl<'a> Store<'a> {
             sync_dir(&staging);
         }
         Ok(())
+    }
+
+    /// Ends an interrupted command. Its manifest is its commit point: if the
+    /// manifest on disk is already the one the store now gives, the command
+    /// got that far and only its journal is left to drop (it is finished
+    /// forward, so a runtime that loaded the new manifest keeps seeing the
+    /// truth); otherwise it is rolled back. Returns whether it was finished.
+    fn settle(&self, reporter: &dyn Reporter) -> Result<bool, StoreError> {
+        let on_disk = fs::read(self.root.manifest_path()).ok();
+        let finished = match on_disk {
+            Some(bytes) => {
+                self.render_manifest(&crate::progress::Silent)?
+                    .to_json()
+                    .as_bytes()
+                    == bytes
+            }
+            None => false,
+        };
+        if finished {
+            let path = self.journal_path();
+            let text = fs::read_to_string(&path).unwrap_or_default();
+            fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
+            for step in text.lines().filter_map(Step::parse) {
+                if let Some(aside) = &step.aside {
+                    let _ = fs::remove_dir_all(self.root.staging_root().join(aside));
+                }
+            }
+        } else {
+            self.roll_back(reporter)?;
+        }
+        Ok(finished)
     }
 
     /// Undoes the journaled steps of an unfinished command, newest first.
@@ -473,21 +509,27 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// Regenerates the runtime manifest from the store, then clears the
-    /// pending marker and the staging area.
-    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+    /// The manifest the store gives in its current state.
+    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
         let installed = self.root.scan(reporter)?;
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
-        let manifest = Manifest::generate_with(self.root, &installed, &inputs, reporter);
+        Ok(Manifest::generate_with(
+            self.root, &installed, &inputs, reporter,
+        ))
+    }
+
+    /// Regenerates the runtime manifest from the store, then clears the
+    /// pending marker and the staging area.
+    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+        let manifest = self.render_manifest(reporter)?;
         let path = self.root.manifest_path();
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.
         atomic_write(&path, manifest.to_json().as_bytes())
             .map_err(StoreError::io("cannot write", &path))?;
-        // The command takes effect here: without its journal it can no
-        // longer be rolled back. Killed just before, the next run rolls the
-        // store back and, seeing the pending marker, rewrites the manifest.
+        // The command has taken effect: the new manifest is its commit point
+        // (see `settle`), and its journal can go.
         let journal = self.journal_path();
         match fs::remove_file(&journal) {
             Ok(()) => sync_dir(&self.root.staging_root()),
