@@ -5,9 +5,10 @@
 //!   - the baseline: read the archive + gunzip + discard (no hashing, no files),
 //!   - orla's one pass from a file: read -> BLAKE3 -> gunzip -> untar -> files,
 //!   - the same from a local HTTP server on 127.0.0.1,
-//!   - index lookups in a directory index of 10 and of 10,000 tools,
-//! so a regression shows up as a gap between the baseline and the pipeline,
-//! or as lookups growing with the index.
+//!   - index lookups in a directory index of 10 and of 10,000 tools.
+//!
+//! A regression shows up as a gap between the baseline and the pipeline, or
+//! as lookups growing with the index.
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
