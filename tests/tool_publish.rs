@@ -73,6 +73,11 @@ fn publish_into_a_directory_then_install_from_it() {
         .stderr_has("already published");
     assert_eq!(snapshot(&index), before);
 
+    // A lost archive is restored by publishing the same bytes again.
+    std::fs::remove_file(index.join("archives/greet/greet-1.0.0.tar.gz")).unwrap();
+    publish(&ctx, &src, loc, &[]).success();
+    assert_eq!(snapshot(&index), before);
+
     // Other bytes under the same version: refused, nothing changed.
     std::fs::write(src.join("README.md"), "# greet, changed\n").unwrap();
     publish(&ctx, &src, loc, &[])

@@ -464,11 +464,21 @@ pub fn publish(
     let (records, mut shard_text) = writer.records(name)?;
     if let Some(existing) = records.iter().find(|r| r.version == package.version) {
         if existing.blake3 == digest && existing.size == record.size {
+            // Same bytes: nothing to do, unless the archive the record names
+            // has gone missing, which these very bytes can repair.
+            let mut commit = None;
+            let missing = existing.archive.is_none() && writer.read(&archive)?.is_none();
+            if missing {
+                commit = writer.apply(
+                    &[(archive.clone(), bytes.to_vec())],
+                    &format!("Restore the archive of {name} {version}"),
+                )?;
+            }
             return Ok(Published {
                 record: existing.clone(),
                 archive,
-                changed: false,
-                commit: None,
+                changed: missing,
+                commit,
             });
         }
         return Err(PublishError::Republish {
