@@ -123,6 +123,7 @@ impl Context {
             offline: self.offline,
             refresh: self.refresh,
             allow_rollback: self.allow_rollback,
+            http_timeout: self.http_timeout,
         }
     }
 

@@ -784,3 +784,73 @@ fn cache_dir_and_clear() {
     assert_eq!(snapshot(&t.home), home, "installs are untouched");
     t.run(&["cache", "clear"]).success();
 }
+
+#[test]
+fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("sparse-index"));
+    for name in ["alpha", "beta", "gamma"] {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    // Serve every file of the index under /index/.
+    fn serve_dir(server: &Server, root: &Path, dir: &Path) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                serve_dir(server, root, &path);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                server.route(
+                    &format!("/index/{rel}"),
+                    Behaviour::Serve(std::fs::read(&path).unwrap()),
+                );
+            }
+        }
+    }
+    serve_dir(&server, &index.root, &index.root);
+    let location = format!("sparse+{}", server.url("/index/"));
+    t.run(&["install", "beta", "--registry", &location])
+        .success();
+    let paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
+    assert_eq!(
+        paths,
+        [
+            "/index/config.json",
+            "/index/be/ta/beta",
+            "/index/archives/beta/beta-1.0.0.tar.gz"
+        ],
+        "config, the tool's one file and its archive: nothing else"
+    );
+    assert_eq!(receipt(&t, "beta", "1.0.0")["source"]["registry"], location);
+    // Within the TTL the cached files answer: a reinstall makes no request.
+    t.run(&["uninstall", "beta"]).success();
+    t.run(&["install", "beta", "--registry", &location])
+        .success();
+    assert_eq!(server.requests(), 3);
+    // A missing tool is a 404, and a clear error.
+    t.run(&["install", "nope", "--registry", &location])
+        .failure(1)
+        .stderr_has("no tool 'nope'");
+    // Offline: cached files only.
+    t.run(&["info", "beta", "--offline", "--registry", &location])
+        .success();
+    t.run(&["install", "alpha", "--offline", "--registry", &location])
+        .failure(1)
+        .stderr_has("no tool 'alpha'");
+    // Search reads registry.yaml.
+    let run = t.run(&["search", "gamma", "--json", "--registry", &location]);
+    run.success();
+    assert_eq!(run.json()[0]["name"], "gamma");
+    // Past the TTL files are fetched again; when the server fails, the cached copy is used.
+    let before = server.requests();
+    server.route("/index/config.json", Behaviour::Status(500));
+    let run = common::to_run(
+        t.command(&["info", "beta", "--registry", &location])
+            .env("ORLA_REGISTRY_TTL", "0")
+            .output()
+            .unwrap(),
+    );
+    run.success().stderr_has("using the cached copy fetched");
+    assert!(server.requests() > before);
+}

@@ -44,6 +44,14 @@ impl Default for HttpClient {
     }
 }
 
+/// The answer to [`HttpClient::get_small`].
+pub enum Small {
+    /// The bytes, and the ETag the server gave them.
+    Found(Vec<u8>, Option<String>),
+    NotModified,
+    Missing,
+}
+
 /// Why one attempt failed, and whether another may help.
 enum Failure {
     Retry(String),
@@ -76,6 +84,50 @@ impl HttpClient {
             })
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// A small file (a sparse index's file): its bytes, `None` on 404 or
+    /// 410, with the usual retries. `etag` makes the request conditional: a
+    /// 304 answer gives `Ok(Small::NotModified)`.
+    pub fn get_small(&self, url: &str, etag: Option<&str>) -> Result<Small, String> {
+        let client = self.client()?.clone();
+        let response = with_retries(url, &crate::progress::Silent, || {
+            let mut request = client.get(url);
+            if let Some(tag) = etag {
+                request = request.header(reqwest::header::IF_NONE_MATCH, tag);
+            }
+            let response = request
+                .send()
+                .map_err(|e| Failure::Retry(error_chain(&e)))?;
+            let status = response.status();
+            if status.is_success()
+                || status == StatusCode::NOT_MODIFIED
+                || status == StatusCode::NOT_FOUND
+                || status == StatusCode::GONE
+            {
+                return Ok(response);
+            }
+            let message = format!("the server answered HTTP {status}");
+            if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+                Err(Failure::Retry(message))
+            } else {
+                Err(Failure::Final(message))
+            }
+        })
+        .map_err(|(m, n)| tried(m, n))?;
+        match response.status() {
+            StatusCode::NOT_MODIFIED => Ok(Small::NotModified),
+            StatusCode::NOT_FOUND | StatusCode::GONE => Ok(Small::Missing),
+            _ => {
+                let etag = response
+                    .headers()
+                    .get(reqwest::header::ETAG)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                let bytes = response.bytes().map_err(|e| error_chain(&e))?;
+                Ok(Small::Found(bytes.to_vec(), etag))
+            }
+        }
     }
 
     /// Starts a GET; returns the body and its length when the server says it.

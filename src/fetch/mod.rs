@@ -19,7 +19,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use cache::Cache;
-pub use http::HttpClient;
+pub use http::{HttpClient, Small};
 
 use crate::progress::Reporter;
 use crate::unpack::{self, Limits, UnpackError, Unpacked};

@@ -51,6 +51,8 @@ pub struct GitAccess {
     /// Accept an index whose history was rewound or rewritten since the
     /// last fetch (`--allow-rollback`).
     pub allow_rollback: bool,
+    /// Inactivity timeout of the HTTP requests of sparse indexes.
+    pub http_timeout: Duration,
 }
 
 /// What is recorded next to each clone.

@@ -5,7 +5,9 @@
 //! - a git repository: `git+ANY-URL`, `file://...`, `https://...`,
 //!   `http://...`, `ssh://...`, or a local path to a git repository (bare or
 //!   not) that has no `config.json` in its working directory. It is cloned
-//!   into the cache and fetched again when older than the TTL.
+//!   into the cache and fetched again when older than the TTL;
+//! - `sparse+https://...` or `sparse+http://...`: the index's files fetched
+//!   one at a time over HTTP (see `sparse`).
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +21,9 @@ pub enum RegistryLocation {
     Dir(PathBuf),
     /// A git repository holding an index, by URL (without any `git+` prefix).
     Git(String),
+    /// A sparse HTTP index: the index's files under a base URL (without the
+    /// `sparse+` prefix).
+    Sparse(String),
 }
 
 impl RegistryLocation {
@@ -31,10 +36,13 @@ impl RegistryLocation {
         if let Some(url) = text.strip_prefix("git+") {
             return Ok(RegistryLocation::Git(url.to_string()));
         }
-        if text.starts_with("sparse+") {
+        if let Some(url) = text.strip_prefix("sparse+") {
+            if url.starts_with("https://") || url.starts_with("http://") {
+                return Ok(RegistryLocation::Sparse(url.to_string()));
+            }
             return Err(IndexError::BadLocation {
                 location: text.to_string(),
-                reason: "is a sparse HTTP index, which this orla does not read yet".into(),
+                reason: "is not sparse+https:// or sparse+http://".into(),
             });
         }
         if let Some((scheme, _)) = text.split_once("://") {
@@ -87,6 +95,10 @@ mod tests {
             );
         }
         assert!(RegistryLocation::parse("ftp://h/x", cwd).is_err());
-        assert!(RegistryLocation::parse("sparse+https://h/x", cwd).is_err());
+        assert_eq!(
+            RegistryLocation::parse("sparse+https://h/x/", cwd).unwrap(),
+            RegistryLocation::Sparse("https://h/x/".into())
+        );
+        assert!(RegistryLocation::parse("sparse+ftp://h/x", cwd).is_err());
     }
 }

@@ -27,6 +27,7 @@ pub mod git;
 mod location;
 pub mod publish;
 mod record;
+pub mod sparse;
 
 use std::path::{Path, PathBuf};
 
@@ -119,6 +120,7 @@ enum Source {
     Builtin,
     Dir(PathBuf),
     Git(GitIndex),
+    Sparse(sparse::SparseIndex),
 }
 
 /// A tool as a registry knows it.
@@ -178,6 +180,15 @@ impl Registry {
                 let index = GitIndex::open(url, shown, access, reporter)?;
                 (url.clone(), Source::Git(index))
             }
+            RegistryLocation::Sparse(url) => {
+                let access = access.ok_or_else(|| IndexError::BadLocation {
+                    location: url.clone(),
+                    reason: "is a sparse registry, which needs a cache directory here".into(),
+                })?;
+                let index =
+                    sparse::SparseIndex::new(url, name.unwrap_or(url), access, access.http_timeout);
+                (format!("sparse+{url}"), Source::Sparse(index))
+            }
         };
         let name = name.map(str::to_string).unwrap_or(default_name);
         let mut registry = Registry {
@@ -220,6 +231,7 @@ impl Registry {
             Source::Builtin => "builtin".into(),
             Source::Dir(p) => p.display().to_string(),
             Source::Git(g) => g.url.clone(),
+            Source::Sparse(s) => format!("sparse+{}", s.base),
         }
     }
 
@@ -248,6 +260,14 @@ impl Registry {
                 registry: self.name.clone(),
                 message: format!("cannot read {rel}: {message}"),
             }),
+            Source::Sparse(index) => {
+                let result = index.read(rel).map_err(|message| IndexError::Git {
+                    registry: self.name.clone(),
+                    message: format!("cannot fetch {rel}: {message}"),
+                });
+                index.flush_warnings(&crate::progress::Printer::new(false));
+                result
+            }
         }
     }
 
@@ -360,6 +380,7 @@ impl Registry {
             Source::Dir(root) => contained(root, &root.join(Path::new(&raw)))
                 .map(ArchiveLocation::File)
                 .ok_or_else(|| bad("leads outside the index through a symbolic link")),
+            Source::Sparse(index) => Ok(ArchiveLocation::Http(index.url(&raw))),
             Source::Git(_) => match self.read(&raw)? {
                 Some(bytes) => Ok(ArchiveLocation::Memory {
                     origin: format!("{}:{raw}", self.name),

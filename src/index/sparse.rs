@@ -1,0 +1,170 @@
+//! Sparse HTTP indexes (`sparse+https://host/path/`): the same files as a
+//! directory or git index, fetched one by one over HTTP, as cargo's sparse
+//! protocol does. Looking a tool up costs `config.json` and the tool's one
+//! file, never the whole registry; `search` fetches `registry.yaml`.
+//!
+//! Each file fetched is kept under `<cache>/sparse/<name>-<hash>/<path>`
+//! with its ETag beside it (`<path>.etag`). A cached file younger than the
+//! registry TTL (its modification time is the time it was last fetched or
+//! revalidated) is used as it is; an older one is revalidated with
+//! `If-None-Match`, so an unchanged file costs a 304 and no body. With
+//! `--offline` only the cache is read, and when the server cannot be reached
+//! a cached copy is used with a warning, as for git indexes. A 404 or 410
+//! means the file does not exist. Archive paths relative to the index are
+//! fetched from the same base URL.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::git::{age, GitAccess};
+use crate::fetch::{HttpClient, Small};
+use crate::progress::Reporter;
+
+/// A sparse index: its base URL (ending in `/`) and its cache directory.
+#[derive(Debug, Clone)]
+pub struct SparseIndex {
+    pub base: String,
+    pub dir: PathBuf,
+    name: String,
+    ttl: Duration,
+    offline: bool,
+    refresh: bool,
+    timeout: Duration,
+    /// Warnings go through the run's reporter; it is not `Clone`, so
+    /// stale-copy warnings are collected and printed by the registry.
+    warnings: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl SparseIndex {
+    pub fn new(base: &str, name: &str, access: &GitAccess, timeout: Duration) -> SparseIndex {
+        let base = if base.ends_with('/') {
+            base.to_string()
+        } else {
+            format!("{base}/")
+        };
+        let dir = super::git::clone_dir(&access.cache_dir, &base);
+        let dir = access
+            .cache_dir
+            .join("sparse")
+            .join(dir.file_name().expect("clone dirs have a name"));
+        SparseIndex {
+            base,
+            dir,
+            name: name.to_string(),
+            ttl: access.ttl,
+            offline: access.offline,
+            refresh: access.refresh,
+            timeout,
+            warnings: Default::default(),
+        }
+    }
+
+    /// The URL of a file of the index.
+    pub fn url(&self, rel: &str) -> String {
+        format!("{}{rel}", self.base)
+    }
+
+    /// Prints and forgets the warnings collected so far.
+    pub fn flush_warnings(&self, reporter: &dyn Reporter) {
+        if let Ok(mut w) = self.warnings.lock() {
+            for line in w.drain(..) {
+                reporter.warn(&line);
+            }
+        }
+    }
+
+    fn warn(&self, line: String) {
+        if let Ok(mut w) = self.warnings.lock() {
+            if !w.contains(&line) {
+                w.push(line);
+            }
+        }
+    }
+
+    /// Reads one file; `None` when the server says it does not exist.
+    /// `rel` must not escape the index (callers pass shard paths and
+    /// checked archive paths).
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let path = self.dir.join(rel);
+        let etag_path = PathBuf::from(format!("{}.etag", path.display()));
+        let cached = std::fs::read(&path).ok();
+        let age_secs = modified_age(&path);
+        if self.offline {
+            return match cached {
+                Some(bytes) => {
+                    let age_secs = age_secs.unwrap_or_default();
+                    if Duration::from_secs(age_secs) >= self.ttl {
+                        self.warn(format!(
+                            "using the cached copy of registry {}, fetched {} ago (--offline)",
+                            self.name,
+                            age(age_secs)
+                        ));
+                    }
+                    Ok(Some(bytes))
+                }
+                None if rel == "config.json" => Err(format!(
+                    "{} is not in the cache and --offline forbids the network",
+                    self.base
+                )),
+                None => Ok(None),
+            };
+        }
+        if let (Some(bytes), Some(age)) = (&cached, age_secs) {
+            if !self.refresh && Duration::from_secs(age) < self.ttl {
+                return Ok(Some(bytes.clone()));
+            }
+        }
+        let etag = cached
+            .as_ref()
+            .and_then(|_| std::fs::read_to_string(&etag_path).ok());
+        let client = HttpClient::with_timeout(self.timeout);
+        match client.get_small(&self.url(rel), etag.as_deref()) {
+            Ok(Small::Found(bytes, etag)) => {
+                // A cache that cannot be written only costs a later request.
+                if crate::store::atomic_write(&path, &bytes).is_ok() {
+                    match etag {
+                        Some(tag) => {
+                            let _ = crate::store::atomic_write(&etag_path, tag.as_bytes());
+                        }
+                        None => {
+                            let _ = std::fs::remove_file(&etag_path);
+                        }
+                    }
+                }
+                Ok(Some(bytes))
+            }
+            Ok(Small::NotModified) => {
+                if let Ok(file) = std::fs::File::options().append(true).open(&path) {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                Ok(cached)
+            }
+            Ok(Small::Missing) => {
+                let _ = std::fs::remove_file(&path);
+                let _ = std::fs::remove_file(&etag_path);
+                Ok(None)
+            }
+            Err(e) => match cached {
+                Some(bytes) => {
+                    self.warn(format!(
+                        "cannot fetch {rel} of registry {} ({e}); using the cached copy fetched {} ago",
+                        self.name,
+                        age(age_secs.unwrap_or_default())
+                    ));
+                    Ok(Some(bytes))
+                }
+                None => Err(e),
+            },
+        }
+    }
+}
+
+fn modified_age(path: &Path) -> Option<u64> {
+    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(
+        SystemTime::now()
+            .duration_since(modified)
+            .unwrap_or_default()
+            .as_secs(),
+    )
+}
