@@ -50,22 +50,17 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
             .to_string(),
         None => "0.1.0".to_string(),
     };
-    let default_description =
-        format!("{name}: echoes its JSON arguments (replace with what it does)");
+    let default_description = format!("{name}: echoes its JSON arguments");
     let description = match &args.description {
         Some(d) if !d.trim().is_empty() => d.trim().to_string(),
         Some(_) => return Err(flag_err("description", "cannot be empty".into())),
-        None if ask => wizard.input(
-            "Description (one line)",
-            Some(default_description),
-            |s: &String| {
-                if s.trim().is_empty() {
-                    Err("say in one line what the tool does".to_string())
-                } else {
-                    Ok(())
-                }
-            },
-        )?,
+        None if ask => wizard.input("Description", Some(default_description), |s: &String| {
+            if s.trim().is_empty() {
+                Err("say in one line what the tool does".to_string())
+            } else {
+                Ok(())
+            }
+        })?,
         None => default_description,
     };
     let language = match args.language {
@@ -341,13 +336,17 @@ impl Wizard {
     /// Input parameters, one `NAME:TYPE` at a time, until an empty answer.
     fn params(&self) -> Result<Vec<Param>, Error> {
         let mut params: Vec<Param> = Vec::new();
+        // The explanation once, above the prompts: a prompt longer than the
+        // terminal is wide wraps, and dialoguer then redraws it badly.
+        eprintln!(
+            "  Input parameters, one per answer, as NAME:TYPE with TYPE one of {}; \
+             a '?' after the type makes it optional (limit:integer?).",
+            scaffold::PARAM_TYPES.join(", ")
+        );
         loop {
             let taken: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
             let text: String = Input::<String>::with_theme(&self.theme)
-                .with_prompt(format!(
-                    "Input parameter NAME:TYPE ({}; '?' after the type makes it optional; empty to finish)",
-                    scaffold::PARAM_TYPES.join("|")
-                ))
+                .with_prompt("Input parameter (empty to finish)")
                 .allow_empty(true)
                 .validate_with(|s: &String| -> Result<(), String> {
                     if s.trim().is_empty() {
