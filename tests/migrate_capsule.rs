@@ -273,6 +273,13 @@ fn all_migrates_every_capsule_under_a_tools_directory() {
     let broken = capsule(&tools, "three", r#"{"name": "three"}"#, "main.py", None);
     write_file(&tools.join("loose.sh"), "#!/bin/sh\necho '{}'\n", true);
     let broken_before = snapshot(&broken);
+    let all_before = snapshot(&tools);
+
+    // A dry run over the tree prints one labelled YAML document per capsule.
+    let run = ctx.run(&["migrate", "capsule", "--all", "tools", "--dry-run"]);
+    run.failure(1).stderr_has("2 to migrate, 1 failed");
+    assert_eq!(run.stdout.matches("--- # ").count(), 2, "{}", run.stdout);
+    assert_eq!(snapshot(&tools), all_before);
 
     let run = ctx.run(&["migrate", "capsule", "--all", "tools"]);
     run.failure(1)
@@ -292,7 +299,7 @@ fn all_migrates_every_capsule_under_a_tools_directory() {
     .unwrap();
     ctx.run(&["migrate", "capsule", "--all", "tools"])
         .success()
-        .stderr_has("1 migrated, 0 failed");
+        .stderr_has("1 migrated, 0 failed, 2 already migrated");
     assert!(broken.join("tool.yaml").is_file());
     assert_eq!(snapshot(&tools.join("one")), done_before);
 }

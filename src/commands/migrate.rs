@@ -103,6 +103,10 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<Outcome, 
             "Dry run",
             &format!("nothing written; tool.yaml for {shown} follows on stdout"),
         );
+        if args.all.is_some() {
+            // Several documents on one stream: separate and label them.
+            write_stdout(format!("--- # {shown}\n").as_bytes())?;
+        }
         write_stdout(yaml.as_bytes())?;
         return Ok(Outcome::Migrated);
     }
@@ -201,11 +205,11 @@ fn all(ctx: &Context, root: &Path, args: &MigrateCapsuleArgs) -> Result<(), Erro
         );
         return Ok(());
     }
-    let (mut migrated, mut failed) = (0, 0);
+    let (mut migrated, mut failed, mut already) = (0, 0, 0);
     for dir in &capsules {
         match one(ctx, dir, args) {
             Ok(Outcome::Migrated) => migrated += 1,
-            Ok(Outcome::AlreadyDone) => {}
+            Ok(Outcome::AlreadyDone) => already += 1,
             Err(e) => {
                 failed += 1;
                 eprintln!("{}", e.render());
@@ -213,12 +217,12 @@ fn all(ctx: &Context, root: &Path, args: &MigrateCapsuleArgs) -> Result<(), Erro
         }
     }
     let verb = if args.dry_run {
-        "would migrate"
+        "to migrate"
     } else {
         "migrated"
     };
     let summary = format!(
-        "{} capsule(s) under {}: {migrated} {verb}, {failed} failed",
+        "{} capsule(s) under {}: {migrated} {verb}, {failed} failed, {already} already migrated",
         capsules.len(),
         root.display()
     );
