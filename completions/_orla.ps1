@@ -48,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;install' {
             [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'Install a local package directory or .tar.gz archive')
-            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory or a git URL [default: every configured registry, in order]')
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even if the version is already installed')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')

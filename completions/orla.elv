@@ -44,7 +44,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;install'= {
             cand --local 'Install a local package directory or .tar.gz archive'
-            cand --registry 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory or a git URL [default: every configured registry, in order]'
+            cand --registry 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]'
             cand --force 'Reinstall even if the version is already installed'
             cand -y 'Accept the tools'' permissions without asking'
             cand --yes 'Accept the tools'' permissions without asking'

@@ -45,7 +45,7 @@ complete -c orla -n "__fish_orla_needs_command" -f -a "tool" -d 'Author tools: s
 complete -c orla -n "__fish_orla_needs_command" -f -a "migrate" -d 'Move old formats to tool.yaml'
 complete -c orla -n "__fish_orla_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand install" -l local -d 'Install a local package directory or .tar.gz archive' -r -F
-complete -c orla -n "__fish_orla_using_subcommand install" -l registry -d 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory or a git URL [default: every configured registry, in order]' -r
+complete -c orla -n "__fish_orla_using_subcommand install" -l registry -d 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]' -r
 complete -c orla -n "__fish_orla_using_subcommand install" -l force -d 'Reinstall even if the version is already installed'
 complete -c orla -n "__fish_orla_using_subcommand install" -s y -l yes -d 'Accept the tools\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand install" -l locked -d 'In a project: fail instead of changing orla.lock (for CI)'

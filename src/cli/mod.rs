@@ -17,7 +17,10 @@ use clap::{Args, Parser, Subcommand};
 unpacks them into ~/.orla/tools/<name>/<version>/ (or a project's tools_dir), and writes the \
 runtime manifest that an MCP runtime loads.",
     after_help = "Environment: ORLA_HOME (install root, default ~/.orla), ORLA_CACHE_DIR (download cache), \
-ORLA_REGISTRY (default registry, default builtin).",
+ORLA_REGISTRY (default registry, default builtin), ORLA_REGISTRY_TTL (how long a fetched registry is \
+fresh, default 10m), ORLA_OFFLINE (1: as --offline), ORLA_HTTP_TIMEOUT (seconds, default 30).\n\n\
+Registries are named in ~/.orla/config.yaml and a project's orla.yaml (`registries:`); see \
+docs/registries.md.",
     propagate_version = true
 )]
 pub struct Cli {
@@ -93,7 +96,8 @@ pub struct InstallArgs {
     pub local: Option<PathBuf>,
 
     /// Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an
-    /// index directory or a git URL [default: every configured registry, in order]
+    /// index directory, a git URL or a sparse+https:// URL [default: every configured
+    /// registry, in order]
     #[arg(long, value_name = "NAME|LOCATION")]
     pub registry: Option<String>,
 
