@@ -913,6 +913,47 @@ mod tests {
     }
 
     #[test]
+    fn tool_yaml_reads_as_an_author_would_write_it() {
+        let mut p = plan(Language::Python, Mode::Capsule);
+        p.params.truncate(1);
+        let text = String::from_utf8(
+            p.files()
+                .into_iter()
+                .find(|f| f.path == "tool.yaml")
+                .unwrap()
+                .bytes,
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "# The manifest of t (RFC 3 section 5); see `orla tool validate`.
+name: t
+version: 0.1.0
+description: d
+entrypoint: bin/t
+author: Ada
+license: MIT
+dependencies:
+- python3>=3.8
+mcp:
+  input_schema:
+    type: object
+    properties:
+      text:
+        type: string
+        description: 'TODO: what text means'
+    required:
+    - text
+permissions:
+- network
+runtime:
+  mode: capsule
+  startup_timeout_ms: 5000
+"
+        );
+    }
+
+    #[test]
     fn year_is_plausible() {
         assert!(current_year() >= 2024);
     }
