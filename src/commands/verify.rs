@@ -32,11 +32,11 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     if bad.is_empty() {
         ctx.reporter.status(
             "Verified",
-            &format!(
-                "{} installed package{} match their receipts",
-                reports.len(),
-                if reports.len() == 1 { "" } else { "s" }
-            ),
+            &if reports.len() == 1 {
+                "1 installed package matches its receipt".to_string()
+            } else {
+                format!("{} installed packages match their receipts", reports.len())
+            },
         );
         return Ok(());
     }
