@@ -161,7 +161,8 @@ fn scaffolded_simple_tools_validate_install_and_run_in_every_language() {
 
 #[test]
 fn scaffolded_capsules_say_hello_and_answer_in_every_language() {
-    for language in ["bash", "python", "node"] {
+    // "binary" without --binary gets a placeholder capsule that works too.
+    for language in ["bash", "python", "node", "binary"] {
         if !language_available(language) {
             continue;
         }

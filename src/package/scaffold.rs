@@ -251,7 +251,9 @@ impl Plan {
             (Language::Python, Mode::Capsule) => PYTHON_CAPSULE,
             (Language::Node, Mode::Simple) => NODE_SIMPLE,
             (Language::Node, Mode::Capsule) => NODE_CAPSULE,
-            (Language::Binary, _) => BINARY_PLACEHOLDER,
+            // Placeholders until the author drops the real executable in.
+            (Language::Binary, Mode::Simple) => BINARY_PLACEHOLDER,
+            (Language::Binary, Mode::Capsule) => BASH_CAPSULE,
         };
         self.fill(template)
     }
