@@ -842,6 +842,10 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     let run = t.run(&["search", "gamma", "--json", "--registry", &location]);
     run.success();
     assert_eq!(run.json()[0]["name"], "gamma");
+    assert!(
+        !server.log().iter().any(|(p, _)| p.ends_with("/gamma")),
+        "search reads registry.yaml, not one file per tool"
+    );
     // Past the TTL files are fetched again; when the server fails, the cached copy is used.
     let before = server.requests();
     server.route("/index/config.json", Behaviour::Status(500));

@@ -20,8 +20,8 @@ use crate::registries::Registries;
 #[derive(Debug, Serialize)]
 struct Hit {
     name: String,
-    /// Newest stable version, or `null` for git-source tools (their tags are
-    /// read only on install).
+    /// Newest stable version; `null` for git-source tools (their tags are
+    /// read only on install) and in sparse indexes (one request per tool).
     version: Option<String>,
     description: String,
     keywords: Vec<String>,
@@ -61,7 +61,13 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
         .map(|h| {
             [
                 h.name.clone(),
-                h.version.clone().unwrap_or_else(|| "(git)".into()),
+                h.version.clone().unwrap_or_else(|| {
+                    if h.source == "git" {
+                        "(git)".into()
+                    } else {
+                        "-".into()
+                    }
+                }),
                 h.registry.clone(),
                 h.description.clone(),
             ]
@@ -71,6 +77,19 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
 }
 
 fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
+    if registry.reads_are_remote() {
+        // One request per hit would make a search of a sparse index as slow
+        // as downloading it; `orla info` gives the versions.
+        return Hit {
+            name: entry.name,
+            version: None,
+            description: entry.description,
+            keywords: entry.keywords,
+            registry: registry.name.clone(),
+            source: "index",
+            score,
+        };
+    }
     let (version, source) = match registry.lookup(&entry.name) {
         Ok(Some(Lookup::Records(records))) => {
             let spec = crate::resolve::Spec {

@@ -217,6 +217,12 @@ impl Registry {
         matches!(self.source, Source::Builtin | Source::Dir(_))
     }
 
+    /// True when reading a tool's file costs a network request (a sparse
+    /// index), so that listings should not read one per tool.
+    pub fn reads_are_remote(&self) -> bool {
+        matches!(self.source, Source::Sparse(_))
+    }
+
     /// For a git registry: the fetched commit whose files are read.
     pub fn git_commit(&self) -> Option<&str> {
         match &self.source {
