@@ -6,7 +6,7 @@ mod common;
 
 use common::server::{Behaviour, Server};
 use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};
-use orla::index::shard_path;
+use orla::index::{shard_path, RegistryEntry, RegistryYaml};
 use orla::verify::Digest;
 
 /// A root with `good` installed from an HTTP archive (so the cache holds
@@ -363,4 +363,101 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
     .success();
     assert_eq!(s.server.requests(), 6);
     s.t.run(&["verify"]).success();
+}
+
+/// A git registry (not on this machine's trust boundary) may not make orla
+/// fetch a repository from this machine: an RFC 3 git-source entry whose
+/// `repository` is `file://` or a path is refused, while a local directory
+/// registry may name one.
+#[test]
+fn a_remote_registry_cannot_name_a_local_repository() {
+    let t = TestContext::new();
+    // A "private" repository on this machine, with a tagged tool in it.
+    let private = t.dir.path().join("private-repo");
+    let repo = git2::Repository::init(&private).unwrap();
+    let src = PackageBuilder::new("evil", "1.0.0").write(&t.dir.path().join("src"));
+    for entry in ["tool.yaml", "README.md", "bin"] {
+        let from = src.join(entry);
+        let to = private.join(entry);
+        if from.is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+            for f in std::fs::read_dir(&from).unwrap().flatten() {
+                std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        } else {
+            std::fs::copy(&from, &to).unwrap();
+        }
+    }
+    let oid = commit(&repo, None);
+    repo.tag_lightweight("v1.0.0", &repo.find_object(oid, None).unwrap(), true)
+        .unwrap();
+
+    for repository in [
+        format!("file://{}", private.display()),
+        format!("git+file://{}", private.display()),
+        private.display().to_string(),
+        "ext::sh -c touch% /tmp/orla-pwned".to_string(),
+    ] {
+        // The registry: a bare git repository with only a registry.yaml.
+        let work = t.dir.path().join(format!("reg-work-{}", repository.len()));
+        let index = IndexBuilder::new(&work);
+        let listing = RegistryYaml {
+            version: 1,
+            registry_url: None,
+            tools: vec![RegistryEntry {
+                name: "evil".into(),
+                description: "d".into(),
+                repository: Some(repository.clone()),
+                maintainer: None,
+                keywords: vec![],
+            }],
+        };
+        std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
+        let bare = t.dir.path().join(format!("reg-{}.git", repository.len()));
+        git2::Repository::init_bare(&bare).unwrap();
+        let wrepo = git2::Repository::init(&work).unwrap();
+        commit(&wrepo, None);
+        wrepo
+            .remote_anonymous(&bare.display().to_string())
+            .unwrap()
+            .push(&["+refs/heads/master:refs/heads/master"], None)
+            .unwrap();
+        git2::Repository::open_bare(&bare)
+            .unwrap()
+            .set_head("refs/heads/master")
+            .unwrap();
+        let url = format!("file://{}", bare.display());
+        let before = snapshot(&t.home);
+        t.run(&["install", "evil", "--registry", &url])
+            .failure(1)
+            .stderr_has("the repository '")
+            .stderr_has(if repository.starts_with("ext::") {
+                "of evil uses a git transport orla does not allow"
+            } else {
+                "of evil is on this machine, which only a local directory registry may name"
+            });
+        assert_eq!(snapshot(&t.home), before, "{repository}");
+        t.run(&["info", "evil", "--registry", &url]).failure(1);
+        // The same entry in a local directory registry is the user's own.
+        if !repository.starts_with("ext::") {
+            t.run(&["install", "evil", "--registry", &index.location()])
+                .success();
+            t.run(&["uninstall", "evil"]).success();
+        }
+    }
+    assert!(!std::path::Path::new("/tmp/orla-pwned").exists());
+}
+
+fn commit(repo: &git2::Repository, parent: Option<git2::Oid>) -> git2::Oid {
+    let mut idx = repo.index().unwrap();
+    idx.add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    idx.write().unwrap();
+    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig =
+        git2::Signature::new("t", "t@example.com", &git2::Time::new(1_700_000_000, 0)).unwrap();
+    let parent = parent.map(|p| repo.find_commit(p).unwrap());
+    let parents: Vec<&git2::Commit> = parent.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &parents)
+        .unwrap()
 }

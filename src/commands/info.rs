@@ -126,7 +126,7 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         }
         Lookup::GitSource(entry) => {
             info.source = "git";
-            let url = entry.repository.clone().unwrap_or_default();
+            let url = registry.tool_repository(entry)?;
             match ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
                 .and_then(|repo| repo.tags())
             {

@@ -274,7 +274,7 @@ fn git_plan(
     entry: &RegistryEntry,
     spec: &Spec,
 ) -> Result<Plan, Error> {
-    let url = entry.repository.clone().unwrap_or_default();
+    let url = registry.tool_repository(entry)?;
     let repo =
         ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref()).map_err(|e| {
             Error::other(

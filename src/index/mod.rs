@@ -62,6 +62,13 @@ pub enum IndexError {
         #[source]
         source: std::io::Error,
     },
+    #[error("registry {registry}: the repository '{repository}' of {name} {reason}")]
+    BadRepository {
+        registry: String,
+        name: String,
+        repository: String,
+        reason: &'static str,
+    },
     #[error("registry location '{location}' {reason}")]
     BadLocation { location: String, reason: String },
     #[error("registry {registry}: archive location '{archive}' for {name} {version} {reason}")]
@@ -318,6 +325,50 @@ impl Registry {
             .into_iter()
             .find(|t| t.name == name && t.repository.is_some())
             .map(Lookup::GitSource))
+    }
+
+    /// Where the repository of an RFC 3 git-source tool may be fetched
+    /// from. Any registry may name a network URL (https, http, ssh, git,
+    /// with or without `git+`, or `user@host:path`); only a local directory
+    /// registry may name a repository on this machine (`file://` or a path),
+    /// so a remote registry cannot make orla read one of the user's private
+    /// repositories and install its tree as a tool.
+    pub fn tool_repository(&self, entry: &RegistryEntry) -> Result<String, IndexError> {
+        let raw = entry.repository.clone().unwrap_or_default();
+        let bad = |reason| IndexError::BadRepository {
+            registry: self.name.clone(),
+            name: entry.name.clone(),
+            repository: raw.clone(),
+            reason,
+        };
+        let url = raw.strip_prefix("git+").unwrap_or(&raw);
+        let local_registry = matches!(self.source, Source::Dir(_));
+        if let Some((scheme, _)) = url.split_once("://") {
+            return match scheme {
+                "https" | "http" | "ssh" | "git" => Ok(url.to_string()),
+                "file" if local_registry => Ok(url.to_string()),
+                "file" => Err(bad(
+                    "is on this machine, which only a local directory registry may name",
+                )),
+                _ => Err(bad("uses a scheme orla does not fetch")),
+            };
+        }
+        if url.contains("::") {
+            // git's `transport::address` form (`ext::` runs a command).
+            return Err(bad("uses a git transport orla does not allow"));
+        }
+        let scp_like = url
+            .split_once(':')
+            .is_some_and(|(host, _)| host.contains('@') && !host.contains('/'));
+        if scp_like || local_registry {
+            return Ok(url.to_string());
+        }
+        if url.is_empty() {
+            return Err(bad("is empty"));
+        }
+        Err(bad(
+            "is on this machine, which only a local directory registry may name",
+        ))
     }
 
     /// The closest known name, for "did you mean".
