@@ -412,3 +412,46 @@ fn concurrent_publishers_lose_no_update() {
         ["par0", "par1", "par2", "par3", "par4", "par5", "seed"]
     );
 }
+
+#[test]
+fn author_journey_scaffold_publish_to_git_install_and_run() {
+    let ctx = TestContext::new();
+    let bare = ctx.work.join("registry.git");
+    git2::Repository::init_bare(&bare).unwrap();
+    let url = format!("file://{}", bare.display());
+    ctx.run(&[
+        "tool",
+        "scaffold",
+        "journey",
+        "--yes",
+        "--param",
+        "name:string",
+    ])
+    .success();
+    ctx.run(&["tool", "validate", "journey"]).success();
+    publish(&ctx, &ctx.work.join("journey"), &url, &["--init"]).success();
+
+    let user = TestContext::new();
+    user.run(&["install", "journey", "--registry", &url])
+        .success();
+    let manifest = user.manifest();
+    let entry = &manifest["tools"][0];
+    assert_eq!(entry["name"], "journey");
+    let out = std::process::Command::new(entry["entrypoint"].as_str().unwrap())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(br#"{"name":"orla"}"#)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["arguments"]["name"], "orla");
+}
