@@ -100,14 +100,15 @@ impl Reporter for Printer {
     fn download_start(&self, label: &str, total: Option<u64>) -> usize {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         if let Some(multi) = &self.multi {
-            let bar = match total {
-                Some(n) => ProgressBar::new(n),
-                None => ProgressBar::no_length(),
-            };
+            // Hidden until it joins the MultiProgress: a bar that draws on
+            // its own first leaves an orphan line on the terminal.
+            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}",
-                )
+                ProgressStyle::with_template(if total.is_some() {
+                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}"
+                } else {
+                    "{prefix:>12.cyan.bold} {msg} {spinner} {bytes}"
+                })
                 .expect("valid template")
                 .progress_chars("=> "),
             );
@@ -128,6 +129,11 @@ impl Reporter for Printer {
     fn download_finish(&self, id: usize) {
         if let Some(bar) = self.bars.lock().expect("bars lock").remove(&id) {
             bar.finish_and_clear();
+            // A finished bar stays in the MultiProgress (and on screen) until
+            // it is removed from it.
+            if let Some(multi) = &self.multi {
+                multi.remove(&bar);
+            }
         }
     }
 }

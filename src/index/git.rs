@@ -206,14 +206,19 @@ impl GitIndex {
             }
         }
 
-        reporter.status("Updating", &format!("registry {name} ({url})"));
+        let shown = if name == url {
+            url.to_string()
+        } else {
+            format!("{name} ({url})")
+        };
+        reporter.status("Updating", &format!("registry {shown}"));
         let existed = dir.exists();
         // The last commit seen: what this fetch must fast-forward from.
         let seen = state
             .as_ref()
             .map(|s| s.commit.clone())
             .filter(|c| !c.is_empty());
-        match fetch(&dir, url) {
+        match fetch(&dir, url, name, reporter) {
             Ok(commit) => {
                 if let Some(seen) = seen.filter(|s| *s != commit) {
                     if !descends_from(&dir, &commit, &seen) {
@@ -338,7 +343,9 @@ fn current_commit(dir: &Path) -> Option<String> {
 }
 
 /// Fetches the remote's HEAD into the index ref; returns the new commit.
-fn fetch(dir: &Path, url: &str) -> Result<String, String> {
+/// The bytes received go to the reporter as a progress bar (a large
+/// index's first fetch takes seconds).
+fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<String, String> {
     let msg = |e: git2::Error| e.message().to_string();
     let repo = match git2::Repository::open_bare(dir) {
         Ok(repo) => repo,
@@ -348,11 +355,33 @@ fn fetch(dir: &Path, url: &str) -> Result<String, String> {
         }
     };
     let mut remote = repo.remote_anonymous(url).map_err(msg)?;
+    let bar: std::cell::Cell<Option<(usize, usize)>> = std::cell::Cell::new(None);
+    let mut callbacks = git2::RemoteCallbacks::new();
+    callbacks.transfer_progress(|progress| {
+        // Bytes received, with no total: git does not know it in advance.
+        let done = progress.received_bytes();
+        let (id, shown) = match bar.get() {
+            Some(b) => b,
+            None => (
+                reporter.download_start(&format!("registry {name}"), None),
+                0,
+            ),
+        };
+        if done > shown {
+            reporter.download_progress(id, (done - shown) as u64);
+        }
+        bar.set(Some((id, done.max(shown))));
+        true
+    });
     let mut options = git2::FetchOptions::new();
     options.download_tags(git2::AutotagOption::None);
-    remote
-        .fetch(&[format!("+HEAD:{INDEX_REF}")], Some(&mut options), None)
-        .map_err(msg)?;
+    options.remote_callbacks(callbacks);
+    let fetched = remote.fetch(&[format!("+HEAD:{INDEX_REF}")], Some(&mut options), None);
+    drop(options);
+    if let Some((id, _)) = bar.get() {
+        reporter.download_finish(id);
+    }
+    fetched.map_err(msg)?;
     let commit = repo.refname_to_id(INDEX_REF).map_err(msg)?;
     Ok(commit.to_string())
 }
