@@ -721,3 +721,25 @@ fn use_chooses_the_served_version() {
         .success();
     assert_eq!(t.manifest()["tools"][0]["version"], "1.1.0");
 }
+
+#[test]
+fn update_in_a_project_moves_the_pin_too() {
+    let server = Server::start();
+    let t = TestContext::new();
+    let mut index = http_index(&t, &server, &[("alpha", "1.0.0")]);
+    let dir = project_with_registry(&t, &index);
+    t.run_in(&dir, &["install", "alpha@^1"]).success();
+    publish_http(&mut index, &server, "alpha", "1.1.0");
+    publish_http(&mut index, &server, "alpha", "2.0.0");
+    t.run_in(&dir, &["update"])
+        .success()
+        .stderr_has("Updated alpha 1.0.0 -> 1.1.0");
+    let lock = lock(&dir);
+    assert_eq!(pin(&lock, "alpha")["version"].as_str(), Some("1.1.0"));
+    assert_eq!(pin(&lock, "alpha")["requirement"].as_str(), Some("^1"));
+    assert_eq!(served(&manifest(&dir))[0].1, "1.1.0");
+    // The lock agrees with what is installed: nothing to do.
+    t.run_in(&dir, &["install", "--frozen"])
+        .success()
+        .stderr_has("Up to date");
+}

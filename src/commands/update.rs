@@ -147,6 +147,14 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     for m in &moves {
         store.remove(&m.name, &m.from)?;
     }
+    // In a project, orla.lock follows (before the manifest, which serves it).
+    if let Some(project) = &project {
+        let moved: Vec<_> = moves
+            .iter()
+            .map(|m| (m.name.clone(), m.to.clone()))
+            .collect();
+        super::sync::repin(project, &root, &moved)?;
+    }
     store.sync_manifest(reporter)?;
     for m in &moves {
         reporter.status("Updated", &format!("{} {} -> {}", m.name, m.from, m.to));
