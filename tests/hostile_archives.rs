@@ -389,6 +389,41 @@ fn broken_and_non_gzip_archives_are_refused() {
             (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect(),
             "is not a valid gzip tar",
         ),
+        (
+            // A second gzip member holding another tar: `gzip -d` reads it,
+            // orla's decoder would not, so the archive is refused.
+            "second-gzip-member",
+            [
+                good.clone(),
+                archive::targz(&[archive::exe("bin/extra", "#!/bin/sh\n")]),
+            ]
+            .concat(),
+            "holds data after the gzip stream",
+        ),
+        (
+            "bytes-after-gzip",
+            [good.clone(), b"appended".to_vec()].concat(),
+            "holds data after the gzip stream",
+        ),
+        (
+            // Entries hidden after the end marker, which `tar -i` would read.
+            "entries-after-end-marker",
+            {
+                let mut tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+                tar.extend(archive::tar(&[archive::exe("bin/hidden", "#!/bin/sh\n")]));
+                archive::gzip(&tar)
+            },
+            "holds data after the tar end marker",
+        ),
+        (
+            "endless-padding",
+            {
+                let mut tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+                tar.extend(std::iter::repeat_n(0u8, 3 << 20));
+                archive::gzip(&tar)
+            },
+            "holds data after the tar end marker",
+        ),
         ("empty-file", Vec::new(), "error: evil 1.0.0"),
         ("empty-tar", archive::gzip(&[0u8; 1024]), "is empty"),
     ];
@@ -604,6 +639,22 @@ mod library {
             matches!(err, UnpackError::TooLarge { limit } if limit == Limits::MIN_UNPACKED_BYTES),
             "{err}"
         );
+    }
+
+    #[test]
+    fn zero_padding_to_a_tar_record_is_accepted() {
+        // GNU tar pads to 10 KiB records, some tools to larger blocks.
+        for padding in [0usize, 10240, 512 * 1024] {
+            let mut tar = archive::tar(&archive::package("", "t", "1.0.0"));
+            tar.extend(std::iter::repeat_n(0u8, padding));
+            let dir = tempfile::tempdir().unwrap();
+            unpack(
+                &archive::gzip(&tar)[..],
+                dir.path(),
+                Limits::for_archive(None),
+            )
+            .unwrap();
+        }
     }
 
     #[test]

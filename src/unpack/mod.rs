@@ -23,10 +23,10 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::read::GzDecoder;
+use flate2::bufread::GzDecoder;
 
 use crate::store::receipt::{FileRecord, RECEIPT_FILE};
 
@@ -80,6 +80,10 @@ pub enum UnpackError {
     TooManyEntries { limit: u64 },
     #[error("the archive is empty")]
     Empty,
+    #[error(
+        "the archive holds data {place}; a package archive is one gzip stream holding one tar"
+    )]
+    TrailingData { place: &'static str },
     #[error("cannot write {path}: {source}")]
     Io {
         path: String,
@@ -105,7 +109,10 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
         inner: reader,
         count: &consumed,
     };
-    let mut archive = tar::Archive::new(GzDecoder::new(counted));
+    // A bufread decoder takes only its own member from the buffer, so bytes
+    // after it can be seen (and refused) below.
+    let buffered = BufReader::with_capacity(64 * 1024, counted);
+    let mut archive = tar::Archive::new(GzDecoder::new(buffered));
     let entries = archive
         .entries()
         .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
@@ -184,7 +191,44 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
     if seen.is_empty() {
         return Err(UnpackError::Empty);
     }
+    refuse_trailing_data(archive.into_inner())?;
     Ok(strip_wrapper(dest, files))
+}
+
+/// After the tar end marker only zero padding may follow, and nothing after
+/// the gzip member: anything else (a second member, appended bytes) is
+/// content orla would not install but another tool might read, so the
+/// archive would not mean one thing.
+fn refuse_trailing_data<R: BufRead>(mut gz: GzDecoder<R>) -> Result<(), UnpackError> {
+    // tar pads to its record size (10 KiB by default, 1 MiB at most in
+    // practice); more than that is not padding, and is not inflated.
+    const MAX_PADDING: u64 = 1 << 20;
+    let mut buf = [0u8; 8192];
+    let mut padding = 0u64;
+    loop {
+        let n = gz
+            .read(&mut buf)
+            .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+        if n == 0 {
+            break;
+        }
+        padding += n as u64;
+        if padding > MAX_PADDING || buf[..n].iter().any(|b| *b != 0) {
+            return Err(UnpackError::TrailingData {
+                place: "after the tar end marker",
+            });
+        }
+    }
+    let mut rest = gz.into_inner();
+    let more = rest
+        .fill_buf()
+        .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+    if !more.is_empty() {
+        return Err(UnpackError::TrailingData {
+            place: "after the gzip stream",
+        });
+    }
+    Ok(())
 }
 
 /// If everything sits under one top-level directory and there is no
