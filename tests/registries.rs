@@ -858,3 +858,85 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     run.success().stderr_has("using the cached copy fetched");
     assert!(server.requests() > before);
 }
+
+#[test]
+fn configuration_mistakes_and_offline_edges_fail_clearly() {
+    let t = TestContext::new();
+    std::fs::create_dir_all(&t.home).unwrap();
+    // A broken config.yaml names itself and the fix.
+    std::fs::write(t.home.join("config.yaml"), "registries: 3\n").unwrap();
+    t.run(&["search", "fs"])
+        .failure(1)
+        .stderr_has("config.yaml is not valid: registries: expected a list of {name, location}")
+        .stderr_has("hint: see docs/registries.md");
+    std::fs::write(t.home.join("config.yaml"), "registry_ttl: soon\n").unwrap();
+    t.run(&["list"])
+        .failure(1)
+        .stderr_has("registry_ttl: 'soon' is not a duration");
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "registries:\n  - {name: a, location: builtin}\n  - {name: a, location: builtin}\n",
+    )
+    .unwrap();
+    t.run(&["list"]).failure(1).stderr_has("'a' is named twice");
+    std::fs::remove_file(t.home.join("config.yaml")).unwrap();
+    let run = common::to_run(
+        t.command(&["list"])
+            .env("ORLA_REGISTRY_TTL", "5y")
+            .output()
+            .unwrap(),
+    );
+    run.failure(2).stderr_has("ORLA_REGISTRY_TTL");
+    // --offline and --refresh contradict each other.
+    t.run(&["search", "fs", "--offline", "--refresh"])
+        .failure(2);
+    // ORLA_OFFLINE=1 is --offline; a git-source tool never fetched fails clearly.
+    let (repo, _) = tool_repo(&t, "gitty", &[("v1.0.0", "1.0.0")]);
+    let index = git_source_registry(&t, "gitty", &repo);
+    let run = common::to_run(
+        t.command(&["install", "gitty", "--registry", &index.location()])
+            .env("ORLA_OFFLINE", "1")
+            .output()
+            .unwrap(),
+    );
+    run.failure(1)
+        .stderr_has("is not in the cache and --offline forbids the network");
+    assert!(!t.tools_dir().join("gitty").exists());
+    // A location that is not a registry at all.
+    t.run(&["install", "x", "--registry", "ftp://example.invalid/x"])
+        .failure(1)
+        .stderr_has("uses the scheme 'ftp'");
+}
+
+#[test]
+fn search_shows_a_tool_once_from_the_first_registry_and_info_the_commit() {
+    let t = TestContext::new();
+    let mut first = GitRegistry::new(&t, "first");
+    first.publish(&PackageBuilder::new("fs-read", "9.9.9"));
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        format!("registries:\n  mine: {}\n", first.url()),
+    )
+    .unwrap();
+    let run = t.run(&["search", "fs-read", "--json"]);
+    run.success();
+    let hits = run.json();
+    let fs_read: Vec<_> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["name"] == "fs-read")
+        .collect();
+    assert_eq!(fs_read.len(), 1);
+    assert_eq!(fs_read[0]["registry"], "mine");
+    assert_eq!(fs_read[0]["version"], "9.9.9");
+    let info = t.run(&["info", "fs-read", "--json"]).json();
+    let head = first
+        .work
+        .refname_to_id("refs/heads/main")
+        .unwrap()
+        .to_string();
+    assert_eq!(info["registry_commit"], head);
+    assert_eq!(info["also_in"], serde_json::json!(["builtin"]));
+}

@@ -22,6 +22,9 @@ struct Info {
     /// The registry `orla install NAME` uses.
     registry: String,
     registry_location: String,
+    /// For a git registry: the commit of the index that answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    registry_commit: Option<String>,
     /// Later registries that also have the tool.
     also_in: Vec<String>,
     /// `index` (version records) or `git` (RFC 3 git-source tool).
@@ -83,6 +86,7 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         keywords: entry.map(|e| e.keywords.clone()).unwrap_or_default(),
         registry: registry.name.clone(),
         registry_location: registry.location(),
+        registry_commit: registry.git_commit().map(str::to_string),
         also_in: Vec::new(),
         source: "index",
         repository: entry.and_then(|e| e.repository.clone()),
@@ -193,6 +197,9 @@ fn render(info: &Info) -> String {
             "registry:",
             format!("{} ({})", info.registry, info.registry_location),
         );
+    }
+    if let Some(commit) = &info.registry_commit {
+        field("index at:", format!("commit {commit}"));
     }
     if !info.also_in.is_empty() {
         field("also in:", info.also_in.join(", "));
