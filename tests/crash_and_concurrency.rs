@@ -407,6 +407,25 @@ fn killed_while_downloading_over_http_leaves_nothing() {
         };
         assert_eq!(archives(&cache_now), archives(&before.1));
     }
+    // The killed downloads left temporary files; once stale (an hour
+    // unwritten), the next download removes them.
+    let tmp = t.cache.join("tmp");
+    let leftovers: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
+    assert!(!leftovers.is_empty());
+    for f in &leftovers {
+        let status = std::process::Command::new("touch")
+            .args(["-m", "-d", "2 hours ago"])
+            .arg(f.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    server.route("/slow-done.tar.gz", Behaviour::Serve(bytes.clone()));
+    let url = server.url("/slow-done.tar.gz");
+    index.edit_records("slow", |r| r.archive = Some(url.clone()));
+    t.run(&["install", "slow", "--registry", &index.location()])
+        .success();
+    assert!(!tmp.exists(), "stale downloads left in {}", tmp.display());
 }
 
 #[test]

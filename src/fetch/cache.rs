@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 
 use crate::verify::Digest;
 
+/// How long a download's temporary file may go unwritten before it counts
+/// as left behind by a killed process.
+const STALE_DOWNLOAD: std::time::Duration = std::time::Duration::from_secs(3600);
+
 #[derive(Debug, Clone)]
 pub struct Cache {
     pub dir: PathBuf,
@@ -41,9 +45,24 @@ impl Cache {
             .tempfile_in(dir)
     }
 
-    /// Removes the directory of downloads in flight once it is empty.
+    /// Removes what killed processes left of their downloads (files not
+    /// written to for an hour: a download in flight keeps its file fresh),
+    /// then the directory of downloads in flight once it is empty.
     pub fn tidy(&self) {
-        let _ = fs::remove_dir(self.dir.join("tmp"));
+        let dir = self.dir.join("tmp");
+        let stale = std::time::SystemTime::now() - STALE_DOWNLOAD;
+        if let Ok(entries) = fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                let old = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t < stale);
+                if old && entry.file_name().to_string_lossy().starts_with("download-") {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
+        }
+        let _ = fs::remove_dir(dir);
     }
 
     /// Moves a verified download into the cache.
