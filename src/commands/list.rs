@@ -10,9 +10,10 @@
 use crate::cli::ListArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::manifest::{InstalledEntry, Manifest, RootKindName};
+use crate::manifest::{Inputs, InstalledEntry, Manifest, RootKindName};
+use crate::progress::Reporter;
 use crate::store::receipt::SourceKind;
-use crate::store::Store;
+use crate::store::{InstallRoot, Store};
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     let root = if args.global {
@@ -38,7 +39,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     } else {
         let manifest = Manifest::read(&root)?;
         if manifest.is_stale(&root) {
-            Store::open(&root, reporter)?.sync_manifest(reporter)?
+            refreshed(&root, reporter)?
         } else {
             manifest
         }
@@ -63,6 +64,20 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         return Ok(());
     }
     super::write_stdout(table(&manifest.installed).as_bytes())
+}
+
+/// A stale project manifest, regenerated; when the project cannot be
+/// written (a read-only checkout), the list still shows what it would hold.
+fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, Error> {
+    match Store::open(root, reporter) {
+        Ok(store) => Ok(store.sync_manifest(reporter)?),
+        Err(e) => {
+            reporter.warn(&format!("cannot refresh the project's manifest: {e}"));
+            let installed = root.scan(reporter)?;
+            let inputs = Inputs::gather(root, reporter);
+            Ok(Manifest::generate_with(root, &installed, &inputs, reporter))
+        }
+    }
 }
 
 fn table(entries: &[InstalledEntry]) -> String {

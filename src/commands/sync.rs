@@ -208,7 +208,9 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
     let mut text = std::fs::read_to_string(project.config_path())
         .map_err(StoreError::io("cannot read", &project.config_path()))?;
     let original = text.clone();
-    let mut new_lock = lock.clone();
+    // Read again under the root's lock: another orla may have pinned
+    // something meanwhile, and its pins must survive this command.
+    let mut new_lock = LockFile::read(&project.lock_path())?.unwrap_or_default();
     for name in &dropped {
         new_lock.remove(name);
     }
