@@ -461,3 +461,71 @@ fn commit(repo: &git2::Repository, parent: Option<git2::Oid>) -> git2::Oid {
     repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &parents)
         .unwrap()
 }
+
+/// A sparse HTTP index is as remote as a git one: it may not name local
+/// archives or repositories, its records are parsed as strictly, and its
+/// relative archive paths stay on its own server.
+#[test]
+fn hostile_sparse_index_is_refused() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("sparse-src"));
+    index.publish(&PackageBuilder::new("evil", "1.0.0"));
+    let bytes = std::fs::read(index.root.join("archives/evil/evil-1.0.0.tar.gz")).unwrap();
+    let outside = t.dir.path().join("outside.tar.gz");
+    std::fs::write(&outside, &bytes).unwrap();
+    let record = std::fs::read_to_string(index.root.join(shard_path("evil"))).unwrap();
+    let config = std::fs::read(index.root.join("config.json")).unwrap();
+    server.route("/config.json", Behaviour::Serve(config));
+    server.route(
+        "/archives/evil/evil-1.0.0.tar.gz",
+        Behaviour::Serve(bytes.clone()),
+    );
+    let url = format!("sparse+{}/", server.addr);
+    let shard = format!("/{}", shard_path("evil"));
+    let cases: Vec<(String, &str)> = vec![
+        (
+            record.replace(
+                "\"size\"",
+                &format!("\"archive\":\"file://{}\",\"size\"", outside.display()),
+            ),
+            "is a local file, which only a local directory registry may name",
+        ),
+        (
+            record.replace("\"size\"", "\"archive\":\"../../etc/passwd\",\"size\""),
+            "is outside the index",
+        ),
+        (
+            record.replace("\"evil\"", "\"good\""),
+            "a record for 'good' in the file of 'evil'",
+        ),
+        (format!("{record}{record}"), "appears twice"),
+        ("{not json\n".to_string(), "is malformed"),
+    ];
+    for (text, message) in cases {
+        server.route(&shard, Behaviour::Serve(text.into_bytes()));
+        let before = snapshot(&t.home);
+        t.run(&["install", "evil", "--registry", &url, "--refresh"])
+            .failure(1)
+            .stderr_has(message);
+        assert_eq!(snapshot(&t.home), before, "{message}");
+    }
+    // The honest record installs, from the index's own server.
+    server.route(&shard, Behaviour::Serve(record.into_bytes()));
+    t.run(&["install", "evil", "--registry", &url, "--refresh"])
+        .success();
+    server.route(
+        "/config.json",
+        Behaviour::Serve(br#"{"format": 99}"#.to_vec()),
+    );
+    t.run(&[
+        "install",
+        "evil@1.0.0",
+        "--force",
+        "--registry",
+        &url,
+        "--refresh",
+    ])
+    .failure(1)
+    .stderr_has("uses index format 99");
+}
