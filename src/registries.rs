@@ -86,6 +86,9 @@ impl<'a> Registries<'a> {
                 }
             })
         });
+        if let Ok(registry) = result {
+            registry.flush_warnings(self.ctx.reporter.as_ref());
+        }
         result.as_ref().map_err(|text| {
             let (message, hint) = match text.split_once("\nhint: ") {
                 Some((m, h)) => (m.to_string(), Some(h.to_string())),
@@ -93,6 +96,15 @@ impl<'a> Registries<'a> {
             };
             Error::other(message, hint)
         })
+    }
+
+    /// Prints what the opened registries have to warn about so far.
+    pub fn flush_warnings(&self) {
+        for slot in &self.slots {
+            if let Some(Ok(registry)) = slot.opened.get() {
+                registry.flush_warnings(self.ctx.reporter.as_ref());
+            }
+        }
     }
 
     /// Every registry that opens; one that does not is reported and skipped.
@@ -133,7 +145,9 @@ impl<'a> Registries<'a> {
                 }
                 Err(e) => return Err(e),
             };
-            if let Some(lookup) = registry.lookup(name)? {
+            let lookup = registry.lookup(name);
+            registry.flush_warnings(self.ctx.reporter.as_ref());
+            if let Some(lookup) = lookup? {
                 return Ok(Found { registry, lookup });
             }
             if suggestion.is_none() {
@@ -158,6 +172,12 @@ impl<'a> Registries<'a> {
             suggestion,
         }
         .into())
+    }
+}
+
+impl Drop for Registries<'_> {
+    fn drop(&mut self) {
+        self.flush_warnings();
     }
 }
 

@@ -224,6 +224,14 @@ impl Registry {
         matches!(self.source, Source::Builtin | Source::Dir(_))
     }
 
+    /// Prints the warnings reading the registry collected (a sparse index
+    /// that fell back to a stale cached file), once each.
+    pub fn flush_warnings(&self, reporter: &dyn crate::progress::Reporter) {
+        if let Source::Sparse(index) = &self.source {
+            index.flush_warnings(reporter);
+        }
+    }
+
     /// True when reading a tool's file costs a network request (a sparse
     /// index), so that listings should not read one per tool.
     pub fn reads_are_remote(&self) -> bool {
@@ -273,14 +281,10 @@ impl Registry {
                 registry: self.name.clone(),
                 message: format!("cannot read {rel}: {message}"),
             }),
-            Source::Sparse(index) => {
-                let result = index.read(rel).map_err(|message| IndexError::Git {
-                    registry: self.name.clone(),
-                    message: format!("cannot fetch {rel}: {message}"),
-                });
-                index.flush_warnings(&crate::progress::Printer::new(false));
-                result
-            }
+            Source::Sparse(index) => index.read(rel).map_err(|message| IndexError::Git {
+                registry: self.name.clone(),
+                message: format!("cannot fetch {rel}: {message}"),
+            }),
         }
     }
 
