@@ -369,7 +369,7 @@ fn http_retries_5xx_and_connection_errors_but_not_4xx() {
 fn an_interrupted_download_resumes_with_a_range_request() {
     let t = TestContext::new();
     let server = Server::start();
-    let (index, bytes) = http_index(&t, &server, "idx", &["big", "norange"]);
+    let (index, bytes) = http_index(&t, &server, "idx", &["big", "norange", "broken"]);
     let cut = bytes[0].len() / 3;
     server.route(
         "/big.tar.gz",
@@ -392,14 +392,35 @@ fn an_interrupted_download_resumes_with_a_range_request() {
         .join(format!("{}.tar.gz", orla::verify::Digest::of(&bytes[0])))
         .is_file());
 
-    // A server without range support: the first bytes are skipped.
+    // A server without range support answers 200 again: the bytes already
+    // read are skipped, and the archive still verifies.
     server.route(
         "/norange.tar.gz",
-        Behaviour::Truncate(bytes[1].clone(), cut),
+        Behaviour::TruncateOnceNoRanges(bytes[1].clone(), cut),
     );
     t.run(&["install", "norange", "--registry", &index.location()])
-        .failure(1);
-    assert!(!t.tools_dir().join("norange").exists());
+        .success();
+    let log: Vec<_> = server
+        .log()
+        .into_iter()
+        .filter(|(p, _)| p == "/norange.tar.gz")
+        .collect();
+    assert_eq!(log.len(), 2);
+
+    // A body that is cut every time gives up after a few resumes, installing nothing.
+    server.route("/broken.tar.gz", Behaviour::Truncate(bytes[2].clone(), cut));
+    t.run(&["install", "broken", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("gave up after 4 resumed requests");
+    assert!(!t.tools_dir().join("broken").exists());
+    assert_eq!(
+        server
+            .log()
+            .iter()
+            .filter(|(p, _)| p == "/broken.tar.gz")
+            .count(),
+        5
+    );
 }
 
 #[test]

@@ -29,6 +29,8 @@ pub enum Behaviour {
     Redirect(String),
     /// Like `Serve`, but ignore Range headers (always 200 with everything).
     ServeNoRanges(Vec<u8>),
+    /// `TruncateOnce` from a server that ignores Range headers.
+    TruncateOnceNoRanges(Vec<u8>, usize),
 }
 
 struct State {
@@ -200,6 +202,14 @@ fn handle(mut stream: TcpStream, state: &State) {
                 let _ = stream.write_all(&bytes[..n]);
             } else {
                 serve(&mut stream, &bytes, true);
+            }
+        }
+        Some(Behaviour::TruncateOnceNoRanges(bytes, n)) => {
+            if hit == 1 {
+                let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+                let _ = stream.write_all(&bytes[..n]);
+            } else {
+                serve(&mut stream, &bytes, false);
             }
         }
         Some(Behaviour::Redirect(location)) => {
