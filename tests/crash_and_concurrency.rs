@@ -548,3 +548,77 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
         .collect();
     assert_eq!(cached.len(), 6, "{cached:?}"); // holder, p1..p4 and p7 version 2
 }
+
+/// In a project, concurrent installs and an uninstall also keep orla.yaml
+/// and orla.lock in step with the store: each process re-reads them under
+/// the root's lock, so nobody's requirement or pin is lost.
+#[test]
+fn concurrent_project_installs_keep_orla_yaml_and_lock_consistent() {
+    let t = TestContext::new();
+    t.run(&["init", "proj"]).success();
+    let dir = t.work.join("proj");
+    t.run_in(&dir, &["install", "fs-list"]).success();
+    let tools = ["fs-read", "json-query", "http-get", "echo-capsule"];
+    let mut children: Vec<_> = tools
+        .iter()
+        .map(|name| {
+            t.command(&["install", name, "--yes"])
+                .current_dir(&dir)
+                .stderr(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children.push(
+        t.command(&["uninstall", "fs-list"])
+            .current_dir(&dir)
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    for child in children {
+        let run = common::to_run(child.wait_with_output().unwrap());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let yaml = std::fs::read_to_string(dir.join("orla.yaml")).unwrap();
+    let lock: toml::Value =
+        toml::from_str(&std::fs::read_to_string(dir.join("orla.lock")).unwrap()).unwrap();
+    let pinned: BTreeSet<(String, String)> = lock["tool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["version"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut store = BTreeSet::new();
+    for name in std::fs::read_dir(dir.join("tools")).unwrap().flatten() {
+        let n = name.file_name().to_string_lossy().into_owned();
+        if n.starts_with('.') {
+            continue;
+        }
+        for v in std::fs::read_dir(name.path()).unwrap().flatten() {
+            store.insert((n.clone(), v.file_name().to_string_lossy().into_owned()));
+        }
+    }
+    assert_eq!(pinned, store, "orla.lock != store\n{yaml}");
+    let names: BTreeSet<&str> = store.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, tools.iter().copied().collect());
+    for name in tools {
+        assert!(
+            yaml.contains(&format!("\n  {name}: ")),
+            "{name} not in\n{yaml}"
+        );
+    }
+    assert!(!yaml.contains("fs-list"), "{yaml}");
+    // The lock reproduces the store exactly.
+    let before = common::snapshot(&dir.join("tools"));
+    t.run_in(&dir, &["install", "--locked"]).success();
+    assert_eq!(common::snapshot(&dir.join("tools")), before);
+    t.run_in(&dir, &["verify"]).success();
+}

@@ -667,6 +667,9 @@ fn sync_dir(dir: &Path) {
     }
 }
 
+/// Flushes every file of a staged package and every directory's entries,
+/// so that after the rename a power loss cannot leave the package with
+/// empty or missing files.
 fn sync_tree_files(dir: &Path) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -677,5 +680,6 @@ fn sync_tree_files(dir: &Path) -> io::Result<()> {
             fs::File::open(entry.path())?.sync_all()?;
         }
     }
+    sync_dir(dir);
     Ok(())
 }
