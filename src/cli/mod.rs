@@ -36,6 +36,11 @@ pub struct Cli {
     #[arg(long, global = true, conflicts_with = "offline")]
     pub refresh: bool,
 
+    /// Accept a git registry whose history was rewound or force-pushed since
+    /// the last fetch (refused by default: see docs/security.md)
+    #[arg(long, global = true)]
+    pub allow_rollback: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -91,7 +96,8 @@ pub struct InstallArgs {
     pub local: Option<PathBuf>,
 
     /// Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an
-    /// index directory or a git URL [default: every configured registry, in order]
+    /// index directory, a git URL or a sparse+https:// URL [default: every configured
+    /// registry, in order]
     #[arg(long, value_name = "NAME|LOCATION")]
     pub registry: Option<String>,
 
@@ -423,7 +429,11 @@ pub enum MigrateCommand {
 )]
 pub struct MigrateCapsuleArgs {
     /// The capsule directory (or its orla-tool.json)
-    #[arg(value_name = "PATH", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(
+        value_name = "PATH",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     pub path: Option<PathBuf>,
 
     /// Migrate every capsule under this tools directory
