@@ -270,7 +270,12 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
     if plans.is_empty() && !lock_changed {
         reporter.status(
             "Up to date",
-            &format!("{} tools, as orla.lock pins them", wants.len()),
+            &format!(
+                "{} tool{}, as orla.lock pins {}",
+                wants.len(),
+                if wants.len() == 1 { "" } else { "s" },
+                if wants.len() == 1 { "it" } else { "them" }
+            ),
         );
     }
     Ok(())
