@@ -717,6 +717,17 @@ fn update_moves_to_the_newest_allowed_version() {
     t.run(&["update", "fs-read"])
         .success()
         .stderr_has("Up to date fs-read 1.2.1");
+    // A version chosen with `orla use` is left alone.
+    t.run(&["install", "fs-read@1.0.0"]).success();
+    t.run(&["use", "fs-read@1.0.0"]).success();
+    t.run(&["uninstall", "fs-read@1.2.1"]).success();
+    t.run(&["update", "fs-read"])
+        .success()
+        .stderr_has("`orla use` pins 1.0.0");
+    t.run(&["use", "fs-read"]).success();
+    t.run(&["update", "fs-read"])
+        .success()
+        .stderr_has("Updated fs-read 1.0.0 -> 1.2.1");
     t.run(&["update", "http-get"])
         .failure(1)
         .stderr_has("http-get is not installed");

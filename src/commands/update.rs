@@ -7,7 +7,9 @@
 //! left alone. The new version is fetched, verified and renamed into place
 //! first, and only then is the version it replaces removed, so an update
 //! that fails at any point leaves the old version installed and active.
-//! Other installed versions of the tool are kept.
+//! Other installed versions of the tool are kept. A tool pinned with
+//! `orla use NAME@VERSION` is left alone (its pin is a deliberate choice);
+//! in a project, orla.lock is updated to the new versions.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,11 +60,25 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         return Ok(());
     }
 
+    let pins = crate::store::pins::Pins::read(&root.state_dir)?;
     let mut registries: HashMap<String, Registries<'_>> = HashMap::new();
     let mut moves = Vec::new();
     for name in &names {
         let current = active[name];
         let from = current.receipt.version.clone();
+        // `orla use NAME@VERSION` chose a version on purpose: leave it.
+        if let Some(pinned) = pins.tools.get(name) {
+            if installed
+                .iter()
+                .any(|p| p.receipt.name == *name && p.receipt.version == *pinned)
+            {
+                reporter.status(
+                    "Skipping",
+                    &format!("{name}: `orla use` pins {pinned}; `orla use {name}` unpins it"),
+                );
+                continue;
+            }
+        }
         if current.receipt.source.kind == SourceKind::Local && args.registry.is_none() {
             reporter.status(
                 "Skipping",
