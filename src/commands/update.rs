@@ -134,11 +134,8 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
 
     if args.dry_run {
         let mut out = String::new();
+        // The plan is the data asked for: stdout, one `NAME OLD -> NEW` per line.
         for m in &moves {
-            reporter.status(
-                "Would update",
-                &format!("{} {} -> {}", m.name, m.from, m.to),
-            );
             out.push_str(&format!("{} {} -> {}\n", m.name, m.from, m.to));
         }
         return super::write_stdout(out.as_bytes());
