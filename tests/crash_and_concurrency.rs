@@ -622,3 +622,100 @@ fn concurrent_project_installs_keep_orla_yaml_and_lock_consistent() {
     assert_eq!(common::snapshot(&dir.join("tools")), before);
     t.run_in(&dir, &["verify"]).success();
 }
+
+/// The project's files after the next command: (orla.yaml names, orla.lock
+/// pins, store).
+fn project_state(t: &TestContext, dir: &std::path::Path) -> (BTreeSet<String>, State, State) {
+    t.run_in(dir, &["list"]).success();
+    let yaml = std::fs::read_to_string(dir.join("orla.yaml")).unwrap();
+    let config: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    let names: BTreeSet<String> = config["tools"]
+        .as_mapping()
+        .map(|m| m.keys().map(|k| k.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    let pins: State = std::fs::read_to_string(dir.join("orla.lock"))
+        .ok()
+        .map(|text| {
+            let lock: toml::Value = toml::from_str(&text).unwrap();
+            lock.get("tool")
+                .and_then(|t| t.as_array())
+                .map(|a| {
+                    a.iter()
+                        .map(|p| {
+                            (
+                                p["name"].as_str().unwrap().to_string(),
+                                p["version"].as_str().unwrap().to_string(),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    let mut store = State::new();
+    if let Ok(names) = std::fs::read_dir(dir.join("tools")) {
+        for name in names.flatten() {
+            let n = name.file_name().to_string_lossy().into_owned();
+            if n.starts_with('.') {
+                continue;
+            }
+            for v in std::fs::read_dir(name.path()).unwrap().flatten() {
+                store.insert((n.clone(), v.file_name().to_string_lossy().into_owned()));
+            }
+        }
+    }
+    (names, pins, store)
+}
+
+/// In a project a command also rewrites orla.yaml and orla.lock before its
+/// manifest. Killed at any point, the next command leaves the three in
+/// step: either all before or all after (the journal keeps copies of the
+/// project files and restores them with the packages).
+#[test]
+fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
+    let t = TestContext::new();
+    t.run(&["init", "proj"]).success();
+    let dir = t.work.join("proj");
+    let start = Instant::now();
+    t.run_in(&dir, &["install", "fs-read", "json-query"])
+        .success();
+    let typical = start.elapsed().as_micros() as u64;
+    let mut rng = Rng(0x0bad_cafe ^ u64::from(std::process::id()));
+    let (mut killed, mut from_journal) = (0, 0);
+    for i in 0..40 {
+        let before = project_state(&t, &dir);
+        let installed: Vec<String> = before.0.iter().cloned().collect();
+        let args: Vec<&str> = if installed.len() >= 2 && rng.below(2) == 0 {
+            vec!["uninstall", "fs-read", "json-query"]
+        } else {
+            vec!["install", "fs-read", "json-query", "fs-list"]
+        };
+        let mut child = t
+            .command(&args)
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(rng.below(typical * 2 + 1)));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            killed += 1;
+        }
+        child.wait().unwrap();
+        let journal = dir.join("tools/.orla-staging/journal").exists();
+        let (names, pins, store) = project_state(&t, &dir);
+        let store_names: BTreeSet<String> = store.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(pins, store, "iteration {i} {args:?}: orla.lock != store");
+        assert_eq!(
+            names, store_names,
+            "iteration {i} {args:?}: orla.yaml != store"
+        );
+        if journal {
+            from_journal += 1;
+        }
+        t.run_in(&dir, &["verify"]).success();
+    }
+    eprintln!("40 iterations: {killed} killed, {from_journal} settled from a journal");
+    assert!(killed >= 8, "too few kills to mean anything");
+}

@@ -321,16 +321,92 @@ impl<'a> Store<'a> {
         fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
         let path = self.journal_path();
         let new = !path.exists();
+        // The command's first step: keep copies of the state files it may
+        // rewrite before its manifest (orla.yaml, orla.lock, pins), so that
+        // a roll back restores them with the packages.
+        let mut text = if new {
+            self.back_up_state_files()?
+        } else {
+            String::new()
+        };
+        text.push_str(&step.to_line());
+        text.push('\n');
         let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
             .map_err(StoreError::io("cannot write", &path))?;
-        file.write_all(format!("{}\n", step.to_line()).as_bytes())
+        file.write_all(text.as_bytes())
             .and_then(|()| file.sync_all())
             .map_err(StoreError::io("cannot write", &path))?;
         if new {
             sync_dir(&staging);
+        }
+        Ok(())
+    }
+
+    /// The state files a command may rewrite besides the packages, by the
+    /// name the journal uses for them.
+    fn state_files(&self) -> Vec<(&'static str, PathBuf)> {
+        let mut files = vec![(pins::PINS_FILE, self.root.state_dir.join(pins::PINS_FILE))];
+        if let Some(project) = &self.root.project_dir {
+            for name in [crate::project::CONFIG_FILE, crate::project::LOCK_FILE] {
+                files.push((name, project.join(name)));
+            }
+        }
+        files
+    }
+
+    /// Copies the state files into a fresh staging directory (flushed) and
+    /// returns the journal lines naming the copies: `file NAME ASIDE`, or
+    /// `file NAME -` for a file that does not exist yet.
+    fn back_up_state_files(&self) -> Result<String, StoreError> {
+        let aside = self.staging_dir()?.keep();
+        let mut lines = String::new();
+        for (name, path) in self.state_files() {
+            if path.is_file() {
+                let copy = aside.join(name);
+                fs::copy(&path, &copy)
+                    .and_then(|_| fs::File::open(&copy)?.sync_all())
+                    .map_err(StoreError::io("cannot back up", &path))?;
+                lines.push_str(&format!("file {name} {}\n", file_name(&aside)));
+            } else {
+                lines.push_str(&format!("file {name} -\n"));
+            }
+        }
+        if lines.contains(&file_name(&aside)) {
+            sync_dir(&aside);
+        } else {
+            let _ = fs::remove_dir(&aside);
+        }
+        Ok(lines)
+    }
+
+    /// Puts the state files back as the journal's copies have them.
+    fn restore_state_files(&self, journal: &str) -> Result<(), StoreError> {
+        let staging = self.root.staging_root();
+        let files = self.state_files();
+        for line in journal.lines() {
+            let mut words = line.split(' ');
+            let (Some("file"), Some(name), Some(aside), None) =
+                (words.next(), words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let Some((_, path)) = files.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            if aside == "-" {
+                match fs::remove_file(path) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(StoreError::io("cannot roll back", path)(e)),
+                }
+            } else if is_stage_name(aside) {
+                let copy = staging.join(aside).join(name);
+                let bytes = fs::read(&copy).map_err(StoreError::io("cannot read", &copy))?;
+                atomic_write(path, &bytes).map_err(StoreError::io("cannot roll back", path))?;
+            }
         }
         Ok(())
     }
@@ -355,10 +431,8 @@ impl<'a> Store<'a> {
             let path = self.journal_path();
             let text = fs::read_to_string(&path).unwrap_or_default();
             fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
-            for step in text.lines().filter_map(Step::parse) {
-                if let Some(aside) = &step.aside {
-                    let _ = fs::remove_dir_all(self.root.staging_root().join(aside));
-                }
+            for aside in asides(&text) {
+                let _ = fs::remove_dir_all(self.root.staging_root().join(aside));
             }
         } else {
             self.roll_back(reporter)?;
@@ -409,13 +483,12 @@ impl<'a> Store<'a> {
             ));
         }
         sync_dir(&self.root.tools_dir);
+        self.restore_state_files(&text)?;
         fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
         // The moved-out copies: only journaled directories, never a staging
         // directory another thread of this process may still be using.
-        for step in &steps {
-            if let Some(aside) = &step.aside {
-                let _ = fs::remove_dir_all(staging.join(aside));
-            }
+        for aside in asides(&text) {
+            let _ = fs::remove_dir_all(staging.join(aside));
         }
         for dir in discarded {
             let _ = fs::remove_dir_all(dir);
@@ -591,9 +664,7 @@ impl Step {
         names::validate_name(name).ok()?;
         let version = names::parse_version(version).ok()?;
         let aside = match words.next() {
-            Some(a) if a.starts_with("stage-") && !a.contains(['/', '\\']) && a != ".." => {
-                Some(a.to_string())
-            }
+            Some(a) if is_stage_name(a) => Some(a.to_string()),
             Some(_) => return None,
             None => None,
         };
@@ -607,6 +678,31 @@ impl Step {
             aside,
         })
     }
+}
+
+/// A staging directory name as the journal may use it.
+fn is_stage_name(name: &str) -> bool {
+    name.starts_with("stage-") && !name.contains(['/', '\\']) && name != ".."
+}
+
+/// Every staging directory a journal names (package and file copies).
+fn asides(journal: &str) -> Vec<String> {
+    let mut out: Vec<String> = journal
+        .lines()
+        .filter_map(Step::parse)
+        .filter_map(|s| s.aside)
+        .collect();
+    for line in journal.lines() {
+        let words: Vec<&str> = line.split(' ').collect();
+        if let ["file", _, aside] = words[..] {
+            if is_stage_name(aside) {
+                out.push(aside.to_string());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn file_name(path: &Path) -> String {
