@@ -25,7 +25,10 @@
 //! manifest was written but before the journal went is finished forward.
 //! So what the manifest says is always exactly the state before a command
 //! or the state after it, never half of a multi-package install, and the
-//! store matches it once the next command has run.
+//! store matches it once the next command has run. The journal's first
+//! step also keeps copies of the state files a command rewrites before its
+//! manifest (a project's orla.yaml and orla.lock, and pins.json), which a
+//! roll back restores with the packages.
 
 pub mod lock;
 pub mod pins;
@@ -305,6 +308,15 @@ impl<'a> Store<'a> {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
         remove_temp_files(&self.root.state_dir);
+        // A name directory a killed install created but never filled.
+        if let Ok(names) = fs::read_dir(&self.root.tools_dir) {
+            for entry in names.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if names::validate_name(&name).is_ok() {
+                    let _ = fs::remove_dir(entry.path()); // only when empty
+                }
+            }
+        }
         if self.root.pending_marker().exists() {
             self.sync_manifest(reporter)?;
         }
