@@ -72,11 +72,22 @@ fn commit_all(repo: &git2::Repository, message: &str, refname: &str) -> git2::Oi
 
 /// A tool repository: each (tag, version in tool.yaml) is a commit and a tag.
 fn tool_repo(t: &TestContext, name: &str, tags: &[(&str, &str)]) -> (PathBuf, Vec<git2::Oid>) {
+    tool_repo_with(t, name, tags, &[])
+}
+
+fn tool_repo_with(
+    t: &TestContext,
+    name: &str,
+    tags: &[(&str, &str)],
+    permissions: &[&str],
+) -> (PathBuf, Vec<git2::Oid>) {
     let dir = t.dir.path().join(format!("tool-{name}"));
     let repo = git2::Repository::init(&dir).unwrap();
     let mut commits = Vec::new();
     for (tag, version) in tags {
-        let src = PackageBuilder::new(name, version).write(&t.dir.path().join("tool-src"));
+        let src = PackageBuilder::new(name, version)
+            .permissions(permissions)
+            .write(&t.dir.path().join("tool-src"));
         copy_tree(&src, &dir);
         let oid = commit_all(&repo, &format!("release {version}"), "refs/heads/main");
         let obj = repo.find_object(oid, None).unwrap();
@@ -534,7 +545,7 @@ fn git_source_registry(t: &TestContext, name: &str, repo: &Path) -> IndexBuilder
 #[test]
 fn rfc3_git_source_tools_install_from_tags() {
     let t = TestContext::new();
-    let (repo, commits) = tool_repo(
+    let (repo, commits) = tool_repo_with(
         &t,
         "gitty",
         &[
@@ -544,6 +555,7 @@ fn rfc3_git_source_tools_install_from_tags() {
             ("v1.2.0", "1.1.5"),
             ("notes", "0.0.1"),
         ],
+        &["filesystem:read"],
     );
     let index = git_source_registry(&t, "gitty", &repo);
     let loc = index.location();
@@ -597,6 +609,10 @@ fn rfc3_git_source_tools_install_from_tags() {
     info.success();
     let info = info.json();
     assert_eq!(info["source"], "git");
+    // v1.2.0 is what `install` would pick; its tool.yaml gives the permissions.
+    assert_eq!(info["latest"], "1.2.0");
+    assert_eq!(info["permissions"], serde_json::json!(["filesystem:read"]));
+    assert_eq!(info["risk_level"], "low");
     let versions: Vec<_> = info["versions"]
         .as_array()
         .unwrap()

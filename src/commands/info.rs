@@ -131,7 +131,10 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         Lookup::GitSource(entry) => {
             info.source = "git";
             let url = registry.tool_repository(entry)?;
-            match ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
+            let repo = ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref());
+            match repo
+                .as_ref()
+                .map_err(Clone::clone)
                 .and_then(|repo| repo.tags())
             {
                 Ok(tags) => {
@@ -144,6 +147,21 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                     info.latest = resolve::select(&latest, &records)
                         .ok()
                         .map(|s| s.record.version.to_string());
+                    // The permissions of the version `install` would pick,
+                    // from its tool.yaml in the cached tag.
+                    let tag = tags
+                        .iter()
+                        .find(|t| Some(t.version.to_string()) == info.latest)
+                        .map(|t| t.name.clone());
+                    let tool = tag.and_then(|tag| {
+                        let bytes = repo.as_ref().ok()?.read_file(&tag, "tool.yaml").ok()??;
+                        let text = String::from_utf8(bytes).ok()?;
+                        crate::package::ToolYaml::parse(&text, "tool.yaml").ok()
+                    });
+                    if let Some(tool) = tool {
+                        info.risk_level = Some(tool.risk().as_str().to_string());
+                        info.permissions = tool.permissions;
+                    }
                     info.versions = tags
                         .iter()
                         .map(|t| VersionInfo {

@@ -123,6 +123,23 @@ impl ToolRepo {
         Ok(tags)
     }
 
+    /// One file of the tree of `tag` (e.g. its tool.yaml, for `orla info`),
+    /// read from the cached objects without a checkout.
+    pub fn read_file(&self, tag: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
+        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
+        let tree = repo
+            .revparse_single(&format!("refs/tags/{tag}"))
+            .and_then(|o| o.peel_to_tree())
+            .map_err(|e| format!("tag {tag}: {}", e.message()))?;
+        let entry = match tree.get_path(Path::new(path)) {
+            Ok(entry) => entry,
+            Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(msg(e)),
+        };
+        let object = entry.to_object(&repo).map_err(msg)?;
+        Ok(object.as_blob().map(|b| b.content().to_vec()))
+    }
+
     /// Writes the tree of `tag` into the empty directory `dest`.
     pub fn checkout(&self, tag: &str, dest: &Path) -> Result<Checkout, String> {
         let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
