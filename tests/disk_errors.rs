@@ -198,3 +198,41 @@ fn full_disk_while_writing_the_manifest_rolls_back() {
         .success();
     assert!(t.tools_dir().join("tiny/1.0.0").is_dir());
 }
+
+/// `orla use` writes pins.json before the manifest; when the manifest
+/// cannot be written, the pin is rolled back with it, so the two agree.
+#[test]
+fn full_disk_while_switching_versions_restores_the_pin() {
+    let t = TestContext::new();
+    t.run(&[
+        "install",
+        "fs-read@1.0.0",
+        "fs-read@1.2.1",
+        "fs-list",
+        "json-query",
+        "http-get",
+        "echo-capsule",
+        "--yes",
+    ])
+    .success();
+    let manifest_len = std::fs::metadata(t.home.join("manifest.json"))
+        .unwrap()
+        .len();
+    let before = (snapshot(&t.home), snapshot(&t.cache));
+    let run = run_with_file_limit(&t, manifest_len / 2, &["use", "fs-read@1.0.0"]);
+    run.failure(1)
+        .stderr_has("manifest.json")
+        .stderr_has("hint: free some disk space");
+    assert_eq!((snapshot(&t.home), snapshot(&t.cache)), before);
+    assert!(!t.home.join("pins.json").exists());
+    // With room, the switch works and is served.
+    t.run(&["use", "fs-read@1.0.0"]).success();
+    let served = t.manifest()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "fs-read")
+        .unwrap()["version"]
+        .clone();
+    assert_eq!(served, "1.0.0");
+}

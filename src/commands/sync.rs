@@ -201,6 +201,9 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
     }
 
     let store = Store::open(&root, reporter)?;
+    // orla.yaml, orla.lock and pins.json change before the manifest: journal
+    // them, so a failure or a kill restores them with the packages.
+    store.begin()?;
     ignore_state_dir(&root);
     let done = install::apply(ctx, &store, &plans, true, args.yes)?;
 

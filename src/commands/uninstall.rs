@@ -24,6 +24,9 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         .collect::<Result<Vec<_>, _>>()?;
     let reporter = ctx.reporter.as_ref();
     let store = Store::open(&root, reporter)?;
+    // orla.yaml, orla.lock and pins.json change before the manifest: journal
+    // them, so a failure or a kill restores them with the packages.
+    store.begin()?;
     let installed = root.scan(reporter)?;
     let lock = match &project {
         Some(p) => LockFile::read(&p.lock_path())?,

@@ -152,6 +152,9 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     }
     let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
     let store = Store::open(&root, reporter)?;
+    // orla.yaml, orla.lock and pins.json change before the manifest: journal
+    // them, so a failure or a kill restores them with the packages.
+    store.begin()?;
     super::install::apply(ctx, &store, &plans, false, args.yes)?;
     if let Some(project) = &project {
         relock(ctx, project, &root, &moves)?;

@@ -28,6 +28,9 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
     };
     let reporter = ctx.reporter.as_ref();
     let store = Store::open(&root, reporter)?;
+    // orla.yaml, orla.lock and pins.json change before the manifest: journal
+    // them, so a failure or a kill restores them with the packages.
+    store.begin()?;
     let installed: Vec<Installed> = root
         .scan(reporter)?
         .into_iter()

@@ -329,6 +329,21 @@ impl<'a> Store<'a> {
 
     /// Appends one step to the journal and flushes it, before the step.
     fn journal(&self, step: &Step) -> Result<(), StoreError> {
+        self.append_journal(Some(step))
+    }
+
+    /// Starts the journal of a command that rewrites state files (a
+    /// project's orla.yaml or orla.lock, pins.json) before its manifest, so
+    /// that a failure or a kill before the manifest restores them. A
+    /// package step starts it by itself; starting it twice is harmless.
+    pub fn begin(&self) -> Result<(), StoreError> {
+        if self.journal_path().exists() {
+            return Ok(());
+        }
+        self.append_journal(None)
+    }
+
+    fn append_journal(&self, step: Option<&Step>) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
         fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
         let path = self.journal_path();
@@ -341,8 +356,10 @@ impl<'a> Store<'a> {
         } else {
             String::new()
         };
-        text.push_str(&step.to_line());
-        text.push('\n');
+        if let Some(step) = step {
+            text.push_str(&step.to_line());
+            text.push('\n');
+        }
         let mut file = fs::OpenOptions::new()
             .create(true)
             .append(true)
