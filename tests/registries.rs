@@ -1170,3 +1170,18 @@ fn git_registries_and_git_source_tools_over_smart_http() {
         .any(|p| p.join("shallow").is_file());
     assert!(shallow, "the tags were fetched with depth 1");
 }
+
+#[test]
+fn a_git_source_tool_asks_for_its_permissions_before_checkout() {
+    let t = TestContext::new();
+    let (repo, _) = tool_repo_with(&t, "netty", &[("v1.0.0", "1.0.0")], &["network"]);
+    let index = git_source_registry(&t, "netty", &repo);
+    t.run(&["install", "netty", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("netty 1.0.0 asks for network (risk: medium)")
+        .stderr_has("pass --yes");
+    assert!(!t.tools_dir().exists() || std::fs::read_dir(t.tools_dir()).unwrap().count() == 0);
+    t.run(&["install", "netty", "--yes", "--registry", &index.location()])
+        .success()
+        .stderr_has("Permissions netty 1.0.0: network (risk: medium)");
+}

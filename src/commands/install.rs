@@ -296,11 +296,21 @@ fn git_plan(
         .find(|t| t.version == version)
         .map(|t| t.name.clone())
         .expect("selected from the tags");
+    // The tag's tool.yaml, read from the fetched objects, declares the
+    // permissions, so consent comes before anything is written (as for
+    // index records); the checkout is then held to the same list.
+    let declared = repo
+        .read_file(&tag, "tool.yaml")
+        .ok()
+        .flatten()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok())
+        .map(|tool| tool.permissions);
     let label = format!("{} {version}", entry.name);
     Ok(Plan {
         label,
         target: Some((entry.name.clone(), version)),
-        declared: None,
+        declared,
         source: Source {
             kind: SourceKind::Git,
             registry: Some(registry.name.clone()),
