@@ -2,8 +2,8 @@
 //!
 //! - `builtin`: the index compiled into the binary;
 //! - a directory holding `config.json`: read in place;
-//! - a git repository: `git+ANY-URL`, `file://...`, `https://...`,
-//!   `http://...`, `ssh://...`, or a local path to a git repository (bare or
+//! - a git repository: `git+URL`, `file://...`, `https://...`,
+//!   `http://...`, `git://...`, or a local path to a git repository (bare or
 //!   not) that has no `config.json` in its working directory. It is cloned
 //!   into the cache and fetched again when older than the TTL;
 //! - `sparse+https://...` or `sparse+http://...`: the index's files fetched
@@ -34,7 +34,7 @@ impl RegistryLocation {
             return Ok(RegistryLocation::Builtin);
         }
         if let Some(url) = text.strip_prefix("git+") {
-            return Ok(RegistryLocation::Git(url.to_string()));
+            return RegistryLocation::parse_git(text, url);
         }
         if let Some(url) = text.strip_prefix("sparse+") {
             if url.starts_with("https://") || url.starts_with("http://") {
@@ -45,16 +45,8 @@ impl RegistryLocation {
                 reason: "is not sparse+https:// or sparse+http://".into(),
             });
         }
-        if let Some((scheme, _)) = text.split_once("://") {
-            return match scheme {
-                "file" | "https" | "http" | "ssh" | "git" => {
-                    Ok(RegistryLocation::Git(text.to_string()))
-                }
-                _ => Err(IndexError::BadLocation {
-                    location: text.to_string(),
-                    reason: format!("uses the scheme '{scheme}', which orla does not read"),
-                }),
-            };
+        if text.contains("://") {
+            return RegistryLocation::parse_git(text, text);
         }
         let path = cwd.join(text);
         if !path.is_dir() {
@@ -68,6 +60,29 @@ impl RegistryLocation {
             return Ok(RegistryLocation::Git(path.display().to_string()));
         }
         Ok(RegistryLocation::Dir(path))
+    }
+}
+
+impl RegistryLocation {
+    /// A git URL, by scheme. orla's git is built with HTTPS but without SSH
+    /// (no libssh2), so `ssh://` and scp-like URLs are refused up front
+    /// rather than failing inside libgit2.
+    fn parse_git(text: &str, url: &str) -> Result<RegistryLocation, IndexError> {
+        let scheme = url.split_once("://").map(|(s, _)| s);
+        match scheme {
+            Some("file" | "https" | "http" | "git") => Ok(RegistryLocation::Git(url.to_string())),
+            Some("ssh") | None if url.starts_with("ssh://") || url.contains('@') => {
+                Err(IndexError::BadLocation {
+                    location: text.to_string(),
+                    reason: "is an SSH URL; this orla fetches git over https://, http://, git:// and file:// only".into(),
+                })
+            }
+            None => Ok(RegistryLocation::Git(url.to_string())),
+            Some(other) => Err(IndexError::BadLocation {
+                location: text.to_string(),
+                reason: format!("uses the scheme '{other}', which orla does not read"),
+            }),
+        }
     }
 }
 
@@ -95,6 +110,12 @@ mod tests {
             );
         }
         assert!(RegistryLocation::parse("ftp://h/x", cwd).is_err());
+        assert!(RegistryLocation::parse("git+ssh://h/x", cwd).is_err());
+        assert!(RegistryLocation::parse("git+git@host:org/index.git", cwd).is_err());
+        assert_eq!(
+            RegistryLocation::parse("git+/srv/index.git", cwd).unwrap(),
+            RegistryLocation::Git("/srv/index.git".into())
+        );
         assert_eq!(
             RegistryLocation::parse("sparse+https://h/x/", cwd).unwrap(),
             RegistryLocation::Sparse("https://h/x/".into())
