@@ -247,3 +247,166 @@ proptest! {
         }
     }
 }
+
+/// Random archives, hostile by construction: names from an alphabet of
+/// separators, dots, backslashes and reserved names; every entry type;
+/// any mode. Whatever unpack does, nothing appears outside the destination,
+/// and what it accepts is exactly what it reports: regular files and
+/// directories only, modes 0644 or 0755, each file's digest as recorded.
+mod archives {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::os::unix::fs::PermissionsExt;
+
+    use orla::unpack::{unpack, Limits};
+    use orla::verify::Digest;
+
+    #[derive(Debug, Clone)]
+    struct RawEntry {
+        name: Vec<u8>,
+        kind: u8,
+        mode: u32,
+        data: Vec<u8>,
+        link: Vec<u8>,
+    }
+
+    fn entry() -> impl Strategy<Value = RawEntry> {
+        (
+            prop_oneof![
+                4 => "(\\./)?[a-d]{1,4}(/[a-d]{1,4}){0,2}/?".prop_map(String::into_bytes),
+                3 => pieces(
+                    &["a", "b", "/", ".", "..", "./", "../", "\\", "tool.yaml", ".orla-receipt.json", "C:", "é"],
+                    6,
+                )
+                .prop_map(String::into_bytes),
+                1 => prop::collection::vec(any::<u8>(), 0..20),
+            ],
+            prop::sample::select(
+                &[b'0', b'0', b'0', b'0', b'0', b'0', b'5', b'5', b'1', b'2', b'3', b'4', b'6', b'7', b'S', b'x'][..]
+            ),
+            prop_oneof![Just(0o644u32), Just(0o755), Just(0o4755), Just(0o7777), any::<u32>()],
+            prop::collection::vec(any::<u8>(), 0..64),
+            prop_oneof![Just(Vec::new()), Just(b"/etc".to_vec()), Just(b"../..".to_vec())],
+        )
+            .prop_map(|(name, kind, mode, data, link)| RawEntry {
+                name: name.into_iter().take(99).collect(),
+                kind,
+                mode,
+                data,
+                link,
+            })
+    }
+
+    /// An ordinary file or directory with a plain name and any mode.
+    fn benign_entry() -> impl Strategy<Value = RawEntry> {
+        (
+            "(\\./)?[a-f]{1,4}(/[a-f]{1,4}){0,2}",
+            prop_oneof![4 => Just(b'0'), 1 => Just(b'5')],
+            any::<u32>(),
+            prop::collection::vec(any::<u8>(), 0..64),
+        )
+            .prop_map(|(name, kind, mode, data)| RawEntry {
+                name: name.into_bytes(),
+                kind,
+                mode,
+                data,
+                link: Vec::new(),
+            })
+    }
+
+    fn build(entries: &[RawEntry]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for e in entries {
+            let mut header = tar::Header::new_gnu();
+            {
+                let gnu = header.as_gnu_mut().unwrap();
+                gnu.name[..e.name.len()].copy_from_slice(&e.name);
+                gnu.linkname[..e.link.len()].copy_from_slice(&e.link);
+            }
+            header.set_entry_type(tar::EntryType::new(e.kind));
+            header.set_mode(e.mode & 0o7777777);
+            let data: &[u8] = if e.kind == b'0' || e.kind == b'x' {
+                &e.data
+            } else {
+                &[]
+            };
+            header.set_size(data.len() as u64);
+            header.set_cksum();
+            out.extend_from_slice(header.as_bytes());
+            out.extend_from_slice(data);
+            out.extend(std::iter::repeat_n(0u8, (512 - data.len() % 512) % 512));
+        }
+        out.extend(std::iter::repeat_n(0u8, 1024));
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, &out).unwrap();
+        enc.finish().unwrap()
+    }
+
+    /// Every path under `dir`, with its metadata, links not followed.
+    fn walk(dir: &Path, out: &mut Vec<(std::path::PathBuf, std::fs::Metadata)>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let meta = std::fs::symlink_metadata(e.path()).unwrap();
+            let is_dir = meta.is_dir();
+            out.push((e.path(), meta));
+            if is_dir {
+                walk(&e.path(), out);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn nothing_escapes_and_what_is_accepted_is_reported(
+            benign in prop::collection::vec(benign_entry(), 0..6),
+            hostile in prop_oneof![Just(Vec::new()), prop::collection::vec(entry(), 1..3)],
+            at in any::<prop::sample::Index>(),
+        ) {
+            // Hostile entries anywhere among ordinary ones.
+            let mut entries = benign;
+            let i = at.index(entries.len() + 1);
+            for (k, e) in hostile.into_iter().enumerate() {
+                entries.insert(i + k, e);
+            }
+            let bytes = build(&entries);
+            let tmp = tempfile::tempdir().unwrap();
+            let dest = tmp.path().join("a/b/dest");
+            std::fs::create_dir_all(&dest).unwrap();
+            let limits = Limits { max_unpacked_bytes: 1 << 20, max_entries: 16 };
+            let result = unpack(&bytes[..], &dest, limits);
+
+            // Nothing beside the destination, at any level above it.
+            for level in [tmp.path(), &tmp.path().join("a"), &tmp.path().join("a/b")] {
+                let names: Vec<_> = std::fs::read_dir(level).unwrap().flatten().map(|e| e.file_name()).collect();
+                prop_assert_eq!(names.len(), 1, "{:?} in {:?}", names, level);
+            }
+            let mut found = Vec::new();
+            walk(&dest, &mut found);
+            for (path, meta) in &found {
+                prop_assert!(meta.is_dir() || meta.is_file(), "{:?} is neither file nor directory", path);
+                if meta.is_file() {
+                    let mode = meta.permissions().mode() & 0o7777;
+                    prop_assert!(mode == 0o644 || mode == 0o755, "{:?} has mode {:o}", path, mode);
+                }
+            }
+            if let Ok(unpacked) = result {
+                prop_assert!(unpacked.root.starts_with(&dest));
+                let mut on_disk = BTreeMap::new();
+                let mut under_root = Vec::new();
+                walk(&unpacked.root, &mut under_root);
+                for (path, meta) in under_root.iter().filter(|(_, m)| m.is_file()) {
+                    let rel = path.strip_prefix(&unpacked.root).unwrap().to_str().unwrap().to_string();
+                    let bytes = std::fs::read(path).unwrap();
+                    on_disk.insert(rel, (Digest::of(&bytes), meta.permissions().mode() & 0o111 != 0));
+                }
+                let reported: BTreeMap<_, _> = unpacked
+                    .files
+                    .iter()
+                    .map(|(k, v)| (k.clone(), (v.blake3, v.executable)))
+                    .collect();
+                prop_assert_eq!(on_disk, reported);
+            }
+        }
+    }
+}
