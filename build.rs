@@ -23,11 +23,18 @@ fn main() {
 
 fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) {
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
-        let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if rel == "packages" || rel.starts_with('.') || rel.ends_with(".md") {
             continue;
         }
