@@ -508,6 +508,63 @@ fn gzip_bomb_is_refused_before_it_fills_the_disk() {
     );
 }
 
+/// A gzip tar whose one entry is preceded by a long name or PAX record of
+/// `size` bytes: tar-rs reads such a record whole into memory, so before
+/// the cap a 1 MiB download could make orla allocate gigabytes.
+fn extension_bomb(kind: tar::EntryType, size: u64) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    let mut tar = archive::tar(&archive::package("", "evil", "1.0.0"));
+    tar.truncate(tar.len() - 1024);
+    enc.write_all(&tar).unwrap();
+    let mut header = tar::Header::new_gnu();
+    header.as_gnu_mut().unwrap().name[..13].copy_from_slice(b"././@LongLink");
+    header.set_entry_type(kind);
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_cksum();
+    enc.write_all(header.as_bytes()).unwrap();
+    let prefix = format!("{size} path=");
+    let mut left = size;
+    if kind == tar::EntryType::XHeader {
+        enc.write_all(prefix.as_bytes()).unwrap();
+        left -= prefix.len() as u64;
+    }
+    let chunk = vec![b'a'; 1 << 20];
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        enc.write_all(&chunk[..n]).unwrap();
+        left -= n as u64;
+    }
+    enc.write_all(&vec![0u8; (512 - (size % 512) as usize) % 512])
+        .unwrap();
+    let mut file = tar::Header::new_gnu();
+    file.set_path("x").unwrap();
+    file.set_size(0);
+    file.set_mode(0o644);
+    file.set_cksum();
+    enc.write_all(file.as_bytes()).unwrap();
+    enc.write_all(&[0u8; 1024]).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn header_extension_bombs_are_refused() {
+    let server = Server::start();
+    for (case, kind) in [
+        ("gnu-long-name-bomb", tar::EntryType::GNULongName),
+        ("pax-record-bomb", tar::EntryType::XHeader),
+    ] {
+        let bytes = extension_bomb(kind, 256 << 20);
+        assert!(bytes.len() < 1 << 20, "{case}: {} bytes", bytes.len());
+        assert_refused(
+            &server,
+            case,
+            &bytes,
+            "has a long name or PAX header record of more than 1048576 bytes",
+        );
+    }
+}
+
 #[test]
 fn too_many_entries_are_refused() {
     let server = Server::start();
@@ -637,6 +694,36 @@ mod library {
         let err = unpack(&bytes[..], dir.path(), claimed).unwrap_err();
         assert!(
             matches!(err, UnpackError::TooLarge { limit } if limit == Limits::MIN_UNPACKED_BYTES),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn long_names_are_fine_up_to_the_extension_cap() {
+        // archive::tar writes names into the 100-byte field; tar's builder
+        // writes a real GNU long name for this one.
+        let name = format!("{}/file", "d".repeat(200));
+        let mut builder = tar::Builder::new(Vec::new());
+        for (path, data) in [("tool.yaml", "x"), (name.as_str(), "y")] {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(data.len() as u64);
+            header.set_mode(0o644);
+            builder
+                .append_data(&mut header, path, data.as_bytes())
+                .unwrap();
+        }
+        let bytes = archive::gzip(&builder.into_inner().unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let unpacked = unpack(&bytes[..], dir.path(), Limits::for_archive(None)).unwrap();
+        assert!(unpacked.files.contains_key(&name));
+        let err = unpack(
+            &extension_bomb(tar::EntryType::GNULongName, 2 << 20)[..],
+            tempfile::tempdir().unwrap().path(),
+            Limits::for_archive(None),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, UnpackError::ExtensionTooLarge { .. }),
             "{err}"
         );
     }

@@ -15,7 +15,8 @@
 //! actually read so far, never the size an index or a server claims: a
 //! record that lies about the size cannot buy a small bomb a large budget.
 //! An entry whose header alone declares more than the cap is refused before
-//! any of its bytes are decompressed.
+//! any of its bytes are decompressed. Long names and PAX records, which the
+//! tar reader holds in memory whole, are capped at 1 MiB between entries.
 //!
 //! Each file's BLAKE3 is computed as it is written, for the install receipt
 //! that `orla verify` checks later: still one pass over the bytes.
@@ -80,6 +81,8 @@ pub enum UnpackError {
     TooManyEntries { limit: u64 },
     #[error("the archive is empty")]
     Empty,
+    #[error("the archive has a long name or PAX header record of more than {limit} bytes")]
+    ExtensionTooLarge { limit: u64 },
     #[error(
         "the archive holds data {place}; a package archive is one gzip stream holding one tar"
     )]
@@ -112,17 +115,38 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
     // A bufread decoder takes only its own member from the buffer, so bytes
     // after it can be seen (and refused) below.
     let buffered = BufReader::with_capacity(64 * 1024, counted);
-    let mut archive = tar::Archive::new(GzDecoder::new(buffered));
-    let entries = archive
-        .entries()
-        .map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+    let allowance = Cell::new(MAX_EXTENSION_BYTES);
+    let exceeded = Cell::new(false);
+    let mut archive = tar::Archive::new(Allowance {
+        inner: GzDecoder::new(buffered),
+        left: &allowance,
+        exceeded: &exceeded,
+    });
+    let corrupt = |e: io::Error| {
+        if exceeded.get() {
+            UnpackError::ExtensionTooLarge {
+                limit: MAX_EXTENSION_BYTES,
+            }
+        } else {
+            UnpackError::Corrupt(io_message(&e))
+        }
+    };
+    let entries = archive.entries().map_err(corrupt)?;
     let mut seen = std::collections::HashSet::new();
     let mut files: BTreeMap<String, FileRecord> = BTreeMap::new();
     let mut total: u64 = 0;
     let mut count: u64 = 0;
 
     for entry in entries {
-        let mut entry = entry.map_err(|e| UnpackError::Corrupt(io_message(&e)))?;
+        let mut entry = entry.map_err(corrupt)?;
+        // This entry's data (and padding), then the next header and any
+        // long name or PAX record before it: nothing more.
+        allowance.set(
+            entry
+                .size()
+                .saturating_add(511)
+                .saturating_add(MAX_EXTENSION_BYTES),
+        );
         let kind = entry.header().entry_type();
         if kind.is_pax_global_extensions() {
             continue; // metadata only, e.g. the commit id `git archive` records
@@ -191,7 +215,8 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
     if seen.is_empty() {
         return Err(UnpackError::Empty);
     }
-    refuse_trailing_data(archive.into_inner())?;
+    allowance.set(u64::MAX); // the padding check has its own bound
+    refuse_trailing_data(archive.into_inner().inner)?;
     Ok(strip_wrapper(dest, files))
 }
 
@@ -374,6 +399,37 @@ fn write_file(
         size,
         executable,
     })
+}
+
+/// How many bytes of tar headers, long names and PAX records may come
+/// between two entries' data. tar-rs reads a long name or PAX record whole
+/// into memory before it yields the entry, so without this bound a 1 MiB
+/// download could declare a 2 GiB file name and exhaust memory.
+const MAX_EXTENSION_BYTES: u64 = 1 << 20;
+
+/// Stops the tar reader once it has read more than `left` bytes: set per
+/// entry to its data plus `MAX_EXTENSION_BYTES`.
+struct Allowance<'a, R> {
+    inner: R,
+    left: &'a Cell<u64>,
+    exceeded: &'a Cell<bool>,
+}
+
+impl<R: Read> Read for Allowance<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.left.get();
+        if left == 0 && !buf.is_empty() {
+            self.exceeded.set(true);
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a tar header extension is too large",
+            ));
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        self.left.set(left - n as u64);
+        Ok(n)
+    }
 }
 
 /// Counts the compressed bytes the gzip decoder has pulled.
