@@ -514,6 +514,22 @@ fn hostile_sparse_index_is_refused() {
     server.route(&shard, Behaviour::Serve(record.into_bytes()));
     t.run(&["install", "evil", "--registry", &url, "--refresh"])
         .success();
+    // An index file without end is cut off, not buffered (and, as when the
+    // server is unreachable, the cached copy is used with a warning).
+    let mut huge = br#"{"format": 1, "pad": ""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'x', 17 << 20));
+    huge.extend_from_slice(br#""}"#);
+    server.route(&shard, Behaviour::Serve(huge));
+    t.run(&[
+        "install",
+        "evil",
+        "--force",
+        "--registry",
+        &url,
+        "--refresh",
+    ])
+    .success()
+    .stderr_has("larger than 16 MiB, more than any index file should be); using the cached copy");
     server.route(
         "/config.json",
         Behaviour::Serve(br#"{"format": 99}"#.to_vec()),

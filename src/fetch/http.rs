@@ -32,6 +32,9 @@ const ATTEMPTS: u32 = 4;
 /// How many times one body may be resumed.
 const RESUMES: u32 = 4;
 const BACKOFF: Duration = Duration::from_millis(200);
+/// The largest index file `get_small` reads (a tool's file with thousands of
+/// versions, or the registry.yaml of 10,000 tools, is a few MiB).
+pub const MAX_SMALL: u64 = 16 << 20;
 
 pub struct HttpClient {
     client: OnceLock<Result<Client, String>>,
@@ -124,8 +127,20 @@ impl HttpClient {
                     .get(reqwest::header::ETAG)
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_string);
-                let bytes = response.bytes().map_err(|e| error_chain(&e))?;
-                Ok(Small::Found(bytes.to_vec(), etag))
+                // Read at most one byte more than allowed: a hostile or broken
+                // server must not make orla buffer an endless body.
+                let mut bytes = Vec::new();
+                response
+                    .take(MAX_SMALL + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| e.to_string())?;
+                if bytes.len() as u64 > MAX_SMALL {
+                    return Err(format!(
+                        "the file is larger than {} MiB, more than any index file should be",
+                        MAX_SMALL >> 20
+                    ));
+                }
+                Ok(Small::Found(bytes, etag))
             }
         }
     }
