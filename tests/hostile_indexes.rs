@@ -545,3 +545,33 @@ fn hostile_sparse_index_is_refused() {
     .failure(1)
     .stderr_has("uses index format 99");
 }
+
+/// A git registry that hosts its archives: a blob larger than the record
+/// says is refused before it is loaded into memory.
+#[test]
+fn a_git_hosted_archive_larger_than_its_record_is_not_loaded() {
+    let t = TestContext::new();
+    let work = t.dir.path().join("git-index-work");
+    let mut index = IndexBuilder::new(&work);
+    index.publish(&PackageBuilder::new("evil", "1.0.0"));
+    index.edit_records("evil", |r| r.size -= 100);
+    let repo = git2::Repository::init(&work).unwrap();
+    commit(&repo, None);
+    let bare = t.dir.path().join("git-index.git");
+    git2::Repository::init_bare(&bare).unwrap();
+    repo.remote_anonymous(&bare.display().to_string())
+        .unwrap()
+        .push(&["+refs/heads/master:refs/heads/master"], None)
+        .unwrap();
+    git2::Repository::open_bare(&bare)
+        .unwrap()
+        .set_head("refs/heads/master")
+        .unwrap();
+    let url = format!("file://{}", bare.display());
+    let before = snapshot(&t.home);
+    t.run(&["install", "evil", "--registry", &url])
+        .failure(1)
+        .stderr_has("cannot read archives/evil/evil-1.0.0.tar.gz")
+        .stderr_has("bytes, more than the");
+    assert_eq!(snapshot(&t.home), before);
+}

@@ -35,6 +35,9 @@ use super::IndexError;
 use crate::progress::Reporter;
 use crate::store::lock::{FileLock, LockKind};
 
+/// The largest index file read from a git registry (as for sparse ones).
+const MAX_INDEX_FILE: u64 = 16 << 20;
+
 /// The ref a fetched index lives under.
 const INDEX_REF: &str = "refs/remotes/origin/HEAD";
 
@@ -277,6 +280,13 @@ impl GitIndex {
 
     /// Reads one file of the index at the fetched commit; `None` when absent.
     pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        self.read_limited(rel, MAX_INDEX_FILE)
+    }
+
+    /// Reads one file, refusing it before loading when it is larger than
+    /// `max` bytes: a hostile index must not make orla inflate a huge blob
+    /// into memory.
+    pub fn read_limited(&self, rel: &str, max: u64) -> Result<Option<Vec<u8>>, String> {
         let msg = |e: git2::Error| e.message().to_string();
         let mut opened = self
             .opened
@@ -300,6 +310,15 @@ impl GitIndex {
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
             Err(e) => return Err(e.message().to_string()),
         };
+        let (size, _) = repo
+            .odb()
+            .and_then(|odb| odb.read_header(entry.id()))
+            .map_err(msg)?;
+        if size as u64 > max {
+            return Err(format!(
+                "{rel} is {size} bytes, more than the {max} allowed"
+            ));
+        }
         let object = entry.to_object(repo).map_err(msg)?;
         let content = object.as_blob().map(|blob| blob.content().to_vec());
         Ok(content)

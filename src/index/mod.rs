@@ -442,13 +442,22 @@ impl Registry {
                 .map(ArchiveLocation::File)
                 .ok_or_else(|| bad("leads outside the index through a symbolic link")),
             Source::Sparse(index) => Ok(ArchiveLocation::Http(index.url(&raw))),
-            Source::Git(_) => match self.read(&raw)? {
-                Some(bytes) => Ok(ArchiveLocation::Memory {
-                    origin: format!("{}:{raw}", self.name),
-                    bytes: std::sync::Arc::new(bytes),
-                }),
-                None => Err(bad("is not in the registry's repository")),
-            },
+            // Never more than the record's size: that much is read at most
+            // from any other source too.
+            Source::Git(index) => {
+                match index
+                    .read_limited(&raw, record.size)
+                    .map_err(|message| IndexError::Git {
+                        registry: self.name.clone(),
+                        message: format!("cannot read {raw}: {message}"),
+                    })? {
+                    Some(bytes) => Ok(ArchiveLocation::Memory {
+                        origin: format!("{}:{raw}", self.name),
+                        bytes: std::sync::Arc::new(bytes),
+                    }),
+                    None => Err(bad("is not in the registry's repository")),
+                }
+            }
         }
     }
 }
