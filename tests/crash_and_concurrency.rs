@@ -157,6 +157,7 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     let seed = 0x5eed_0f0a_u64 ^ u64::from(std::process::id());
     eprintln!("seed {seed:#x}, one install takes {typical} us");
     let mut rng = Rng(seed);
+    let mut scale = typical;
     let iterations = 80;
     let (mut killed, mut finished, mut saw_staging, mut settled_by_journal) = (0, 0, 0, 0);
     for i in 0..iterations {
@@ -250,17 +251,21 @@ fn sigkill_at_random_points_leaves_before_or_after() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let delay = rng.below(typical + 1);
+        // Delays adapt so that about half the commands are killed, spread
+        // over their whole run, whatever the machine's speed.
+        let delay = rng.below(2 * scale + 1);
         std::thread::sleep(Duration::from_micros(delay));
         match child.try_wait().unwrap() {
             Some(status) => {
                 assert!(status.success(), "iteration {i}: {full:?} failed");
                 finished += 1;
+                scale = scale * 9 / 10;
             }
             None => {
                 child.kill().unwrap(); // SIGKILL
                 child.wait().unwrap();
                 killed += 1;
+                scale = scale * 11 / 10;
             }
         }
         if t.tools_dir().join(".orla-staging").exists() {
