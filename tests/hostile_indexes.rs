@@ -123,6 +123,25 @@ fn digest_and_size_mismatches_are_refused() {
         .any(|k| k.contains(&Digest::of(&s.evil_bytes).to_hex())));
 }
 
+/// A record may give a SHA-256 besides the BLAKE3 (for mirrors and tools
+/// that speak only SHA-256); when it does, it is checked in the same pass.
+#[test]
+fn a_sha256_in_the_record_is_checked() {
+    use sha2::Digest as _;
+    let s = setup();
+    s.index
+        .edit_records("evil", |r| r.sha256 = Some("ab".repeat(32)));
+    s.refused("wrong sha256", "evil 1.0.0: sha256 mismatch: expected abab");
+    let right: String = sha2::Sha256::digest(&s.evil_bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    s.index
+        .edit_records("evil", |r| r.sha256 = Some(right.clone()));
+    s.t.run(&["install", "evil", "--registry", &s.index.location()])
+        .success();
+}
+
 #[test]
 fn malformed_records_are_refused() {
     let s = setup();

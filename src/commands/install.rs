@@ -383,6 +383,10 @@ fn registry_plan(
             expected: Expected {
                 blake3: record.blake3,
                 size: Some(record.size),
+                sha256: record
+                    .sha256
+                    .as_deref()
+                    .and_then(crate::verify::parse_sha256),
             },
         }),
     })
@@ -415,6 +419,7 @@ pub(crate) fn pinned_archive_plan(
             expected: Expected {
                 blake3: source.blake3,
                 size: Some(source.size),
+                sha256: None,
             },
         }),
         source,
@@ -493,6 +498,7 @@ fn local_plan(path: &Path) -> Result<Plan, Error> {
             expected: Expected {
                 blake3: digest,
                 size: Some(size),
+                sha256: None,
             },
         }),
     })

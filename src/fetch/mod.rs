@@ -259,7 +259,8 @@ fn stream(
         inner: source,
         copy: copy_to,
     };
-    let mut verifier = Verifier::new(tee, job.expected.size);
+    let mut verifier =
+        Verifier::new(tee, job.expected.size).with_sha256(job.expected.sha256.is_some());
     let unpacked = unpack::unpack(&mut verifier, dest, limits);
     // The digest is the root cause when it is wrong: a corrupt mirror shows
     // up as a digest mismatch, not as whatever the broken bytes did to tar.

@@ -84,6 +84,24 @@ impl<'de> Deserialize<'de> for Digest {
 pub struct Expected {
     pub blake3: Digest,
     pub size: Option<u64>,
+    /// The record's optional SHA-256, checked in the same pass when given.
+    pub sha256: Option<[u8; 32]>,
+}
+
+/// Parses 64 hex characters (either case) as a SHA-256.
+pub fn parse_sha256(hex: &str) -> Option<[u8; 32]> {
+    if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, chunk) in hex.as_bytes().chunks(2).enumerate() {
+        out[i] = u8::from_str_radix(std::str::from_utf8(chunk).ok()?, 16).ok()?;
+    }
+    Some(out)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +118,12 @@ pub enum VerifyError {
         expected: u64,
         actual: u64,
     },
+    #[error("{what}: sha256 mismatch: expected {expected}, got {actual}")]
+    Sha256Mismatch {
+        what: String,
+        expected: String,
+        actual: String,
+    },
 }
 
 /// A reader that hashes and counts what passes through it and refuses to
@@ -107,6 +131,8 @@ pub enum VerifyError {
 pub struct Verifier<R> {
     inner: R,
     hasher: blake3::Hasher,
+    /// Only when the record gives a SHA-256 as well.
+    sha256: Option<sha2::Sha256>,
     read: u64,
     limit: Option<u64>,
 }
@@ -116,9 +142,17 @@ impl<R: Read> Verifier<R> {
         Verifier {
             inner,
             hasher: blake3::Hasher::new(),
+            sha256: None,
             read: 0,
             limit: expected_size,
         }
+    }
+
+    /// Also computes the SHA-256 of the bytes, for records that give one.
+    pub fn with_sha256(mut self, wanted: bool) -> Verifier<R> {
+        use sha2::Digest as _;
+        self.sha256 = wanted.then(sha2::Sha256::new);
+        self
     }
 
     pub fn bytes_read(&self) -> u64 {
@@ -153,6 +187,17 @@ impl<R: Read> Verifier<R> {
                 expected: expected.blake3,
                 actual,
             });
+        }
+        if let (Some(want), Some(hasher)) = (expected.sha256, &self.sha256) {
+            use sha2::Digest as _;
+            let got: [u8; 32] = hasher.clone().finalize().into();
+            if got != want {
+                return Err(VerifyError::Sha256Mismatch {
+                    what: what.to_string(),
+                    expected: hex(&want),
+                    actual: hex(&got),
+                });
+            }
         }
         Ok(())
     }
@@ -192,6 +237,9 @@ impl<R: Read> Read for Verifier<R> {
             }
         }
         self.hasher.update(&buf[..n]);
+        if let Some(sha) = &mut self.sha256 {
+            sha2::Digest::update(sha, &buf[..n]);
+        }
         Ok(n)
     }
 }
@@ -227,6 +275,7 @@ mod tests {
         let good = Expected {
             blake3: Digest::of(&data),
             size: Some(11),
+            sha256: None,
         };
         let mut v = Verifier::new(&data[..], Some(11));
         let mut head = [0u8; 5];
@@ -236,6 +285,7 @@ mod tests {
         let wrong = Expected {
             blake3: Digest::of(b"other"),
             size: None,
+            sha256: None,
         };
         let v = Verifier::new(&data[..], None);
         assert!(matches!(
@@ -246,11 +296,35 @@ mod tests {
         let short = Expected {
             blake3: Digest::of(&data),
             size: Some(12),
+            sha256: None,
         };
         let v = Verifier::new(&data[..], Some(12));
         assert!(matches!(
             v.finish(&short, "x").unwrap(),
             Err(VerifyError::SizeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn an_optional_sha256_is_checked_in_the_same_pass() {
+        use sha2::Digest as _;
+        let data = b"hello world".to_vec();
+        let sha: [u8; 32] = sha2::Sha256::digest(&data).into();
+        let hex: String = sha.iter().map(|b| format!("{b:02X}")).collect();
+        assert_eq!(parse_sha256(&hex), Some(sha));
+        assert_eq!(parse_sha256("abc"), None);
+        let mut expected = Expected {
+            blake3: Digest::of(&data),
+            size: Some(11),
+            sha256: Some(sha),
+        };
+        let v = Verifier::new(&data[..], Some(11)).with_sha256(true);
+        assert!(v.finish(&expected, "x").unwrap().is_ok());
+        expected.sha256 = Some([0u8; 32]);
+        let v = Verifier::new(&data[..], Some(11)).with_sha256(true);
+        assert!(matches!(
+            v.finish(&expected, "x").unwrap(),
+            Err(VerifyError::Sha256Mismatch { .. })
         ));
     }
 
