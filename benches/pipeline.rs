@@ -30,6 +30,7 @@ fn main() {
     let expected = Expected {
         blake3: Digest::of(&bytes),
         size: Some(bytes.len() as u64),
+        sha256: None,
     };
 
     let baseline = best(|| {
