@@ -468,17 +468,7 @@ fn a_remote_registry_cannot_name_a_local_repository() {
 }
 
 fn commit(repo: &git2::Repository, parent: Option<git2::Oid>) -> git2::Oid {
-    let mut idx = repo.index().unwrap();
-    idx.add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-        .unwrap();
-    idx.write().unwrap();
-    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
-    let sig =
-        git2::Signature::new("t", "t@example.com", &git2::Time::new(1_700_000_000, 0)).unwrap();
-    let parent = parent.map(|p| repo.find_commit(p).unwrap());
-    let parents: Vec<&git2::Commit> = parent.iter().collect();
-    repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &parents)
-        .unwrap()
+    common::git::commit_all(repo, "c", Some("HEAD"), parent.as_slice())
 }
 
 /// A sparse HTTP index is as remote as a git one: it may not name local

@@ -53,21 +53,10 @@ impl GitRegistry {
     }
 }
 
+/// Commits the work tree on top of `refname`'s commit (if any) and moves it.
 fn commit_all(repo: &git2::Repository, message: &str, refname: &str) -> git2::Oid {
-    let mut idx = repo.index().unwrap();
-    idx.add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-        .unwrap();
-    idx.write().unwrap();
-    let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
-    let sig =
-        git2::Signature::new("t", "t@example.com", &git2::Time::new(1_700_000_000, 0)).unwrap();
-    let parent = repo
-        .refname_to_id(refname)
-        .ok()
-        .map(|id| repo.find_commit(id).unwrap());
-    let parents: Vec<&git2::Commit> = parent.iter().collect();
-    repo.commit(Some(refname), &sig, &sig, message, &tree, &parents)
-        .unwrap()
+    let parent = repo.refname_to_id(refname).ok();
+    common::git::commit_all(repo, message, Some(refname), parent.as_slice())
 }
 
 /// A tool repository: each (tag, version in tool.yaml) is a commit and a tag.

@@ -38,19 +38,8 @@ impl GitIndex {
     /// it as main, forcing when asked.
     fn commit(&self, message: &str, parent: Option<git2::Oid>) -> git2::Oid {
         let repo = &self.work;
-        let mut idx = repo.index().unwrap();
-        idx.add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-            .unwrap();
-        idx.write().unwrap();
-        let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
-        let sig =
-            git2::Signature::new("t", "t@example.com", &git2::Time::new(1_700_000_000, 0)).unwrap();
         let parent = parent.or_else(|| repo.refname_to_id("refs/heads/main").ok());
-        let parent = parent.map(|id| repo.find_commit(id).unwrap());
-        let parents: Vec<&git2::Commit> = parent.iter().collect();
-        let oid = repo
-            .commit(None, &sig, &sig, message, &tree, &parents)
-            .unwrap();
+        let oid = common::git::commit_all(repo, message, None, parent.as_slice());
         repo.reference("refs/heads/main", oid, true, "test")
             .unwrap();
         let mut remote = repo

@@ -109,34 +109,9 @@ fn table(entries: &[InstalledEntry]) -> String {
             row
         })
         .collect();
-    let mut header: Vec<String> = ["NAME", "VERSION", "ACTIVE", "RISK", "SOURCE", "DESCRIPTION"]
-        .map(String::from)
-        .to_vec();
+    let mut header = vec!["NAME", "VERSION", "ACTIVE", "RISK", "SOURCE", "DESCRIPTION"];
     if mixed {
-        header.insert(4, "ROOT".into());
+        header.insert(4, "ROOT");
     }
-    let mut widths: Vec<usize> = header.iter().map(String::len).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (cell, w))| {
-                if i + 1 == row.len() {
-                    cell.clone()
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        out.push_str(line.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    super::table(&header, &rows)
 }

@@ -85,3 +85,34 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
         Err(e) => Err(Error::other(format!("cannot write to stdout: {e}"), None)),
     }
 }
+
+/// Aligns rows under a header, two spaces between columns; the last column
+/// is not padded, so long descriptions do not leave trailing blanks.
+pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row.as_ref()) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    let mut out = String::new();
+    for row in std::iter::once(header.as_slice()).chain(rows.iter().map(AsRef::as_ref)) {
+        let last = row.len().saturating_sub(1);
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, w))| {
+                if i == last {
+                    cell.clone()
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}

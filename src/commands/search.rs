@@ -73,7 +73,9 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
             ]
         })
         .collect();
-    super::write_stdout(table(["NAME", "VERSION", "REGISTRY", "DESCRIPTION"], &rows).as_bytes())
+    super::write_stdout(
+        super::table(&["NAME", "VERSION", "REGISTRY", "DESCRIPTION"], &rows).as_bytes(),
+    )
 }
 
 fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
@@ -166,34 +168,6 @@ fn score(query: &str, entry: &RegistryEntry) -> u32 {
         total = 50;
     }
     total
-}
-
-fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
-    let header = header.map(String::from);
-    let mut widths = header.each_ref().map(String::len);
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (cell, w))| {
-                if i + 1 == N {
-                    cell.clone()
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod archive;
+pub mod git;
 pub mod server;
 
 use std::collections::BTreeMap;
