@@ -103,19 +103,13 @@ impl HttpClient {
                 .send()
                 .map_err(|e| Failure::Retry(error_chain(&e)))?;
             let status = response.status();
-            if status.is_success()
-                || status == StatusCode::NOT_MODIFIED
+            if status == StatusCode::NOT_MODIFIED
                 || status == StatusCode::NOT_FOUND
                 || status == StatusCode::GONE
             {
                 return Ok(response);
             }
-            let message = format!("the server answered HTTP {status}");
-            if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
-                Err(Failure::Retry(message))
-            } else {
-                Err(Failure::Final(message))
-            }
+            classify(response)
         })
         .map_err(|(m, n)| tried(m, n))?;
         match response.status() {
@@ -223,6 +217,11 @@ fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, Failure>
             Failure::Retry(text)
         }
     })?;
+    classify(response)
+}
+
+/// A success passes; 5xx and 429 are worth retrying; any other status is final.
+fn classify(response: Response) -> Result<Response, Failure> {
     let status = response.status();
     if status.is_success() {
         return Ok(response);
