@@ -552,3 +552,22 @@ fn unknown_manifest_version_is_refused() {
         .failure(1)
         .stderr_has("manifest_version 99 is not known");
 }
+
+#[test]
+fn consent_is_asked_on_a_terminal() {
+    use common::pty::{expect, finish, finish_with, send, spawn};
+    let t = TestContext::new();
+    let mut declined = spawn(&t, &["install", "http-get"]);
+    expect(&mut declined, "Install http-get 1.0.0 with network?");
+    send(&mut declined, "n");
+    expect(&mut declined, "installation of http-get 1.0.0 cancelled");
+    finish_with(declined, 1);
+    assert!(!t.tools_dir().join("http-get").exists());
+
+    let mut accepted = spawn(&t, &["install", "http-get"]);
+    expect(&mut accepted, "Install http-get 1.0.0 with network?");
+    send(&mut accepted, "y");
+    expect(&mut accepted, "Installed http-get 1.0.0");
+    finish(accepted);
+    assert_eq!(t.list(), [("http-get".to_string(), "1.0.0".to_string())]);
+}

@@ -6,54 +6,11 @@
 
 mod common;
 
-use std::process::Command;
-use std::time::Duration;
-
+use common::pty::{expect, finish, finish_with, send, spawn};
 use common::TestContext;
-use expectrl::{Eof, Session, WaitStatus};
 
 const DOWN: &str = "\x1b[B";
 const ENTER: &str = "\r";
-
-/// Spawns `orla ARGS` on a pseudo-terminal with the test's environment.
-fn spawn(ctx: &TestContext, args: &[&str]) -> Session {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_orla"));
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("ORLA_") {
-            cmd.env_remove(key);
-        }
-    }
-    // stdio is left alone: the pseudo-terminal becomes stdin, stdout and stderr.
-    cmd.args(args)
-        .current_dir(&ctx.work)
-        .env("HOME", ctx.dir.path().join("user"))
-        .env("ORLA_HOME", &ctx.home)
-        .env("ORLA_CACHE_DIR", &ctx.cache)
-        .env("TERM", "xterm")
-        .env("NO_COLOR", "1");
-    let mut session = Session::spawn(cmd).expect("spawn on a pty");
-    session.get_process_mut().set_window_size(120, 40).unwrap();
-    session.set_expect_timeout(Some(Duration::from_secs(30)));
-    session
-}
-
-fn expect(session: &mut Session, needle: &str) {
-    if let Err(e) = session.expect(needle) {
-        panic!("waiting for {needle:?}: {e}");
-    }
-}
-
-fn send(session: &mut Session, keys: &str) {
-    session.send(keys).unwrap();
-}
-
-fn finish(mut session: Session) {
-    session.expect(Eof).unwrap();
-    match session.get_process().wait().unwrap() {
-        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
-        other => panic!("orla ended with {other:?}"),
-    }
-}
 
 #[test]
 fn the_wizard_asks_every_question_and_writes_a_working_package() {
@@ -194,9 +151,5 @@ fn an_existing_directory_is_refused_before_any_question() {
     std::fs::write(ctx.work.join("taken/file"), "x").unwrap();
     let mut s = spawn(&ctx, &["tool", "scaffold", "taken"]);
     expect(&mut s, "already exists and is not empty");
-    s.expect(Eof).unwrap();
-    match s.get_process().wait().unwrap() {
-        WaitStatus::Exited(_, code) => assert_eq!(code, 1),
-        other => panic!("orla ended with {other:?}"),
-    }
+    finish_with(s, 1);
 }

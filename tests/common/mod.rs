@@ -5,6 +5,8 @@
 
 pub mod archive;
 pub mod git;
+#[cfg(unix)]
+pub mod pty;
 pub mod server;
 
 use std::collections::BTreeMap;
@@ -101,7 +103,16 @@ impl TestContext {
         }
     }
 
+    /// The binary with the test's environment and stdin closed, so nothing can prompt.
     pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = self.terminal_command(args);
+        cmd.stdin(Stdio::null());
+        cmd
+    }
+
+    /// The binary with the test's environment and stdio left alone, for a
+    /// pseudo-terminal to become its stdin, stdout and stderr.
+    pub fn terminal_command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_orla"));
         for (key, _) in std::env::vars_os() {
             if key.to_string_lossy().starts_with("ORLA_") {
@@ -114,8 +125,7 @@ impl TestContext {
             .env("XDG_CACHE_HOME", self.dir.path().join("xdg-cache"))
             .env("ORLA_HOME", &self.home)
             .env("ORLA_CACHE_DIR", &self.cache)
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::null());
+            .env("NO_COLOR", "1");
         cmd
     }
 
