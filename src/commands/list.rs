@@ -55,9 +55,9 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     }
     if manifest.installed.is_empty() {
         ctx.reporter.status(
-            "Empty",
+            "Nothing",
             &format!(
-                "no tools installed in {}; try `orla install fs-read`",
+                "installed in {}; try `orla install fs-read`",
                 root.tools_dir.display()
             ),
         );

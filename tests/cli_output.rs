@@ -1,0 +1,103 @@
+//! Snapshots of what users see: every `--help`, and the output of the main
+//! job and its common errors, with paths redacted. Refresh them after an
+//! intended change with `SNAPSHOTS=overwrite cargo test --test cli_output`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use clap::CommandFactory;
+use snapbox::{Assert, Data, Redactions};
+
+use common::TestContext;
+
+fn snapshots() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
+}
+
+fn assert_snapshot(actual: String, file: &Path, redactions: Redactions) {
+    Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .redact_with(redactions)
+        .eq(actual, Data::read_from(file, None));
+}
+
+/// Every command path: [], ["install"], ["tool", "scaffold"], ...
+fn command_paths(cmd: &clap::Command, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(prefix.clone());
+    for sub in cmd.get_subcommands() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        let mut path = prefix.clone();
+        path.push(sub.get_name().to_string());
+        command_paths(sub, path, out);
+    }
+}
+
+#[test]
+fn every_help_page() {
+    let t = TestContext::new();
+    let mut paths = Vec::new();
+    let mut cli = orla::cli::Cli::command();
+    cli.build();
+    command_paths(&cli, Vec::new(), &mut paths);
+    assert!(paths.len() > 10);
+    for path in paths {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let run = t.run(&args);
+        run.success();
+        let name = if path.is_empty() {
+            "orla".to_string()
+        } else {
+            format!("orla-{}", path.join("-"))
+        };
+        assert_snapshot(
+            run.stdout.clone(),
+            &snapshots().join(format!("help/{name}.txt")),
+            Redactions::new(),
+        );
+    }
+}
+
+fn redactions(t: &TestContext) -> Redactions {
+    let mut r = Redactions::new();
+    r.insert("[ROOT]", t.dir.path().display().to_string())
+        .unwrap();
+    r
+}
+
+/// The command line, its exit code, stdout and stderr, as one document.
+fn transcript(t: &TestContext, args: &[&str]) -> String {
+    let run = t.run(args);
+    format!(
+        "$ orla {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        run.code,
+        run.stdout,
+        run.stderr
+    )
+}
+
+#[test]
+fn the_main_job_and_its_errors() {
+    let t = TestContext::new();
+    let mut out = String::new();
+    for args in [
+        &["install", "fs-read@1.2"][..],
+        &["install", "fs-read@1.2"],
+        &["list"],
+        &["install", "fs-raed"],
+        &["install", "fs-read@3"],
+        &["install", "fs-read@@1"],
+        &["install", "http-get"],
+        &["uninstall", "json-query"],
+        &["uninstall", "fs-read"],
+        &["list"],
+    ] {
+        out.push_str(&transcript(&t, args));
+        out.push('\n');
+    }
+    assert_snapshot(out, &snapshots().join("main-job.txt"), redactions(&t));
+}
