@@ -84,16 +84,14 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     }
 
     // Already installed: nothing to do unless --force (installs are idempotent).
-    plans.retain(|plan| match &plan.target {
-        Some((name, version)) if !args.force && root.package_dir(name, version).exists() => {
-            reporter.status(
-                "Skipping",
-                &format!("{name} {version}: already installed (--force reinstalls it)"),
-            );
-            false
-        }
-        _ => true,
-    });
+    if !args.force {
+        skip_installed(
+            &mut plans,
+            ctx,
+            &root,
+            "already installed (--force reinstalls it)",
+        );
+    }
     // Consent before download, for what the index declares.
     for plan in &plans {
         if let Some(perms) = &plan.declared {
@@ -107,16 +105,14 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     let store = Store::open(&root, reporter)?;
     // Another orla may have installed the same version while this one
     // waited for the lock: that is success, not a conflict.
-    plans.retain(|plan| match &plan.target {
-        Some((name, version)) if !args.force && root.package_dir(name, version).exists() => {
-            reporter.status(
-                "Skipping",
-                &format!("{name} {version}: installed meanwhile by another orla"),
-            );
-            false
-        }
-        _ => true,
-    });
+    if !args.force {
+        skip_installed(
+            &mut plans,
+            ctx,
+            &root,
+            "installed meanwhile by another orla",
+        );
+    }
     let done = apply(ctx, &store, &plans, args.force, args.yes)?;
     store.sync_manifest(reporter)?;
     for (name, version, path) in done {
@@ -126,6 +122,23 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+/// Drops the plans whose version is already in the store, saying why.
+fn skip_installed(
+    plans: &mut Vec<Plan>,
+    ctx: &Context,
+    root: &crate::store::InstallRoot,
+    why: &str,
+) {
+    plans.retain(|plan| match &plan.target {
+        Some((name, version)) if root.package_dir(name, version).exists() => {
+            ctx.reporter
+                .status("Skipping", &format!("{name} {version}: {why}"));
+            false
+        }
+        _ => true,
+    });
 }
 
 /// Fetches, verifies and unpacks every plan in parallel into staging, checks
