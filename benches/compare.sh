@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# Cold-install comparison: orla vs uv vs npm, same files, same local server.
+#
+# Usage: benches/compare.sh            (from anywhere in the repository)
+#   RUNS=10      timed runs per case (plus one warm-up)
+#   BIG_MIB=24   size of the big package's incompressible payload, in MiB
+#   NO_NETNS=1   do not re-run inside a private network namespace
+#   NO_HYPERFINE=1  time with the date +%s.%N loop even if hyperfine is installed
+#
+# What it does, every time from scratch:
+#   1. builds orla in release mode and installs uv with pip if it is missing
+#      (the only steps that may use the network);
+#   2. re-runs itself in a private network namespace where only 127.0.0.1
+#      exists (unshare -n; as root), so no client can reach another address;
+#      without unshare it sets HTTP(S)_PROXY to a dead port instead;
+#   3. makes two packages from the same files: "big" (BIG_MIB MiB of random
+#      bytes in 4 MiB files, plus a script and a README) and "small" (a
+#      script, a README and 16 KiB of data), each packaged three ways:
+#        orla: tool.yaml + bin/, `orla tool pack`/`orla tool publish` into an
+#              index served as a sparse index (sparse+http://127.0.0.1:PORT/orla/)
+#        uv:   a wheel behind a PEP 503 simple index (with #sha256=)
+#        npm:  a package/ tarball installed by URL;
+#   4. serves them with `python3 -m http.server` bound to 127.0.0.1;
+#   5. times cold installs (fresh cache, fresh target every run) with
+#      hyperfine if present, else with a date +%s.%N loop, checks that every
+#      tool installed the right bytes, and prints a table;
+#   6. stops the server and removes its temporary directory, whatever happens.
+#
+# "orla (no fsync)" is orla run under eatmydata (when installed), which turns
+# fsync into a no-op: the difference to "orla" is what orla's durability
+# (every file flushed before the rename into place) costs. It is a
+# measurement, not a mode orla offers.
+set -euo pipefail
+
+RUNS=${RUNS:-10}
+BIG_MIB=${BIG_MIB:-24}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPT="$ROOT/benches/compare.sh"
+
+say() { printf '%s\n' "$*" >&2; }
+
+# ---- phase 1: outside the namespace (network allowed) ---------------------
+if [[ -z "${ORLA_BENCH_PHASE2:-}" ]]; then
+  say "== building orla (release)"
+  (cd "$ROOT" && cargo build --release --quiet)
+  UV_BIN=""
+  if ! python3 -c 'import uv' 2>/dev/null; then
+    say "== uv not found; installing it with pip"
+    python3 -m pip install --quiet uv >&2 || true
+  fi
+  UV_BIN=$(python3 -c 'import uv; print(uv.find_uv_bin())' 2>/dev/null || true)
+  [[ -n "$UV_BIN" && -x "$UV_BIN" ]] || UV_BIN=""
+  [[ -n "$UV_BIN" ]] || say "uv could not be installed: skipping uv"
+  export ORLA_BENCH_PHASE2=1 UV_BIN
+  export PYTHON_BIN
+  PYTHON_BIN=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')
+  if [[ -z "${NO_NETNS:-}" ]] && command -v unshare >/dev/null && command -v ip >/dev/null \
+    && unshare -n true 2>/dev/null; then
+    say "== entering a private network namespace (only 127.0.0.1 exists)"
+    export ORLA_BENCH_NETNS=1
+    exec unshare -n -- bash -c 'ip link set lo up && exec bash "$0"' "$SCRIPT"
+  fi
+  exec bash "$SCRIPT"
+fi
+
+# ---- phase 2: the benchmark ------------------------------------------------
+if [[ -z "${ORLA_BENCH_NETNS:-}" ]]; then
+  # No namespace: any request to another address goes to a dead proxy.
+  export HTTP_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9
+  export http_proxy=$HTTP_PROXY https_proxy=$HTTPS_PROXY
+  export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+  say "== no network namespace: other addresses are blocked by a dead proxy"
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/orla-compare.XXXXXX")
+SERVER_PID=""
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A private copy: a concurrent cargo build cannot swap the binary mid-run.
+ORLA="$WORK/orla"
+cp "$ROOT/target/release/orla" "$ORLA"
+WWW="$WORK/www"
+RUN="$WORK/run"
+mkdir -p "$WWW/orla" "$WWW/simple" "$WWW/wheels" "$WWW/npm" "$RUN"
+
+# ---- the payload: the same files for every package manager -----------------
+say "== generating payload (big: ${BIG_MIB} MiB incompressible, small: 16 KiB)"
+"$PYTHON_BIN" - "$WORK/payload" "$BIG_MIB" <<'EOF'
+import os, random, sys
+out, big_mib = sys.argv[1], int(sys.argv[2])
+rng = random.Random(20261121)  # fixed seed: the same bytes on every run
+def tree(name, chunks):
+    root = os.path.join(out, name)
+    os.makedirs(os.path.join(root, "bin"))
+    os.makedirs(os.path.join(root, "data"))
+    with open(os.path.join(root, "bin", name), "w") as f:
+        f.write("#!/bin/sh\necho %s\n" % name)
+    os.chmod(os.path.join(root, "bin", name), 0o755)
+    with open(os.path.join(root, "README.md"), "w") as f:
+        f.write("# %s\n\nBenchmark payload for benches/compare.sh.\n" % name)
+    for i, n in enumerate(chunks):
+        with open(os.path.join(root, "data", "blob-%02d" % i), "wb") as f:
+            f.write(rng.randbytes(n))
+total, mib = big_mib << 20, 4 << 20
+tree("bench-big", [min(mib, total - o) for o in range(0, total, mib)])
+tree("bench-small", [16 << 10])
+EOF
+
+# ---- orla: tool.yaml + bin/, packed and published into a sparse index ------
+for name in bench-big bench-small; do
+  pkg="$WORK/orla-src/$name"
+  mkdir -p "$pkg"
+  cp -a "$WORK/payload/$name/." "$pkg/"
+  cat >"$pkg/tool.yaml" <<EOF
+name: $name
+version: 1.0.0
+description: Benchmark payload for benches/compare.sh
+entrypoint: bin/$name
+EOF
+  "$ORLA" tool pack "$pkg" -o "$WORK" -q >/dev/null
+  "$ORLA" tool publish "$pkg" --index "$WWW/orla" --init -q >/dev/null
+done
+
+# The same index grown to 10,000 more tools (records only, no archives): a
+# sparse install reads config.json and one tool file, so it should not notice.
+cp -a "$WWW/orla" "$WWW/orla-10k"
+"$PYTHON_BIN" - "$WWW/orla-10k" <<'EOF'
+import json, os, sys
+root = sys.argv[1]
+entries = []
+for i in range(10000):
+    name = "tool-%05d" % i
+    shard = os.path.join(root, name[0:2], name[2:4])
+    os.makedirs(shard, exist_ok=True)
+    rec = {"name": name, "version": "1.0.0", "blake3": "%064x" % i, "size": 1000 + i,
+           "yanked": False, "description": "filler tool %d" % i}
+    with open(os.path.join(shard, name), "w") as f:
+        f.write(json.dumps(rec) + "\n")
+    entries.append("- name: %s\n  description: filler tool %d\n" % (name, i))
+with open(os.path.join(root, "registry.yaml"), "a") as f:
+    f.write("".join(entries))
+EOF
+
+# ---- uv: wheels behind a PEP 503 simple index ------------------------------
+"$PYTHON_BIN" - "$WORK/payload" "$WWW" <<'EOF'
+import base64, hashlib, os, sys, zipfile
+payload, www = sys.argv[1], sys.argv[2]
+for name in ("bench-big", "bench-small"):
+    dist = "orla-" + name                       # orla-bench-big
+    mod = dist.replace("-", "_")                # orla_bench_big
+    whl = "%s-1.0.0-py3-none-any.whl" % mod
+    info = "%s-1.0.0.dist-info" % mod
+    files = []
+    src = os.path.join(payload, name)
+    for d, _, fs in os.walk(src):
+        for f in sorted(fs):
+            p = os.path.join(d, f)
+            files.append((mod + "/" + os.path.relpath(p, src), open(p, "rb").read(), os.stat(p).st_mode))
+    files.append((mod + "/__init__.py", b"", 0o644))
+    files.append((info + "/METADATA", ("Metadata-Version: 2.1\nName: %s\nVersion: 1.0.0\n" % dist).encode(), 0o644))
+    files.append((info + "/WHEEL", b"Wheel-Version: 1.0\nGenerator: compare.sh\nRoot-Is-Purelib: true\nTag: py3-none-any\n", 0o644))
+    record = []
+    for arc, data, _ in files:
+        h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append("%s,sha256=%s,%d" % (arc, h, len(data)))
+    record.append(info + "/RECORD,,")
+    files.append((info + "/RECORD", ("\n".join(record) + "\n").encode(), 0o644))
+    path = os.path.join(www, "wheels", whl)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for arc, data, mode in files:
+            zi = zipfile.ZipInfo(arc, (1980, 1, 1, 0, 0, 0))
+            zi.external_attr = (0o100000 | (mode & 0o777)) << 16
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(zi, data)
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    os.makedirs(os.path.join(www, "simple", dist))
+    with open(os.path.join(www, "simple", dist, "index.html"), "w") as f:
+        f.write('<!DOCTYPE html><html><body><a href="../../wheels/%s#sha256=%s">%s</a></body></html>\n' % (whl, sha, whl))
+with open(os.path.join(www, "simple", "index.html"), "w") as f:
+    f.write("".join('<a href="orla-%s/">orla-%s</a>\n' % (n, n) for n in ("bench-big", "bench-small")))
+EOF
+
+# ---- npm: package/ tarballs -------------------------------------------------
+for name in bench-big bench-small; do
+  stage="$WORK/npm-src/$name"
+  mkdir -p "$stage/package"
+  cp -a "$WORK/payload/$name/." "$stage/package/"
+  cat >"$stage/package/package.json" <<EOF
+{"name": "orla-$name", "version": "1.0.0", "description": "Benchmark payload",
+ "license": "MIT", "bin": {"orla-$name": "bin/$name"}}
+EOF
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+    -C "$stage" -czf "$WWW/npm/orla-$name-1.0.0.tgz" package
+done
+
+# ---- the server ---------------------------------------------------------------
+PORT=$("$PYTHON_BIN" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$PYTHON_BIN" -m http.server "$PORT" --bind 127.0.0.1 --directory "$WWW" \
+  >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+BASE="http://127.0.0.1:$PORT"
+for _ in $(seq 100); do
+  "$PYTHON_BIN" -c "import urllib.request as u; u.urlopen('$BASE/orla/config.json', timeout=1)" \
+    2>/dev/null && break
+  sleep 0.1
+done
+
+# ---- the cases: label|package|prepare|install|check ------------------------
+# `check` prints the installed path of data/blob-00 (compared with the source).
+EMD=$(command -v eatmydata || true)
+CASES=()
+add() { CASES+=("$1|$2|$3|$4|$5"); }
+for name in bench-big bench-small; do
+  r="$RUN/$name"
+  orla_env="ORLA_HOME=$r/orla/home ORLA_CACHE_DIR=$r/orla/cache"
+  orla_install="$ORLA install $name --registry sparse+$BASE/orla/ -y -q"
+  add "orla" "$name" "rm -rf $r/orla" "$orla_env $orla_install" \
+    "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+  if [[ $name == bench-small ]]; then
+    add "orla, 10k-tool index" "$name" "rm -rf $r/orla" \
+      "$orla_env $ORLA install $name --registry sparse+$BASE/orla-10k/ -y -q" \
+      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+  fi
+  if [[ -n "$EMD" ]]; then
+    add "orla (no fsync)" "$name" "rm -rf $r/orla" "$orla_env $EMD $orla_install" \
+      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+  fi
+  if [[ -n "${UV_BIN:-}" ]]; then
+    mod="orla_${name//-/_}"
+    add "uv" "$name" \
+      "rm -rf $r/uv && UV_PYTHON_DOWNLOADS=never $UV_BIN venv -q --python $PYTHON_BIN $r/uv/venv" \
+      "UV_PYTHON_DOWNLOADS=never $UV_BIN pip install -q --no-cache --python $r/uv/venv/bin/python --index-url $BASE/simple/ orla-$name" \
+      "ls -d $r/uv/venv/lib/python*/site-packages/$mod/data/blob-00"
+  fi
+  if command -v npm >/dev/null; then
+    add "npm" "$name" "rm -rf $r/npm && mkdir -p $r/npm/prefix $r/npm/cache" \
+      "npm install $BASE/npm/orla-$name-1.0.0.tgz --no-audit --no-fund --no-update-notifier --loglevel=error --prefix $r/npm/prefix --cache $r/npm/cache --registry $BASE/npm-registry/" \
+      "echo $r/npm/prefix/node_modules/orla-$name/data/blob-00"
+  else
+    say "npm not found: skipping npm"
+  fi
+done
+
+HYPERFINE=$(command -v hyperfine || true)
+[[ -z "${NO_HYPERFINE:-}" ]] || HYPERFINE=""
+[[ -n "$HYPERFINE" ]] || say "no hyperfine (or NO_HYPERFINE set): timing with a date +%s.%N loop (it includes starting bash and date, a few ms per run)"
+say "== $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $RUNS runs per case"
+say "== orla $("$ORLA" --version | cut -d' ' -f2), uv ${UV_BIN:+$("$UV_BIN" --version | cut -d' ' -f2)}, npm $(npm --version 2>/dev/null || echo -), node $(node --version 2>/dev/null || echo -)"
+
+i=0
+for c in "${CASES[@]}"; do
+  IFS='|' read -r label name prep cmd check <<<"$c"
+  i=$((i + 1))
+  json="$WORK/result-$i.json"
+  # One untimed install first, to check that it works and installs the right bytes.
+  bash -c "$prep" && bash -c "$cmd" >/dev/null
+  got=$(bash -c "$check")
+  cmp -s "$got" "$WORK/payload/$name/data/blob-00" \
+    || { say "error: $label did not install $name correctly ($got)"; exit 1; }
+  say "-- $label: $name"
+  if [[ -n "$HYPERFINE" ]]; then
+    "$HYPERFINE" --style basic --runs "$RUNS" --warmup 1 --prepare "$prep" \
+      --export-json "$json" -n "$label $name" "$cmd" >&2
+  else
+    times=()
+    for _ in $(seq "$RUNS"); do
+      bash -c "$prep"
+      t0=$(date +%s.%N)
+      bash -c "$cmd" >/dev/null
+      t1=$(date +%s.%N)
+      times+=("$(echo "$t1 - $t0" | bc -l 2>/dev/null || "$PYTHON_BIN" -c "print($t1-$t0)")")
+    done
+    "$PYTHON_BIN" - "$json" "$label $name" "${times[@]}" <<'EOF'
+import json, statistics, sys
+t = [float(x) for x in sys.argv[3:]]
+json.dump({"results": [{"command": sys.argv[2], "mean": statistics.mean(t),
+    "stddev": statistics.stdev(t) if len(t) > 1 else 0.0,
+    "min": min(t), "max": max(t), "times": t}]}, open(sys.argv[1], "w"))
+EOF
+    say "   mean $(python3 -c "import json;print(round(json.load(open('$json'))['results'][0]['mean']*1000,1))") ms"
+  fi
+  echo "$label|$name|$json" >>"$WORK/index"
+done
+
+# Every request the server saw came over 127.0.0.1 (it listens nowhere else).
+requests=$(grep -c '"GET ' "$WORK/server.log" || true)
+
+echo
+echo "Cold install, $RUNS runs each (fresh cache and target every run), served from $BASE"
+echo "payload: bench-big = ${BIG_MIB} MiB incompressible + script + README, bench-small = 16 KiB + script + README"
+echo "archives: orla $(stat -c %s "$WWW"/orla/archives/bench-big/*.tar.gz) B, wheel $(stat -c %s "$WWW"/wheels/orla_bench_big-*.whl) B, npm $(stat -c %s "$WWW"/npm/orla-bench-big-*.tgz) B (bench-big)"
+echo
+"$PYTHON_BIN" - "$WORK/index" "$BIG_MIB" <<'EOF'
+import json, sys
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
+big_mib = int(sys.argv[2])
+res = {}
+for label, name, path in rows:
+    r = json.load(open(path))["results"][0]
+    res[(label, name)] = r
+print("| package | tool | mean | ± σ | min | max | vs orla | MiB/s | CPU user+sys |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for label, name, _ in rows:
+    r = res[(label, name)]
+    base = res.get(("orla", name))
+    rel = "%.2fx" % (r["mean"] / base["mean"]) if base else "-"
+    rate = "%.0f" % (big_mib / r["mean"]) if name == "bench-big" else "-"
+    ms = lambda s: "%.1f ms" % (s * 1000)
+    cpu = ms(r["user"] + r["system"]) if "user" in r else "-"
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        name, label, ms(r["mean"]), ms(r["stddev"]), ms(r["min"]), ms(r["max"]), rel, rate, cpu))
+EOF
+echo
+echo "server: $requests requests, all on 127.0.0.1:$PORT${ORLA_BENCH_NETNS:+ (private network namespace)}"
