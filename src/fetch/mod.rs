@@ -292,7 +292,7 @@ fn stream(
 
 /// What to report as the size of an archive that ran past its declared size.
 fn verifier_overrun(job: &Job) -> u64 {
-    job.expected.size.unwrap_or_default() + 1
+    job.expected.size.unwrap_or_default().saturating_add(1)
 }
 
 fn empty_dir(dir: &Path) -> io::Result<()> {

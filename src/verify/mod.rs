@@ -221,7 +221,7 @@ impl<R: Read> Read for Verifier<R> {
         let want = match self.limit {
             // Ask for one byte more than allowed, so an overlong source is seen.
             Some(limit) => {
-                let room = (limit + 1).saturating_sub(self.read);
+                let room = limit.saturating_add(1).saturating_sub(self.read);
                 buf.len().min(usize::try_from(room).unwrap_or(usize::MAX))
             }
             None => buf.len(),
@@ -325,6 +325,22 @@ mod tests {
         assert!(matches!(
             v.finish(&expected, "x").unwrap(),
             Err(VerifyError::Sha256Mismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn a_record_size_of_u64_max_does_not_overflow() {
+        // A hostile index may declare any u64 as the size.
+        let data = b"hello world".to_vec();
+        let expected = Expected {
+            blake3: Digest::of(&data),
+            size: Some(u64::MAX),
+            sha256: None,
+        };
+        let v = Verifier::new(&data[..], Some(u64::MAX));
+        assert!(matches!(
+            v.finish(&expected, "x").unwrap(),
+            Err(VerifyError::SizeMismatch { actual: 11, .. })
         ));
     }
 
