@@ -174,7 +174,7 @@ impl Fetcher {
                     path: path.display().to_string(),
                     source,
                 })?;
-                match stream(file, job, dest, limits, None) {
+                match stream(file, job, dest, limits, None).0 {
                     Err(FetchError::Verify { .. }) => {
                         reporter.warn(&format!(
                             "the cached archive of {} is corrupt; downloading it again",
@@ -229,10 +229,11 @@ impl Fetcher {
         } else {
             None
         };
-        let result = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
+        let (result, copied) = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
         reporter.download_finish(progress);
         if let Some(tmp) = tmp {
-            if result.is_ok() {
+            // A copy that failed part way holds only some of the bytes.
+            if result.is_ok() && copied {
                 self.downloads
                     .lock()
                     .expect("downloads lock")
@@ -248,17 +249,30 @@ impl Fetcher {
 }
 
 /// The single pass: source -> (cache copy) -> verifier -> gunzip -> untar.
+/// Also says whether `copy_to` received every byte.
 fn stream(
     source: impl Read,
     job: &Job,
     dest: &Path,
     limits: Limits,
     copy_to: Option<&File>,
-) -> Result<Unpacked, FetchError> {
+) -> (Result<Unpacked, FetchError>, bool) {
+    let copied = std::cell::Cell::new(true);
     let tee = Tee {
         inner: source,
         copy: copy_to,
+        copied: &copied,
     };
+    let result = stream_through(tee, job, dest, limits);
+    (result, copied.get())
+}
+
+fn stream_through(
+    tee: impl Read,
+    job: &Job,
+    dest: &Path,
+    limits: Limits,
+) -> Result<Unpacked, FetchError> {
     let mut verifier =
         Verifier::new(tee, job.expected.size).with_sha256(job.expected.sha256.is_some());
     let unpacked = unpack::unpack(&mut verifier, dest, limits);
@@ -308,10 +322,11 @@ fn empty_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// Copies what is read into a file, best effort: a failing cache write is
-/// dropped, never the install.
+/// dropped (and `copied` cleared), never the install.
 struct Tee<'a, R> {
     inner: R,
     copy: Option<&'a File>,
+    copied: &'a std::cell::Cell<bool>,
 }
 
 impl<R: Read> Read for Tee<'_, R> {
@@ -320,6 +335,7 @@ impl<R: Read> Read for Tee<'_, R> {
         if let Some(mut file) = self.copy {
             if file.write_all(&buf[..n]).is_err() {
                 self.copy = None;
+                self.copied.set(false);
             }
         }
         Ok(n)
@@ -345,5 +361,57 @@ struct SharedBytes(std::sync::Arc<Vec<u8>>);
 impl AsRef<[u8]> for SharedBytes {
     fn as_ref(&self) -> &[u8] {
         &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::Digest;
+
+    fn archive() -> Vec<u8> {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut tar = tar::Builder::new(gz);
+        let body = b"name: t\n";
+        let mut header = tar::Header::new_gnu();
+        header.set_size(body.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, "tool.yaml", &body[..])
+            .unwrap();
+        tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    #[test]
+    fn a_cache_copy_that_failed_part_way_is_reported() {
+        let bytes = archive();
+        let job = Job {
+            label: "t 1.0.0".into(),
+            location: ArchiveLocation::Http("http://127.0.0.1/t.tar.gz".into()),
+            expected: Expected {
+                blake3: Digest::of(&bytes),
+                size: Some(bytes.len() as u64),
+                sha256: None,
+            },
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let limits = Limits::for_archive(Some(bytes.len() as u64));
+
+        let good = tmp.path().join("good");
+        std::fs::write(&good, b"").unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&good).unwrap();
+        let dest = tmp.path().join("a");
+        std::fs::create_dir(&dest).unwrap();
+        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file));
+        assert!(result.is_ok() && copied);
+        assert_eq!(std::fs::read(&good).unwrap(), bytes);
+
+        // A file that refuses writes stands for a full disk.
+        let file = File::open(&good).unwrap();
+        let dest = tmp.path().join("b");
+        std::fs::create_dir(&dest).unwrap();
+        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file));
+        assert!(result.is_ok(), "the install goes on");
+        assert!(!copied, "but the partial copy must not join the cache");
     }
 }
