@@ -21,6 +21,13 @@ pub trait Reporter: Send + Sync {
     fn download_finish(&self, id: usize);
 }
 
+/// Writes one line to stderr. A closed or full stderr (`orla verify 2>&1 |
+/// head -1`, `2>/dev/full`) loses the line: `eprintln!` would panic instead.
+pub fn eprint_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Reports nothing; for library callers and tests.
 pub struct Silent;
 
@@ -60,8 +67,8 @@ impl Printer {
 
     fn print(&self, line: String) {
         match &self.multi {
-            Some(multi) => multi.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(multi) => multi.suspend(|| eprint_line(&line)),
+            None => eprint_line(&line),
         }
     }
 

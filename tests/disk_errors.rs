@@ -236,3 +236,28 @@ fn full_disk_while_switching_versions_restores_the_pin() {
         .clone();
     assert_eq!(served, "1.0.0");
 }
+
+/// Status lines and errors go to stderr; when it cannot be written (full,
+/// or a pipe whose reader left) the line is lost, but orla must not panic
+/// (exit 101) and its exit code must still say how the command went.
+#[test]
+fn unwritable_stderr_does_not_panic() {
+    let t = TestContext::new();
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full");
+    if full().is_err() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let status = |args: &[&str]| {
+        t.command(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(full().unwrap())
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(status(&["install", "fs-read@1.2"]), Some(0));
+    assert_eq!(status(&["verify"]), Some(0));
+    assert_eq!(status(&["install", "fs-raed"]), Some(1));
+    t.run(&["list"]).success().stdout_has("fs-read");
+}

@@ -212,7 +212,7 @@ fn all(ctx: &Context, root: &Path, args: &MigrateCapsuleArgs) -> Result<(), Erro
             Ok(Outcome::AlreadyDone) => already += 1,
             Err(e) => {
                 failed += 1;
-                eprintln!("{}", e.render());
+                crate::progress::eprint_line(&e.render());
             }
         }
     }

@@ -36,7 +36,7 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("{}", e.render());
+            crate::progress::eprint_line(&e.render());
             e.exit_code()
         }
     }

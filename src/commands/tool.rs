@@ -21,7 +21,7 @@ pub(crate) fn print_problems(ctx: &Context, problems: &[Problem]) {
             line.push_str(&format!("\n    hint: {hint}"));
         }
         match p.severity {
-            Severity::Error => eprintln!("error: {line}"),
+            Severity::Error => crate::progress::eprint_line(&format!("error: {line}")),
             Severity::Warning => ctx.reporter.warn(&line),
         }
     }
