@@ -1174,3 +1174,18 @@ fn a_git_source_tool_asks_for_its_permissions_before_checkout() {
         .success()
         .stderr_has("Permissions netty 1.0.0: network (risk: medium)");
 }
+
+#[test]
+fn update_never_moves_a_tool_to_an_older_version() {
+    // The newest install is a pre-release asked for exactly; `latest`
+    // resolves to an older stable, which must not replace it.
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@2.0.0-rc.1"]).success();
+    let before = snapshot(&t.home);
+    let dry = t.run(&["update", "--dry-run"]);
+    dry.success();
+    assert_eq!(dry.stdout, "");
+    t.run(&["update"]).success();
+    assert_eq!(t.list(), [("fs-read".into(), "2.0.0-rc.1".into())]);
+    assert_eq!(snapshot(&t.home), before);
+}

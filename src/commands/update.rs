@@ -121,6 +121,15 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
             reporter.status("Up to date", &format!("{name} {from}"));
             continue;
         }
+        // An update never goes back: a newer install (a pre-release asked
+        // for exactly, or a version the registry no longer offers) stays.
+        if to < from {
+            reporter.status(
+                "Skipping",
+                &format!("{name} {from}: newer than {to}, the newest the registry allows"),
+            );
+            continue;
+        }
         let already = installed
             .iter()
             .any(|p| p.receipt.name == *name && p.receipt.version == to);
