@@ -550,7 +550,42 @@ fn unknown_manifest_version_is_refused() {
     std::fs::write(&path, text).unwrap();
     t.run(&["list"])
         .failure(1)
-        .stderr_has("manifest_version 99 is not known");
+        .stderr_has("manifest_version 99 is not known")
+        .stderr_has("hint: a newer orla wrote it");
+}
+
+#[test]
+fn damaged_manifest_is_rewritten_by_list() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-list"]).success();
+    for garbage in ["", "garbage [", "{}"] {
+        std::fs::write(t.home.join("manifest.json"), garbage).unwrap();
+        t.run(&["list"])
+            .success()
+            .stderr_has("is unreadable")
+            .stdout_has("fs-list");
+        assert_eq!(t.manifest()["installed"][0]["name"], "fs-list");
+    }
+}
+
+#[test]
+fn damaged_pins_file_is_named_with_its_fix() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1.0", "fs-read@1.2.0"])
+        .success();
+    std::fs::write(t.home.join("pins.json"), "garbage").unwrap();
+    let before = snapshot(&t.home);
+    t.run(&["use", "fs-read@1.1.0"])
+        .failure(1)
+        .stderr_has("error: the version pins ")
+        .stderr_has("hint: delete ");
+    assert!(!t
+        .run(&["use", "fs-read@1.1.0"])
+        .stderr
+        .contains("runtime manifest"));
+    assert_eq!(snapshot(&t.home), before);
+    std::fs::remove_file(t.home.join("pins.json")).unwrap();
+    t.run(&["use", "fs-read@1.1.0"]).success();
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::manifest::{Inputs, InstalledEntry, Manifest, RootKindName};
 use crate::progress::Reporter;
 use crate::store::receipt::SourceKind;
-use crate::store::{InstallRoot, Store};
+use crate::store::{InstallRoot, Store, StoreError};
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     let root = if args.global {
@@ -37,11 +37,16 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         // An interrupted command left the manifest behind: catch up first.
         Store::open(&root, reporter)?.sync_manifest(reporter)?
     } else {
-        let manifest = Manifest::read(&root)?;
-        if manifest.is_stale(&root) {
-            refreshed(&root, reporter)?
-        } else {
-            manifest
+        match Manifest::read(&root) {
+            Ok(manifest) if !manifest.is_stale(&root) => manifest,
+            Ok(_) => refreshed(&root, reporter)?,
+            // A damaged manifest is derived from the store: write it again
+            // (one from a newer orla is refused, not downgraded).
+            Err(e @ StoreError::Manifest { newer: false, .. }) => {
+                reporter.warn(&format!("{e}; writing it again"));
+                refreshed(&root, reporter)?
+            }
+            Err(e) => return Err(e.into()),
         }
     };
     if args.project {

@@ -297,7 +297,14 @@ impl Manifest {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::empty(root)),
             Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
         };
-        Manifest::parse(&bytes).map_err(|message| StoreError::Manifest { path, message })
+        Manifest::parse(&bytes).map_err(|message| StoreError::Manifest {
+            path,
+            message,
+            newer: serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| v.get("manifest_version")?.as_u64())
+                .is_some_and(|v| v > u64::from(MANIFEST_VERSION)),
+        })
     }
 
     /// Whether a project's manifest no longer matches its other inputs

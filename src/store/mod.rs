@@ -92,8 +92,15 @@ pub enum StoreError {
         #[source]
         source: io::Error,
     },
+    /// `newer`: its manifest_version is one a newer orla writes.
     #[error("the runtime manifest {} is unreadable: {message}", path.display())]
-    Manifest { path: PathBuf, message: String },
+    Manifest {
+        path: PathBuf,
+        message: String,
+        newer: bool,
+    },
+    #[error("the version pins {} are unreadable: {message}", path.display())]
+    Pins { path: PathBuf, message: String },
 }
 
 impl StoreError {
@@ -121,9 +128,16 @@ impl StoreError {
             StoreError::Io { source, .. } if source.raw_os_error() == Some(30) => {
                 Some("the install root is on a read-only filesystem; set ORLA_HOME to a writable directory".into())
             }
-            StoreError::Manifest { .. } => {
-                Some("run `orla install` or `orla uninstall` on this root to regenerate it".into())
+            StoreError::Manifest { newer: true, .. } => {
+                Some("a newer orla wrote it: upgrade orla to use this root".into())
             }
+            StoreError::Manifest { .. } => {
+                Some("`orla list` rewrites it from the installed packages".into())
+            }
+            StoreError::Pins { path, .. } => Some(format!(
+                "delete {}: each tool then serves its newest installed version, and `orla use NAME@VERSION` pins one again",
+                path.display()
+            )),
             _ => None,
         }
     }

@@ -53,7 +53,7 @@ impl Pins {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Pins::default()),
             Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
         };
-        serde_json::from_slice(&bytes).map_err(|e| StoreError::Manifest {
+        serde_json::from_slice(&bytes).map_err(|e| StoreError::Pins {
             path,
             message: format!("not a pins file: {e}"),
         })
