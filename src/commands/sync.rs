@@ -447,32 +447,3 @@ pub(crate) fn ignore_state_dir(root: &InstallRoot) {
         );
     }
 }
-
-/// After `orla update` moved tools to new versions in a project: pins
-/// orla.lock to them, so `orla install` and other machines follow. Only
-/// tools orla.yaml requires are pinned; the requirement is unchanged.
-pub(crate) fn repin(
-    project: &Project,
-    root: &InstallRoot,
-    moved: &[(String, semver::Version)],
-) -> Result<(), Error> {
-    let mut lock = LockFile::read(&project.lock_path())?.unwrap_or_default();
-    let before = lock.clone();
-    for (name, version) in moved {
-        let Some(requirement) = project.config.tools.get(name) else {
-            continue;
-        };
-        let receipt =
-            Receipt::read(&root.package_dir(name, version)).map_err(|e| Error::other(e, None))?;
-        if let Some(pin) =
-            LockedTool::from_source(name, version, requirement.trim(), &receipt.source)
-        {
-            lock.set(pin);
-        }
-    }
-    if lock != before {
-        atomic_write(&project.lock_path(), lock.to_toml().as_bytes())
-            .map_err(StoreError::io("cannot write", &project.lock_path()))?;
-    }
-    Ok(())
-}

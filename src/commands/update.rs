@@ -172,14 +172,6 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     for m in &moves {
         store.remove(&m.name, &m.from)?;
     }
-    // In a project, orla.lock follows (before the manifest, which serves it).
-    if let Some(project) = &project {
-        let moved: Vec<_> = moves
-            .iter()
-            .map(|m| (m.name.clone(), m.to.clone()))
-            .collect();
-        super::sync::repin(project, &root, &moved)?;
-    }
     store.sync_manifest(reporter)?;
     for m in &moves {
         reporter.status("Updated", &format!("{} {} -> {}", m.name, m.from, m.to));
@@ -187,9 +179,10 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// In a project, orla.lock pins what was moved: the new version, with the
-/// requirement orla.yaml has for it (else the one the old pin had), so a
-/// later `orla install` installs the updated versions, not the old ones.
+/// In a project, orla.lock pins what was moved (before the manifest, which
+/// serves it): the new version, with the requirement orla.yaml has for it
+/// (else the one the old pin had), so a later `orla install` installs the
+/// updated versions, not the old ones. A tool neither names is left out.
 fn relock(
     ctx: &Context,
     project: &Project,
@@ -197,13 +190,15 @@ fn relock(
     moves: &[Move],
 ) -> Result<(), Error> {
     let path = project.lock_path();
-    let Some(mut lock) = LockFile::read(&path)? else {
-        return Ok(());
-    };
+    let mut lock = LockFile::read(&path)?.unwrap_or_default();
     let mut changed = false;
     for m in moves {
-        let Some(old) = lock.get(&m.name).cloned() else {
-            continue;
+        let requirement = match project.config.tools.get(&m.name) {
+            Some(r) => r.trim().to_string(),
+            None => match lock.get(&m.name) {
+                Some(old) => old.requirement.clone(),
+                None => continue,
+            },
         };
         let receipt = Receipt::read(&root.package_dir(&m.name, &m.to)).map_err(|e| {
             Error::other(
@@ -211,12 +206,6 @@ fn relock(
                 None,
             )
         })?;
-        let requirement = project
-            .config
-            .tools
-            .get(&m.name)
-            .map(|r| r.trim().to_string())
-            .unwrap_or(old.requirement);
         if let Some(pin) = LockedTool::from_source(&m.name, &m.to, &requirement, &receipt.source) {
             lock.set(pin);
             changed = true;
