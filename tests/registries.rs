@@ -700,6 +700,38 @@ fn info_shows_versions_digests_permissions_and_installs() {
 }
 
 #[test]
+fn info_active_follows_orla_use() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "fs-read@1.2.0"])
+        .success();
+    t.run(&["use", "fs-read@1.1.0"]).success();
+    let info = t.run(&["info", "fs-read", "--json"]).json();
+    assert_eq!(info["active"], "1.1.0");
+    let versions = info["versions"].as_array().unwrap();
+    assert!(versions
+        .iter()
+        .any(|v| v["version"] == "1.1.0" && v["active"] == true));
+    t.run(&["info", "fs-read"])
+        .success()
+        .stdout_has("(active: 1.1.0)");
+}
+
+/// registry.yaml describes the newest published version (fs-read's is
+/// 2.0.0-rc.1), but info and search show the newest stable one: its
+/// description must be that version's, not the pre-release's.
+#[test]
+fn info_and_search_describe_the_version_they_show() {
+    let t = TestContext::new();
+    let stable = "Read a text file, optionally from a byte offset and up to a byte limit; invalid UTF-8 bytes are replaced";
+    let info = t.run(&["info", "fs-read", "--json"]).json();
+    assert_eq!(info["latest"], "1.2.1");
+    assert_eq!(info["description"], stable);
+    let hits = t.run(&["search", "fs-read", "--json"]).json();
+    assert_eq!(hits[0]["version"], "1.2.1");
+    assert_eq!(hits[0]["description"], stable);
+}
+
+#[test]
 fn update_moves_to_the_newest_allowed_version() {
     let t = TestContext::new();
     t.run(&["install", "fs-read@1.1", "fs-list"]).success();

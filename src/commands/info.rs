@@ -76,7 +76,14 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         .map(|p| p.receipt.version)
         .collect();
     installed.sort();
-    let active = installed.last().cloned();
+    // As the manifest chooses: the version `orla use` or orla.lock prefers
+    // when it is installed, else the newest.
+    let preferred = crate::manifest::Inputs::gather(&root, &crate::progress::Silent)
+        .preferred
+        .remove(&name);
+    let active = preferred
+        .filter(|v| installed.contains(v))
+        .or_else(|| installed.last().cloned());
     let is_installed = |v: &semver::Version| installed.contains(v);
     let is_active = |v: &semver::Version| active.as_ref() == Some(v);
 
@@ -108,10 +115,12 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                 let parsed: Vec<Permission> =
                     r.permissions.iter().map(|p| Permission::parse(p)).collect();
                 info.risk_level = Some(RiskLevel::derive(&parsed).as_str().to_string());
-                if info.description.is_empty() {
+                // The version shown describes the tool: registry.yaml
+                // describes the newest published one, maybe a pre-release.
+                if !r.description.is_empty() {
                     info.description = r.description.clone();
                 }
-                if info.keywords.is_empty() {
+                if !r.keywords.is_empty() {
                     info.keywords = r.keywords.clone();
                 }
             }

@@ -92,6 +92,7 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
             score,
         };
     }
+    let mut description = entry.description;
     let (version, source) = match registry.lookup(&entry.name) {
         Ok(Some(Lookup::Records(records))) => {
             let spec = crate::resolve::Spec {
@@ -99,10 +100,16 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
                 requirement: crate::resolve::Requirement::Latest,
                 raw: None,
             };
-            let version = crate::resolve::select(&spec, &records)
-                .ok()
-                .map(|s| s.record.version.to_string());
-            (version, "index")
+            let selected = crate::resolve::select(&spec, &records).ok();
+            // registry.yaml describes the newest published version, maybe a
+            // pre-release; the row shows this one.
+            if let Some(s) = selected
+                .as_ref()
+                .filter(|s| !s.record.description.is_empty())
+            {
+                description = s.record.description.clone();
+            }
+            (selected.map(|s| s.record.version.to_string()), "index")
         }
         Ok(Some(Lookup::GitSource(_))) => (None, "git"),
         _ => (None, "index"),
@@ -110,7 +117,7 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
     Hit {
         name: entry.name,
         version,
-        description: entry.description,
+        description,
         keywords: entry.keywords,
         registry: registry.name.clone(),
         source,
