@@ -49,6 +49,8 @@ pub struct Checkout {
 
 const MAX_FILES: usize = 10_000;
 const MAX_BYTES: u64 = 512 * 1024 * 1024;
+/// The largest single file `read_file` returns (a tool.yaml), as for index files.
+const MAX_FILE_READ: u64 = super::http::MAX_SMALL;
 
 fn msg(e: git2::Error) -> String {
     e.message().to_string()
@@ -136,6 +138,14 @@ impl ToolRepo {
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
             Err(e) => return Err(msg(e)),
         };
+        // Refused by its header before it is loaded: a hostile repository
+        // must not make orla inflate a huge blob into memory.
+        let len = blob_size(&repo, entry.id())?;
+        if len > MAX_FILE_READ {
+            return Err(format!(
+                "{path} of tag {tag} is {len} bytes, more than the {MAX_FILE_READ} allowed"
+            ));
+        }
         let object = entry.to_object(&repo).map_err(msg)?;
         Ok(object.as_blob().map(|b| b.content().to_vec()))
     }
@@ -150,7 +160,7 @@ impl ToolRepo {
         let tree = commit.tree().map_err(msg)?;
         let mut files = BTreeMap::new();
         let mut size = 0u64;
-        write_tree(&repo, &tree, dest, "", &mut files, &mut size)?;
+        write_tree(&repo, &tree, dest, "", &mut files, &mut size, MAX_BYTES)?;
         Ok(Checkout {
             tree_digest: tree_digest(&files),
             unpacked: Unpacked {
@@ -204,6 +214,7 @@ fn write_tree(
     prefix: &str,
     files: &mut BTreeMap<String, FileRecord>,
     size: &mut u64,
+    max_bytes: u64,
 ) -> Result<(), String> {
     for entry in tree.iter() {
         let name = entry
@@ -224,15 +235,24 @@ fn write_tree(
             0o040000 => {
                 std::fs::create_dir(&target).map_err(|e| format!("{rel}: {e}"))?;
                 let sub = repo.find_tree(entry.id()).map_err(msg)?;
-                write_tree(repo, &sub, &target, &format!("{rel}/"), files, size)?;
+                write_tree(
+                    repo,
+                    &sub,
+                    &target,
+                    &format!("{rel}/"),
+                    files,
+                    size,
+                    max_bytes,
+                )?;
             }
             mode @ (0o100644 | 0o100755 | 0o100664) => {
-                let blob = repo.find_blob(entry.id()).map_err(msg)?;
-                let bytes = blob.content();
-                *size += bytes.len() as u64;
-                if *size > MAX_BYTES || files.len() >= MAX_FILES {
+                // Counted by the object's header, before the blob is loaded.
+                *size = size.saturating_add(blob_size(repo, entry.id())?);
+                if *size > max_bytes || files.len() >= MAX_FILES {
                     return Err("the repository is too large to install".into());
                 }
+                let blob = repo.find_blob(entry.id()).map_err(msg)?;
+                let bytes = blob.content();
                 let executable = mode == 0o100755;
                 let mut file = std::fs::OpenOptions::new()
                     .write(true)
@@ -264,6 +284,15 @@ fn write_tree(
     Ok(())
 }
 
+/// The size of a git object, read from its header without loading it.
+fn blob_size(repo: &git2::Repository, id: git2::Oid) -> Result<u64, String> {
+    let (len, _) = repo
+        .odb()
+        .and_then(|odb| odb.read_header(id))
+        .map_err(msg)?;
+    Ok(len as u64)
+}
+
 /// The digest of an installed tree (see the module documentation).
 pub fn tree_digest(files: &BTreeMap<String, FileRecord>) -> Digest {
     let mut hasher = blake3::Hasher::new();
@@ -277,6 +306,53 @@ pub fn tree_digest(files: &BTreeMap<String, FileRecord>) -> Digest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bare repository whose tag v1.0.0 holds `tool.yaml` with `body`.
+    fn repo_with(dir: &Path, body: &[u8]) -> ToolRepo {
+        let repo = git2::Repository::init_bare(dir).unwrap();
+        let blob = repo.blob(body).unwrap();
+        let mut tree = repo.treebuilder(None).unwrap();
+        tree.insert("tool.yaml", blob, 0o100644).unwrap();
+        let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let commit = repo.commit(None, &sig, &sig, "v1", &tree, &[]).unwrap();
+        repo.reference("refs/tags/v1.0.0", commit, false, "tag")
+            .unwrap();
+        ToolRepo {
+            url: "file:///nowhere".into(),
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    #[test]
+    fn a_tree_larger_than_allowed_is_refused_by_its_object_sizes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tool = repo_with(&tmp.path().join("r.git"), &[b'a'; 100]);
+        let repo = git2::Repository::open_bare(&tool.dir).unwrap();
+        let tree = repo
+            .revparse_single("refs/tags/v1.0.0")
+            .and_then(|o| o.peel_to_tree())
+            .unwrap();
+        let dest = tmp.path().join("out");
+        std::fs::create_dir(&dest).unwrap();
+        let (mut files, mut size) = (BTreeMap::new(), 0);
+        let err = write_tree(&repo, &tree, &dest, "", &mut files, &mut size, 99).unwrap_err();
+        assert!(err.contains("too large"), "{err}");
+        assert!(!dest.join("tool.yaml").exists(), "refused before writing");
+        assert_eq!(
+            tool.read_file("v1.0.0", "tool.yaml").unwrap().unwrap(),
+            [b'a'; 100]
+        );
+    }
+
+    #[test]
+    fn read_file_refuses_a_file_larger_than_an_index_file_may_be() {
+        let tmp = tempfile::tempdir().unwrap();
+        let big = vec![b'#'; MAX_FILE_READ as usize + 1];
+        let tool = repo_with(&tmp.path().join("r.git"), &big);
+        let err = tool.read_file("v1.0.0", "tool.yaml").unwrap_err();
+        assert!(err.contains("more than"), "{err}");
+    }
 
     #[test]
     fn tree_digest_depends_on_content_mode_and_path() {
