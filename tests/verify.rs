@@ -142,3 +142,22 @@ fn nothing_installed_and_unknown_names() {
         .failure(1)
         .stderr_has("error: nope is not installed");
 }
+
+/// `orla verify fs-read@1.2.1` used to answer "fs-read@1.2.1 is not
+/// installed" (exit 1) with the version installed; commands that take
+/// names say so, with the command that works.
+#[test]
+fn name_only_commands_refuse_a_version_with_a_hint() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2.1"]).success();
+    let before = snapshot(&t.home);
+    for command in ["verify", "update", "info"] {
+        t.run(&[command, "fs-read@1.2.1"])
+            .failure(2)
+            .stderr_has(&format!(
+                "error: `orla {command}` takes a tool name, not 'fs-read@1.2.1'"
+            ))
+            .stderr_has(&format!("hint: run `orla {command} fs-read`"));
+    }
+    assert_eq!(snapshot(&t.home), before);
+}

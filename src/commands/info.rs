@@ -54,14 +54,8 @@ struct VersionInfo {
 }
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
-    let spec = Spec::parse(&args.name)?;
-    if spec.raw.is_some() {
-        return Err(Error::usage(
-            format!("`orla info` takes a tool name, not '{}'", args.name),
-            Some(format!("run `orla info {}`", spec.name)),
-        ));
-    }
-    let name = spec.name.clone();
+    let name = super::tool_name("info", &args.name)?;
+    let spec = Spec::parse(&name)?;
     let registries = Registries::new(ctx, args.registry.as_deref())?;
     let found = registries.find(&name)?;
     let registry = found.registry;

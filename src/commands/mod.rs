@@ -76,6 +76,19 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// The tool name argument of a command that takes names only (`info`,
+/// `verify`, `update`): a version is a usage error whose hint drops it.
+pub(crate) fn tool_name(command: &str, arg: &str) -> Result<String, Error> {
+    let spec = crate::resolve::Spec::parse(arg)?;
+    if spec.raw.is_some() {
+        return Err(Error::usage(
+            format!("`orla {command}` takes a tool name, not '{arg}'"),
+            Some(format!("run `orla {command} {}`", spec.name)),
+        ));
+    }
+    Ok(spec.name)
+}
+
 /// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();

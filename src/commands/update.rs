@@ -48,7 +48,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         active.keys().cloned().collect()
     } else {
         for name in &args.names {
-            crate::package::names::validate_name(name).map_err(|e| Error::usage(e, None))?;
+            super::tool_name("update", name)?;
             if !active.contains_key(name) {
                 return Err(StoreError::NotInstalled { what: name.clone() }.into());
             }

@@ -8,6 +8,11 @@ use crate::store::StoreError;
 use crate::verify::installed::{self, PackageReport};
 
 pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
+    let name = args
+        .name
+        .as_deref()
+        .map(|n| super::tool_name("verify", n))
+        .transpose()?;
     let root = ctx.root()?;
     let reporter = ctx.reporter.as_ref();
     // A root that was never written to has nothing to verify; do not create it.
@@ -16,8 +21,8 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     } else {
         None
     };
-    let reports = installed::verify_root(&root, args.name.as_deref())?;
-    if let Some(name) = &args.name {
+    let reports = installed::verify_root(&root, name.as_deref())?;
+    if let Some(name) = &name {
         if reports.is_empty() {
             return Err(StoreError::NotInstalled { what: name.clone() }.into());
         }
