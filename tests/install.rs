@@ -378,6 +378,29 @@ fn local_directory_and_archive_installs() {
         .stderr_has("runtime.hot_load.mode: unknown mode 'reload'");
 }
 
+/// A local archive's permissions were shown under its path
+/// (`Permissions /work/./x.tar.gz: network`), and its receipt kept the `./`.
+#[test]
+fn local_archive_consent_names_the_package_and_a_clean_path() {
+    let t = TestContext::new();
+    let src = PackageBuilder::new("netty", "0.2.0")
+        .permissions(&["network"])
+        .write(t.dir.path());
+    t.run(&["tool", "pack", src.to_str().unwrap(), "-o", "netty.tar.gz"])
+        .success();
+    t.run(&["install", "--local", "./netty.tar.gz"])
+        .failure(1)
+        .stderr_has("Permissions netty 0.2.0: network (risk: medium)")
+        .stderr_has("error: netty 0.2.0 asks for network");
+    t.run(&["install", "--local", "./netty.tar.gz", "--yes"])
+        .success();
+    let source = &t.manifest()["tools"][0]["source"];
+    assert_eq!(
+        source["path"],
+        t.work.join("netty.tar.gz").display().to_string()
+    );
+}
+
 #[test]
 fn http_archives_download_and_cache() {
     let t = TestContext::new();

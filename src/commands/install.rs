@@ -65,7 +65,10 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
     let mut plans = Vec::new();
     if let Some(path) = &args.local {
-        plans.push(local_plan(&ctx.cwd.join(path))?);
+        // components() drops the `.` of `./x.tar.gz`, which messages and the
+        // receipt would otherwise show as `/work/./x.tar.gz`.
+        let path: std::path::PathBuf = ctx.cwd.join(path).components().collect();
+        plans.push(local_plan(&path)?);
     }
     if !args.specs.is_empty() {
         let specs = args
@@ -214,7 +217,9 @@ pub(crate) fn apply(
             reporter.warn(&format!("{} {}: {warning}", package.name, package.version));
         }
         if plan.declared.is_none() {
-            confirm(ctx, &plan.label, &package.tool.permissions, yes)?;
+            // Named by what was unpacked: a local archive's plan knows only its path.
+            let label = format!("{} {}", package.name, package.version);
+            confirm(ctx, &label, &package.tool.permissions, yes)?;
         }
         let receipt = Receipt {
             receipt_version: crate::store::receipt::RECEIPT_VERSION,
