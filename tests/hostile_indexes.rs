@@ -584,3 +584,15 @@ fn a_git_hosted_archive_larger_than_its_record_is_not_loaded() {
         .stderr_has("bytes, more than the");
     assert_eq!(snapshot(&t.home), before);
 }
+
+#[test]
+fn a_directory_index_file_larger_than_an_index_file_may_be_is_not_loaded() {
+    // The same 16 MiB cap as sparse and git indexes: a tool file that is
+    // endless (a link to /dev/zero) or huge must not be read whole.
+    let s = setup();
+    let path = s.index.root.join(shard_path("evil"));
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&"\n".repeat(17 << 20));
+    std::fs::write(&path, text).unwrap();
+    s.refused("huge tool file", "larger than 16 MiB");
+}

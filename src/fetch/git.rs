@@ -50,7 +50,7 @@ pub struct Checkout {
 const MAX_FILES: usize = 10_000;
 const MAX_BYTES: u64 = 512 * 1024 * 1024;
 /// The largest single file `read_file` returns (a tool.yaml), as for index files.
-const MAX_FILE_READ: u64 = super::http::MAX_SMALL;
+const MAX_FILE_READ: u64 = crate::index::MAX_INDEX_FILE;
 
 fn msg(e: git2::Error) -> String {
     e.message().to_string()

@@ -34,7 +34,7 @@ const RESUMES: u32 = 4;
 const BACKOFF: Duration = Duration::from_millis(200);
 /// The largest index file `get_small` reads (a tool's file with thousands of
 /// versions, or the registry.yaml of 10,000 tools, is a few MiB).
-pub const MAX_SMALL: u64 = 16 << 20;
+pub const MAX_SMALL: u64 = crate::index::MAX_INDEX_FILE;
 
 pub struct HttpClient {
     client: OnceLock<Result<Client, String>>,

@@ -35,8 +35,7 @@ use super::IndexError;
 use crate::progress::Reporter;
 use crate::store::lock::{FileLock, LockKind};
 
-/// The largest index file read from a git registry (as for sparse ones).
-const MAX_INDEX_FILE: u64 = 16 << 20;
+use super::MAX_INDEX_FILE;
 
 /// The ref a fetched index lives under.
 const INDEX_REF: &str = "refs/remotes/origin/HEAD";

@@ -121,6 +121,11 @@ impl IndexError {
     }
 }
 
+/// The largest index file orla reads, from any source: a tool's file with
+/// thousands of versions, or the registry.yaml of 10,000 tools, is a few
+/// MiB, and an endless or huge file must not be read whole.
+pub const MAX_INDEX_FILE: u64 = 16 << 20;
+
 /// Where the index files come from.
 #[derive(Debug, Clone)]
 enum Source {
@@ -268,8 +273,15 @@ impl Registry {
     fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
         match &self.source {
             Source::Builtin => Ok(builtin::file(rel).map(<[u8]>::to_vec)),
-            Source::Dir(root) => match std::fs::read(root.join(rel)) {
-                Ok(bytes) => Ok(Some(bytes)),
+            Source::Dir(root) => match read_capped(&root.join(rel)) {
+                Ok(Some(bytes)) => Ok(Some(bytes)),
+                Ok(None) => Err(self.malformed(
+                    rel,
+                    format!(
+                        "the file is larger than {} MiB, more than any index file should be",
+                        MAX_INDEX_FILE >> 20
+                    ),
+                )),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(source) => Err(IndexError::Io {
                     registry: self.name.clone(),
@@ -460,6 +472,17 @@ impl Registry {
             }
         }
     }
+}
+
+/// A local index file, `None` when it holds more than `MAX_INDEX_FILE`
+/// bytes (reading at most one byte more).
+fn read_capped(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_INDEX_FILE + 1)
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= MAX_INDEX_FILE).then_some(bytes))
 }
 
 /// `path` when it lies inside the index directory `root`, symbolic links
