@@ -58,7 +58,9 @@ impl Error {
 
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Usage { .. } | Error::Spec(_) => 2,
+            Error::Usage { .. }
+            | Error::Spec(_)
+            | Error::Publish(index::publish::PublishError::BadSpec { .. }) => 2,
             _ => 1,
         }
     }
@@ -66,7 +68,7 @@ impl Error {
     pub fn hint(&self) -> Option<String> {
         match self {
             Error::Spec(e) => e.hint(),
-            Error::Resolve(_) => None,
+            Error::Resolve(e) => e.hint(),
             Error::Index(e) => e.hint(),
             Error::Fetch(e) => e.hint(),
             Error::Package(e) => e.hint(),

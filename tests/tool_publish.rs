@@ -173,8 +173,25 @@ fn yank_hides_a_version_from_ranges() {
         .failure(1)
         .stderr_has("no version 9.9.9 of 'yk'");
     ctx.run(&["tool", "yank", "yk", "--index", loc])
-        .failure(1)
+        .failure(2)
         .stderr_has("is not NAME@VERSION");
+}
+
+#[test]
+fn all_yanked_says_how_to_install_one_anyway() {
+    let ctx = TestContext::new();
+    let index = ctx.work.join("index");
+    let loc = index.to_str().unwrap();
+    let src = PackageBuilder::new("gone", "1.0.0").write(&ctx.work);
+    publish(&ctx, &src, loc, &["--init"]).success();
+    ctx.run(&["tool", "yank", "gone@1.0.0", "--index", loc])
+        .success();
+    ctx.run(&["install", "gone", "--registry", loc])
+        .failure(1)
+        .stderr_has("error: every version of gone is yanked")
+        .stderr_has("hint: a yanked version is installed only when named exactly, e.g. `orla install gone@VERSION`");
+    ctx.run(&["install", "gone@1.0.0", "--registry", loc])
+        .success();
 }
 
 fn head_message(repo: &git2::Repository) -> String {

@@ -81,6 +81,17 @@ pub enum ResolveError {
     Empty { name: String },
 }
 
+impl ResolveError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ResolveError::AllYanked { name } => Some(format!(
+                "a yanked version is installed only when named exactly, e.g. `orla install {name}@VERSION`; `orla info {name}` lists them"
+            )),
+            _ => None,
+        }
+    }
+}
+
 fn list(versions: &[Version]) -> String {
     if versions.is_empty() {
         return "none".into();
