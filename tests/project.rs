@@ -743,3 +743,19 @@ fn update_in_a_project_moves_the_pin_too() {
         .success()
         .stderr_has("Up to date");
 }
+
+#[test]
+fn uninstall_naming_a_tool_twice_forgets_it_once() {
+    let t = TestContext::new();
+    let dir = project(&t, "tools_dir: ./tools\n");
+    t.run_in(&dir, &["install", "fs-read"]).success();
+    let run = t.run_in(&dir, &["uninstall", "fs-read", "fs-read"]);
+    run.success();
+    assert_eq!(
+        run.stderr.matches("Forgot fs-read").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(!read(&dir.join("orla.yaml")).contains("fs-read"));
+}

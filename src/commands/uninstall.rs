@@ -67,7 +67,8 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         }
         let removes_pinned =
             pinned.is_some_and(|pin| matches.iter().any(|p| p.receipt.version == pin.version));
-        if declared && (matches.len() == versions.len() || removes_pinned) {
+        let forgotten = forget.contains(&spec.name);
+        if declared && !forgotten && (matches.len() == versions.len() || removes_pinned) {
             forget.push(spec.name.clone());
         }
         for p in matches {
