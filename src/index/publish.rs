@@ -122,7 +122,12 @@ impl IndexTarget {
         };
         let text_path = text.strip_prefix("git+").unwrap_or(text);
         let (path, must_be_git) = if let Some(rest) = text_path.strip_prefix("file://") {
-            (PathBuf::from(rest), true)
+            // As git reads it: `file:///a%20b` is the directory `/a b`.
+            let path = reqwest::Url::parse(text_path)
+                .ok()
+                .and_then(|url| url.to_file_path().ok())
+                .unwrap_or_else(|| PathBuf::from(rest));
+            (path, true)
         } else if text_path.contains("://") {
             return Err(bad("is a remote URL; publish writes to local indexes only"));
         } else {
@@ -668,5 +673,22 @@ mod tests {
             Ok(IndexTarget::Dir(_))
         ));
         assert!(IndexTarget::parse("file:///nonexistent/index", cwd).is_err());
+    }
+
+    #[test]
+    fn file_urls_are_percent_decoded_as_git_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("an index.git");
+        git2::Repository::init_bare(&bare).unwrap();
+        let shown = bare.display().to_string();
+        for url in [
+            format!("file://{}", shown.replace(' ', "%20")),
+            format!("file://{shown}"),
+        ] {
+            match IndexTarget::parse(&url, Path::new("/")) {
+                Ok(IndexTarget::GitBare(path)) => assert_eq!(path, bare),
+                other => panic!("{url}: {other:?}"),
+            }
+        }
     }
 }
