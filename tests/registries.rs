@@ -664,6 +664,10 @@ fn search_ranks_name_then_keywords_then_description() {
     assert_eq!(first["registry"], "builtin");
     let none = t.run(&["search", "zzzzqqq", "--json"]);
     assert_eq!(none.json(), serde_json::json!([]));
+    // The status verb and its message read as one line.
+    t.run(&["search", "zzzzqqq"])
+        .success()
+        .stderr_has("No match for 'zzzzqqq'; try fewer or shorter words");
 }
 
 #[test]
@@ -1220,4 +1224,28 @@ fn update_never_moves_a_tool_to_an_older_version() {
     t.run(&["update"]).success();
     assert_eq!(t.list(), [("fs-read".into(), "2.0.0-rc.1".into())]);
     assert_eq!(snapshot(&t.home), before);
+}
+
+#[test]
+fn an_http_timeout_too_large_for_a_duration_is_a_usage_error() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, _) = http_index(&t, &server, "idx", &["tool"]);
+    for value in ["1e30", "nan", "-1"] {
+        let run = common::to_run(
+            t.command(&["install", "tool", "--registry", &index.location()])
+                .env("ORLA_HTTP_TIMEOUT", value)
+                .output()
+                .unwrap(),
+        );
+        run.failure(2).stderr_has("ORLA_HTTP_TIMEOUT");
+    }
+    // A huge but representable timeout works.
+    let run = common::to_run(
+        t.command(&["install", "tool", "--registry", &index.location()])
+            .env("ORLA_HTTP_TIMEOUT", "1e12")
+            .output()
+            .unwrap(),
+    );
+    run.success();
 }

@@ -52,8 +52,10 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
         return super::write_stdout(text.as_bytes());
     }
     if hits.is_empty() {
-        ctx.reporter
-            .status("No match", &format!("no tool matches '{query}'"));
+        ctx.reporter.status(
+            "No match",
+            &format!("for '{query}'; try fewer or shorter words"),
+        );
         return Ok(());
     }
     let rows: Vec<[String; 4]> = hits
