@@ -81,17 +81,18 @@ impl Context {
             None => config.registry_ttl.unwrap_or(crate::config::DEFAULT_TTL),
         };
         let http_timeout = match non_empty(ENV_HTTP_TIMEOUT) {
-            Some(text) => Duration::from_secs_f64(
-                text.parse::<f64>()
-                    .ok()
-                    .filter(|s| *s > 0.0 && s.is_finite())
-                    .ok_or_else(|| {
-                        Error::usage(
-                            format!("{ENV_HTTP_TIMEOUT}: '{text}' is not a number of seconds"),
-                            None,
-                        )
-                    })?,
-            ),
+            // try_: a value too large for a Duration is refused, not a panic.
+            Some(text) => text
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .ok_or_else(|| {
+                    Error::usage(
+                        format!("{ENV_HTTP_TIMEOUT}: '{text}' is not a number of seconds"),
+                        None,
+                    )
+                })?,
             None => Duration::from_secs(30),
         };
         let offline = non_empty(ENV_OFFLINE).is_some_and(|v| v == "1" || v == "true");

@@ -1230,7 +1230,8 @@ fn update_never_moves_a_tool_to_an_older_version() {
 fn an_http_timeout_too_large_for_a_duration_is_a_usage_error() {
     let t = TestContext::new();
     let server = Server::start();
-    let (index, _) = http_index(&t, &server, "idx", &["tool"]);
+    let (index, bytes) = http_index(&t, &server, "idx", &["tool"]);
+    server.route("/tool.tar.gz", Behaviour::Serve(bytes[0].clone()));
     for value in ["1e30", "nan", "-1"] {
         let run = common::to_run(
             t.command(&["install", "tool", "--registry", &index.location()])
