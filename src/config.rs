@@ -58,7 +58,13 @@ impl ConfigError {
     }
 }
 
+/// Unknown keys are refused, as in orla.yaml: a misspelt `registries:`
+/// would otherwise be ignored without a word.
 #[derive(Deserialize, Default)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a mapping with the keys registries and registry_ttl"
+)]
 struct RawConfig {
     #[serde(default)]
     registries: serde_yaml::Value,

@@ -932,6 +932,23 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     assert!(server.requests() > before);
 }
 
+/// A misspelt key was ignored without a word, and a list or a scalar was
+/// "expected struct RawConfig".
+#[test]
+fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
+    let t = TestContext::new();
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(t.home.join("config.yaml"), "registires: []\n").unwrap();
+    t.run(&["list"])
+        .failure(1)
+        .stderr_has("unknown field `registires`, expected `registries` or `registry_ttl`");
+    std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
+    let run = t.run(&["list"]);
+    run.failure(1)
+        .stderr_has("expected a mapping with the keys registries and registry_ttl");
+    assert!(!run.stderr.contains("RawConfig"));
+}
+
 #[test]
 fn configuration_mistakes_and_offline_edges_fail_clearly() {
     let t = TestContext::new();
