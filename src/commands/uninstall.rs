@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
             .filter(|p| p.receipt.name == spec.name)
             .filter(|p| match &spec.requirement {
                 Requirement::Latest => spec.raw.is_none(),
-                Requirement::Exact(v) => p.receipt.version == *v,
+                Requirement::Exact(v) => crate::resolve::same_version(&p.receipt.version, v),
                 Requirement::Range(r) => r.matches(&p.receipt.version),
             })
             .collect();
@@ -58,12 +58,16 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
             .map(|p| p.receipt.version.to_string())
             .collect();
         if matches.is_empty() && !(declared && versions.is_empty()) {
-            let what = if versions.is_empty() {
-                spec.name.clone()
+            let detail = if versions.is_empty() {
+                String::new()
             } else {
-                format!("{spec} (installed: {})", versions.join(", "))
+                format!("; installed: {}", versions.join(", "))
             };
-            return Err(StoreError::NotInstalled { what }.into());
+            return Err(StoreError::NotInstalled {
+                what: spec.to_string(),
+                detail,
+            }
+            .into());
         }
         let removes_pinned =
             pinned.is_some_and(|pin| matches.iter().any(|p| p.receipt.version == pin.version));

@@ -42,7 +42,8 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
         .collect();
     if installed.is_empty() {
         return Err(StoreError::NotInstalled {
-            what: format!("{} (in {})", spec.name, root.tools_dir.display()),
+            what: spec.name.clone(),
+            detail: format!(" in {}", root.tools_dir.display()),
         }
         .into());
     }
@@ -157,7 +158,7 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
 fn allows(requirement: &Requirement, version: &semver::Version) -> bool {
     match requirement {
         Requirement::Latest => true,
-        Requirement::Exact(v) => v == version,
+        Requirement::Exact(v) => crate::resolve::same_version(v, version),
         Requirement::Range(r) => r.matches(version),
     }
 }

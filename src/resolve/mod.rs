@@ -169,6 +169,12 @@ pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
         .map_err(|e| format!("'{raw}' is neither a version nor a requirement ({e})"))
 }
 
+/// Whether two versions are the same version: build metadata does not
+/// distinguish versions (SemVer 10), as the index format says.
+pub fn same_version(a: &Version, b: &Version) -> bool {
+    a.cmp_precedence(b) == std::cmp::Ordering::Equal
+}
+
 /// The chosen record, and whether choosing it deserves a warning.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selected<'a> {
@@ -185,7 +191,7 @@ pub fn select<'a>(spec: &Spec, records: &'a [VersionRecord]) -> Result<Selected<
     }
     let live = || records.iter().filter(|r| !r.yanked);
     let chosen = match requirement {
-        Requirement::Exact(v) => records.iter().find(|r| r.version == *v),
+        Requirement::Exact(v) => records.iter().find(|r| same_version(&r.version, v)),
         Requirement::Latest => {
             if live().next().is_none() {
                 return Err(ResolveError::AllYanked { name: name.into() });
@@ -268,6 +274,22 @@ mod tests {
         assert_eq!(pick("fs-read@~1.1", &r).unwrap(), "1.1.0");
         assert_eq!(pick("fs-read@>=1.0, <1.2", &r).unwrap(), "1.1.0");
         assert_eq!(pick("fs-read@>=2.0.0-rc.1", &r).unwrap(), "2.0.0-rc.1");
+    }
+
+    #[test]
+    fn an_exact_version_ignores_build_metadata() {
+        // SemVer 10: 1.0.0 and 1.0.0+b are one version, as the index says.
+        let r = records(&[("1.0.0+build.7", false), ("1.1.0", false)]);
+        assert_eq!(pick("fs-read@1.0.0", &r).unwrap(), "1.0.0+build.7");
+        assert_eq!(pick("fs-read@1.0.0+other", &r).unwrap(), "1.0.0+build.7");
+        assert!(same_version(
+            &"1.0.0+a".parse().unwrap(),
+            &"1.0.0".parse().unwrap()
+        ));
+        assert!(!same_version(
+            &"1.0.0-rc.1".parse().unwrap(),
+            &"1.0.0".parse().unwrap()
+        ));
     }
 
     #[test]
