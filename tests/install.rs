@@ -175,7 +175,10 @@ fn uninstall_one_version_or_all() {
         .stderr_has("fs-read is not installed");
     t.run(&["uninstall", "fs-list@9.9.9"])
         .failure(1)
-        .stderr_has("fs-list@9.9.9 (installed: 1.0.0) is not installed");
+        .stderr_has("fs-list@9.9.9 is not installed; installed: 1.0.0");
+    t.run(&["use", "fs-raed@1.0.0"])
+        .failure(1)
+        .stderr_has("error: fs-raed is not installed in ");
     assert_eq!(snapshot(&t.home), before);
 }
 

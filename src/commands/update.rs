@@ -50,7 +50,11 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         for name in &args.names {
             super::tool_name("update", name)?;
             if !active.contains_key(name) {
-                return Err(StoreError::NotInstalled { what: name.clone() }.into());
+                return Err(StoreError::NotInstalled {
+                    what: name.clone(),
+                    detail: String::new(),
+                }
+                .into());
             }
         }
         args.names.clone()

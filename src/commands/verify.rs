@@ -24,7 +24,11 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     let reports = installed::verify_root(&root, name.as_deref())?;
     if let Some(name) = &name {
         if reports.is_empty() {
-            return Err(StoreError::NotInstalled { what: name.clone() }.into());
+            return Err(StoreError::NotInstalled {
+                what: name.clone(),
+                detail: String::new(),
+            }
+            .into());
         }
     }
     if args.json {

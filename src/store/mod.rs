@@ -83,8 +83,9 @@ pub enum StoreError {
         version: String,
         path: PathBuf,
     },
-    #[error("{what} is not installed")]
-    NotInstalled { what: String },
+    /// `detail` follows the message: where, or which versions are.
+    #[error("{what} is not installed{detail}")]
+    NotInstalled { what: String, detail: String },
     #[error("{action} {}: {source}", path.display())]
     Io {
         action: &'static str,
@@ -607,6 +608,7 @@ impl<'a> Store<'a> {
         if !target.exists() {
             return Err(StoreError::NotInstalled {
                 what: format!("{name} {version}"),
+                detail: String::new(),
             });
         }
         self.mark_pending()?;
