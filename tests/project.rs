@@ -759,3 +759,14 @@ fn uninstall_naming_a_tool_twice_forgets_it_once() {
     );
     assert!(!read(&dir.join("orla.yaml")).contains("fs-read"));
 }
+
+#[test]
+fn uninstall_of_a_tool_not_installed_leaves_a_fresh_root_untouched() {
+    let t = TestContext::new();
+    let before = snapshot(t.dir.path());
+    t.run(&["uninstall", "fs-read"])
+        .failure(1)
+        .stderr_has("fs-read is not installed");
+    assert_eq!(snapshot(t.dir.path()), before);
+    assert!(!t.home.exists(), "no ORLA_HOME (or lock file) was created");
+}

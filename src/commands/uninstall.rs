@@ -10,9 +10,10 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::package::names;
 use crate::project::lockfile::LockFile;
+use crate::project::Project;
 use crate::resolve::{Requirement, Spec};
 use crate::store::pins::Pins;
-use crate::store::{atomic_write, Store, StoreError};
+use crate::store::{atomic_write, Installed, Store, StoreError};
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let project = ctx.project()?;
@@ -23,67 +24,22 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         .map(|s| Spec::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
     let reporter = ctx.reporter.as_ref();
+    let read_lock = || match &project {
+        Some(p) => LockFile::read(&p.lock_path()),
+        None => Ok(None),
+    };
+    // A spec that names nothing fails before the root is locked (which
+    // would create its state directory): a failing command changes nothing.
+    let unlocked = root.scan(&crate::progress::Silent)?;
+    decide(&specs, &unlocked, read_lock()?.as_ref(), project.as_ref())?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
+    // Decided again under the lock: another orla may have changed the root.
     let installed = root.scan(reporter)?;
-    let lock = match &project {
-        Some(p) => LockFile::read(&p.lock_path())?,
-        None => None,
-    };
-
-    // Decide everything before removing anything: a bad spec changes nothing.
-    let mut doomed = Vec::new();
-    // Tools the project stops requiring.
-    let mut forget: Vec<String> = Vec::new();
-    for spec in &specs {
-        let matches: Vec<_> = installed
-            .iter()
-            .filter(|p| p.receipt.name == spec.name)
-            .filter(|p| match &spec.requirement {
-                Requirement::Latest => spec.raw.is_none(),
-                Requirement::Exact(v) => crate::resolve::same_version(&p.receipt.version, v),
-                Requirement::Range(r) => r.matches(&p.receipt.version),
-            })
-            .collect();
-        let pinned = lock.as_ref().and_then(|l| l.get(&spec.name));
-        let declared = project
-            .as_ref()
-            .is_some_and(|p| p.config.tools.contains_key(&spec.name))
-            || pinned.is_some();
-        let versions: Vec<String> = installed
-            .iter()
-            .filter(|p| p.receipt.name == spec.name)
-            .map(|p| p.receipt.version.to_string())
-            .collect();
-        if matches.is_empty() && !(declared && versions.is_empty()) {
-            let detail = if versions.is_empty() {
-                String::new()
-            } else {
-                format!("; installed: {}", versions.join(", "))
-            };
-            return Err(StoreError::NotInstalled {
-                what: spec.to_string(),
-                detail,
-            }
-            .into());
-        }
-        let removes_pinned =
-            pinned.is_some_and(|pin| matches.iter().any(|p| p.receipt.version == pin.version));
-        let forgotten = forget.contains(&spec.name);
-        if declared && !forgotten && (matches.len() == versions.len() || removes_pinned) {
-            forget.push(spec.name.clone());
-        }
-        for p in matches {
-            if !doomed
-                .iter()
-                .any(|(n, v)| *n == p.receipt.name && *v == p.receipt.version)
-            {
-                doomed.push((p.receipt.name.clone(), p.receipt.version.clone()));
-            }
-        }
-    }
+    let lock = read_lock()?;
+    let (doomed, forget) = decide(&specs, &installed, lock.as_ref(), project.as_ref())?;
     // The orla.yaml edit is prepared first: if it is refused, nothing changes.
     let mut yaml = None;
     if let (Some(project), false) = (&project, forget.is_empty()) {
@@ -130,4 +86,64 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         );
     }
     Ok(())
+}
+
+/// What uninstalling `specs` removes (name, version) and which tools the
+/// project stops requiring. Decided before anything is removed: a bad spec
+/// changes nothing.
+fn decide(
+    specs: &[Spec],
+    installed: &[Installed],
+    lock: Option<&LockFile>,
+    project: Option<&Project>,
+) -> Result<(Vec<(String, semver::Version)>, Vec<String>), Error> {
+    let mut doomed = Vec::new();
+    // Tools the project stops requiring.
+    let mut forget: Vec<String> = Vec::new();
+    for spec in specs {
+        let matches: Vec<_> = installed
+            .iter()
+            .filter(|p| p.receipt.name == spec.name)
+            .filter(|p| match &spec.requirement {
+                Requirement::Latest => spec.raw.is_none(),
+                Requirement::Exact(v) => crate::resolve::same_version(&p.receipt.version, v),
+                Requirement::Range(r) => r.matches(&p.receipt.version),
+            })
+            .collect();
+        let pinned = lock.and_then(|l| l.get(&spec.name));
+        let declared =
+            project.is_some_and(|p| p.config.tools.contains_key(&spec.name)) || pinned.is_some();
+        let versions: Vec<String> = installed
+            .iter()
+            .filter(|p| p.receipt.name == spec.name)
+            .map(|p| p.receipt.version.to_string())
+            .collect();
+        if matches.is_empty() && !(declared && versions.is_empty()) {
+            let detail = if versions.is_empty() {
+                String::new()
+            } else {
+                format!("; installed: {}", versions.join(", "))
+            };
+            return Err(StoreError::NotInstalled {
+                what: spec.to_string(),
+                detail,
+            }
+            .into());
+        }
+        let removes_pinned =
+            pinned.is_some_and(|pin| matches.iter().any(|p| p.receipt.version == pin.version));
+        let forgotten = forget.contains(&spec.name);
+        if declared && !forgotten && (matches.len() == versions.len() || removes_pinned) {
+            forget.push(spec.name.clone());
+        }
+        for p in matches {
+            if !doomed
+                .iter()
+                .any(|(n, v)| *n == p.receipt.name && *v == p.receipt.version)
+            {
+                doomed.push((p.receipt.name.clone(), p.receipt.version.clone()));
+            }
+        }
+    }
+    Ok((doomed, forget))
 }
