@@ -88,6 +88,9 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// A package an uninstall removes: name and version.
+type Doomed = (String, semver::Version);
+
 /// What uninstalling `specs` removes (name, version) and which tools the
 /// project stops requiring. Decided before anything is removed: a bad spec
 /// changes nothing.
@@ -96,7 +99,7 @@ fn decide(
     installed: &[Installed],
     lock: Option<&LockFile>,
     project: Option<&Project>,
-) -> Result<(Vec<(String, semver::Version)>, Vec<String>), Error> {
+) -> Result<(Vec<Doomed>, Vec<String>), Error> {
     let mut doomed = Vec::new();
     // Tools the project stops requiring.
     let mut forget: Vec<String> = Vec::new();
