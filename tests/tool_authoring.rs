@@ -306,6 +306,25 @@ fn scaffold_refuses_to_overwrite_unless_forced() {
         .starts_with("# taken"));
 }
 
+/// The "Next cd DIR && ..." line is meant to be pasted into a shell: a
+/// directory with a space in it was printed bare, so the paste failed.
+#[test]
+fn scaffold_next_step_quotes_a_path_with_spaces() {
+    let ctx = TestContext::new();
+    let parent = ctx.work.join("my tools");
+    std::fs::create_dir_all(&parent).unwrap();
+    let run = ctx.run_in(&parent, &["tool", "scaffold", "spaced", "--yes"]);
+    run.success().stderr_has(&format!(
+        "Next cd '{}' && orla tool validate",
+        parent.join("spaced").display()
+    ));
+    let plain = ctx.run(&["tool", "scaffold", "plain", "--yes"]);
+    plain.success().stderr_has(&format!(
+        "Next cd {} && orla tool validate",
+        ctx.work.join("plain").display()
+    ));
+}
+
 #[test]
 fn scaffold_rejects_bad_flags_with_usage_errors() {
     let ctx = TestContext::new();

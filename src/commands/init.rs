@@ -17,8 +17,12 @@ pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
         .components()
         .filter(|c| !matches!(c, std::path::Component::CurDir))
         .collect();
+    let denied = |e: &std::io::Error| {
+        (e.kind() == std::io::ErrorKind::PermissionDenied)
+            .then(|| "pass a directory you may write to: `orla init DIR`".to_string())
+    };
     std::fs::create_dir_all(&dir)
-        .map_err(|e| Error::other(format!("cannot create {}: {e}", dir.display()), None))?;
+        .map_err(|e| Error::other(format!("cannot create {}: {e}", dir.display()), denied(&e)))?;
     let path = dir.join(CONFIG_FILE);
     // create_new: refusing to overwrite cannot race with another writer.
     let mut file = match std::fs::OpenOptions::new()
@@ -36,7 +40,7 @@ pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
         Err(e) => {
             return Err(Error::other(
                 format!("cannot create {}: {e}", path.display()),
-                None,
+                denied(&e),
             ))
         }
     };

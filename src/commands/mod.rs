@@ -89,6 +89,17 @@ pub(crate) fn tool_name(command: &str, arg: &str) -> Result<String, Error> {
     Ok(spec.name)
 }
 
+/// `text` as one shell word, for commands printed to be pasted: quoted
+/// only when it holds characters a shell would split or expand.
+pub(crate) fn shell_quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
@@ -128,4 +139,16 @@ pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn shell_quote_quotes_only_what_a_shell_would_split() {
+        assert_eq!(super::shell_quote("/tmp/a-b_c.d"), "/tmp/a-b_c.d");
+        assert_eq!(super::shell_quote("/tmp/a b"), "'/tmp/a b'");
+        assert_eq!(super::shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(super::shell_quote("$HOME"), "'$HOME'");
+        assert_eq!(super::shell_quote(""), "''");
+    }
 }

@@ -209,8 +209,13 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     };
     // The directory may have been taken while the questions were answered.
     check_free(&dir, args.force)?;
-    scaffold::write(&dir, &plan.files(), args.force)
-        .map_err(|e| Error::other(format!("cannot create {}: {e}", dir.display()), None))?;
+    scaffold::write(&dir, &plan.files(), args.force).map_err(|e| {
+        Error::other(
+            format!("cannot create {}: {e}", dir.display()),
+            (e.kind() == std::io::ErrorKind::PermissionDenied)
+                .then(|| "choose a directory you may write to with --dir PATH".to_string()),
+        )
+    })?;
     let package = Package::load(&dir)?;
     for w in &package.warnings {
         ctx.reporter.warn(&w.to_string());
@@ -236,7 +241,7 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
         "Next",
         &format!(
             "cd {} && orla tool validate && orla install --local .",
-            dir.display()
+            super::shell_quote(&dir.display().to_string())
         ),
     );
     Ok(())

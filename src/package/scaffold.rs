@@ -371,7 +371,9 @@ pub fn write(dir: &Path, files: &[File], force: bool) -> std::io::Result<()> {
     std::fs::create_dir_all(parent)?;
     let staging = tempfile::Builder::new()
         .prefix(".orla-scaffold-")
-        .tempdir_in(parent)?;
+        .tempdir_in(parent)
+        // tempfile's error names its random staging path; the caller names `dir`.
+        .map_err(|e| std::io::Error::from(e.kind()))?;
     write_into(staging.path(), files)?;
     set_mode(staging.path(), 0o755)?;
     std::fs::rename(staging.path(), dir)?;
