@@ -761,10 +761,13 @@ fn uninstall_naming_a_tool_twice_forgets_it_once() {
 }
 
 #[test]
-fn uninstall_of_a_tool_not_installed_leaves_a_fresh_root_untouched() {
+fn uninstall_or_use_of_a_tool_not_installed_leaves_a_fresh_root_untouched() {
     let t = TestContext::new();
     let before = snapshot(t.dir.path());
     t.run(&["uninstall", "fs-read"])
+        .failure(1)
+        .stderr_has("fs-read is not installed");
+    t.run(&["use", "fs-read@1.0.0"])
         .failure(1)
         .stderr_has("fs-read is not installed");
     assert_eq!(snapshot(t.dir.path()), before);

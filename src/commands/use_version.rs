@@ -27,26 +27,34 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
         None => ctx.global_root(),
     };
     let reporter = ctx.reporter.as_ref();
+    let installed_of = |reporter: &dyn crate::progress::Reporter| -> Result<Vec<Installed>, Error> {
+        let installed: Vec<Installed> = root
+            .scan(reporter)?
+            .into_iter()
+            .filter(|p| p.receipt.name == spec.name)
+            .collect();
+        if installed.is_empty() {
+            return Err(StoreError::NotInstalled {
+                what: spec.name.clone(),
+                detail: format!(" in {}", root.tools_dir.display()),
+            }
+            .into());
+        }
+        Ok(installed)
+    };
+    // A tool that is not installed fails before the root is locked (which
+    // would create its state directory): a failing command changes nothing.
+    installed_of(&crate::progress::Silent)?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
-    let installed: Vec<Installed> = root
-        .scan(reporter)?
-        .into_iter()
-        .filter(|p| p.receipt.name == spec.name)
-        .collect();
+    // Read again under the lock: another orla may have changed the root.
+    let installed = installed_of(reporter)?;
     let shown: Vec<String> = installed
         .iter()
         .map(|p| p.receipt.version.to_string())
         .collect();
-    if installed.is_empty() {
-        return Err(StoreError::NotInstalled {
-            what: spec.name.clone(),
-            detail: format!(" in {}", root.tools_dir.display()),
-        }
-        .into());
-    }
     let declared = project.as_ref().and_then(|p| {
         p.config
             .tools
