@@ -161,3 +161,18 @@ fn name_only_commands_refuse_a_version_with_a_hint() {
     }
     assert_eq!(snapshot(&t.home), before);
 }
+
+/// A package whose receipt is damaged is not counted by `list`; `install`
+/// skipped it as "already installed", which contradicted `list`.
+#[test]
+fn install_says_why_it_skips_a_package_with_a_damaged_receipt() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-list"]).success();
+    let dir = t.tools_dir().join("fs-list/1.0.0");
+    std::fs::write(dir.join(".orla-receipt.json"), "garbage").unwrap();
+    t.run(&["install", "fs-list"])
+        .success()
+        .stderr_has("exists but its install receipt is damaged (--force reinstalls it)");
+    t.run(&["install", "fs-list", "--force"]).success();
+    t.run(&["verify", "fs-list"]).success();
+}

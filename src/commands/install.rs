@@ -136,6 +136,15 @@ fn skip_installed(
 ) {
     plans.retain(|plan| match &plan.target {
         Some((name, version)) if root.package_dir(name, version).exists() => {
+            let dir = root.package_dir(name, version);
+            // `list` and `uninstall` do not count it: say why it is skipped.
+            let why = match crate::store::receipt::Receipt::read(&dir) {
+                Ok(_) => why.to_string(),
+                Err(_) => format!(
+                    "{} exists but its install receipt is damaged (--force reinstalls it)",
+                    dir.display()
+                ),
+            };
             ctx.reporter
                 .status("Skipping", &format!("{name} {version}: {why}"));
             false
