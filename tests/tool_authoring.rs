@@ -325,6 +325,23 @@ fn scaffold_next_step_quotes_a_path_with_spaces() {
     ));
 }
 
+/// An empty or non-mapping tool.yaml said "expected struct ToolYaml" and
+/// gave no hint.
+#[test]
+fn unparsable_tool_yaml_names_its_shape_and_a_fix() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join("broken");
+    std::fs::create_dir_all(&dir).unwrap();
+    for text in ["", "- a list\n", "just text\n"] {
+        std::fs::write(dir.join("tool.yaml"), text).unwrap();
+        let run = ctx.run(&["tool", "validate", "broken"]);
+        run.failure(1)
+            .stderr_has("is not valid tool.yaml")
+            .stderr_has("hint: tool.yaml holds `field: value` lines");
+        assert!(!run.stderr.contains("struct"), "{}", run.stderr);
+    }
+}
+
 #[test]
 fn scaffold_rejects_bad_flags_with_usage_errors() {
     let ctx = TestContext::new();

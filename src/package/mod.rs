@@ -29,6 +29,7 @@ pub const TOOL_YAML: &str = "tool.yaml";
 /// `tool.yaml` as written by an author. Every field is optional here so that
 /// validation can report all missing fields at once, by name.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(expecting = "a mapping of fields such as name, version, description and entrypoint")]
 pub struct ToolYaml {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -181,6 +182,10 @@ impl PackageError {
                 .iter()
                 .find(|p| p.severity == Severity::Error)
                 .and_then(|p| p.hint.clone()),
+            PackageError::Parse { .. } => Some(
+                "tool.yaml holds `field: value` lines (docs/tool-yaml.md); `orla tool scaffold` writes a complete one"
+                    .into(),
+            ),
             PackageError::MissingToolYaml { .. } => {
                 Some("a tool package needs tool.yaml at its root (RFC 3 section 4.1)".into())
             }
