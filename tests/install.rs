@@ -381,6 +381,18 @@ fn local_directory_and_archive_installs() {
         .stderr_has("runtime.hot_load.mode: unknown mode 'reload'");
 }
 
+/// `--local /dev/zero` would be read into memory without end.
+#[cfg(unix)]
+#[test]
+fn a_local_path_that_is_not_a_regular_file_is_refused_before_reading() {
+    let t = TestContext::new();
+    let before = snapshot(t.dir.path());
+    t.run(&["install", "--local", "/dev/null"])
+        .failure(1)
+        .stderr_has("/dev/null is not a regular file");
+    assert_eq!(snapshot(t.dir.path()), before);
+}
+
 /// A local archive's permissions were shown under its path
 /// (`Permissions /work/./x.tar.gz: network`), and its receipt kept the `./`.
 #[test]

@@ -483,15 +483,23 @@ fn local_plan(path: &Path) -> Result<Plan, Error> {
         let (packed, bytes) = crate::package::pack::pack_to_vec(path)?;
         (bytes, Some((packed.name, packed.version)))
     } else {
-        let bytes = std::fs::read(path).map_err(|e| {
-            Error::other(
-                format!("cannot read {shown}: {e}"),
-                Some(
-                    "--local takes a package directory (with tool.yaml) or a .tar.gz archive"
-                        .into(),
-                ),
-            )
-        })?;
+        let hint = || {
+            Some("--local takes a package directory (with tool.yaml) or a .tar.gz archive".into())
+        };
+        let cannot = |e: std::io::Error| Error::other(format!("cannot read {shown}: {e}"), hint());
+        // A device (`/dev/zero`) would be read into memory without end, and
+        // opening a fifo blocks: judged before opening, and again on the
+        // opened file, which is the one read.
+        let refuse = || Error::other(format!("{shown} is not a regular file"), hint());
+        if !std::fs::metadata(path).map_err(cannot)?.is_file() {
+            return Err(refuse());
+        }
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
+        if !file.metadata().map_err(cannot)?.is_file() {
+            return Err(refuse());
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot)?;
         (bytes, None)
     };
     let digest = Digest::of(&bytes);
