@@ -735,6 +735,29 @@ fn info_and_search_describe_the_version_they_show() {
     assert_eq!(hits[0]["description"], stable);
 }
 
+/// In a project, "Up to date" or "Skipping ... the newest the registry
+/// allows" hid that orla.yaml's requirement is what holds a tool back.
+#[test]
+fn update_names_the_project_requirement_that_holds_a_tool_back() {
+    let t = TestContext::new();
+    t.run(&["init"]).success();
+    t.run(&["install", "fs-read@1.1"]).success();
+    t.run(&["update"])
+        .success()
+        .stderr_has("Up to date fs-read 1.1.0 (the newest orla.yaml's \"1.1\" allows)");
+    t.run(&["install", "fs-read@1.2.1"]).success();
+    std::fs::write(
+        t.work.join("orla.yaml"),
+        std::fs::read_to_string(t.work.join("orla.yaml"))
+            .unwrap()
+            .replace("fs-read: \"1.2.1\"", "fs-read: \"1.1\""),
+    )
+    .unwrap();
+    t.run(&["update"])
+        .success()
+        .stderr_has("newer than 1.1.0, the newest orla.yaml's \"1.1\" allows");
+}
+
 #[test]
 fn update_moves_to_the_newest_allowed_version() {
     let t = TestContext::new();

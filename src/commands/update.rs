@@ -121,8 +121,17 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
             .clone()
             .expect("registry plans know their target")
             .1;
+        // A project's requirement may be what holds the tool back.
+        let limit = match &spec.raw {
+            Some(raw) => format!("orla.yaml's \"{raw}\""),
+            None => "the registry".to_string(),
+        };
         if to == from {
-            reporter.status("Up to date", &format!("{name} {from}"));
+            let note = match &spec.raw {
+                Some(_) => format!(" (the newest {limit} allows)"),
+                None => String::new(),
+            };
+            reporter.status("Up to date", &format!("{name} {from}{note}"));
             continue;
         }
         // An update never goes back: a newer install (a pre-release asked
@@ -130,7 +139,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         if to < from {
             reporter.status(
                 "Skipping",
-                &format!("{name} {from}: newer than {to}, the newest the registry allows"),
+                &format!("{name} {from}: newer than {to}, the newest {limit} allows"),
             );
             continue;
         }
