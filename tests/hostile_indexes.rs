@@ -596,3 +596,32 @@ fn a_directory_index_file_larger_than_an_index_file_may_be_is_not_loaded() {
     std::fs::write(&path, text).unwrap();
     s.refused("huge tool file", "larger than 16 MiB");
 }
+
+#[test]
+fn a_registry_yaml_name_that_is_not_a_tool_name_cannot_crash_search() {
+    // shard_path slices names by bytes: 'aé-x' once panicked there.
+    let t = TestContext::new();
+    let index = IndexBuilder::new(&t.dir.path().join("index"));
+    let listing = RegistryYaml {
+        tools: vec![
+            RegistryEntry {
+                name: "aé-x".into(),
+                description: "not a valid name".into(),
+                ..Default::default()
+            },
+            RegistryEntry {
+                name: "../../x".into(),
+                description: "not a valid name".into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
+    let run = t.run(&["search", "a", "--registry", &index.location()]);
+    run.success();
+    assert!(!run.stdout.contains("aé-x"), "{}", run.stdout);
+    t.run(&["search", "x", "--json", "--registry", &index.location()])
+        .success()
+        .stdout_has("[]");
+}

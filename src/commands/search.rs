@@ -37,7 +37,9 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     let mut hits: Vec<Hit> = Vec::new();
     for registry in registries.open_all()? {
         for entry in registry.listing()?.tools {
-            if hits.iter().any(|h| h.name == entry.name) {
+            // A name orla could not install is not a hit.
+            let invalid = crate::package::names::validate_name(&entry.name).is_err();
+            if invalid || hits.iter().any(|h| h.name == entry.name) {
                 continue;
             }
             let score = score(&query, &entry);

@@ -36,6 +36,7 @@ pub use location::RegistryLocation;
 pub use record::{IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
 
 use crate::fetch::ArchiveLocation;
+use crate::package::names;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -312,6 +313,13 @@ impl Registry {
 
     /// Every version record of `name`, in file order.
     pub fn versions(&self, name: &str) -> Result<Vec<VersionRecord>, IndexError> {
+        if names::validate_name(name).is_err() {
+            return Err(IndexError::UnknownTool {
+                name: name.to_string(),
+                registry: self.name.clone(),
+                suggestion: self.suggest(name),
+            });
+        }
         let path = shard_path(name);
         match self.read(&path)? {
             Some(bytes) => {
@@ -329,6 +337,11 @@ impl Registry {
     /// registry.yaml entry with a `repository` and no records (a git-source
     /// tool whose versions are the repository's tags); `None` if neither.
     pub fn lookup(&self, name: &str) -> Result<Option<Lookup>, IndexError> {
+        // An invalid name (from registry.yaml, say) names no tool, and
+        // shard_path, which slices it by bytes, must not see it.
+        if names::validate_name(name).is_err() {
+            return Ok(None);
+        }
         let path = shard_path(name);
         if let Some(bytes) = self.read(&path)? {
             let records =
