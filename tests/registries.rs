@@ -756,6 +756,12 @@ fn update_names_the_project_requirement_that_holds_a_tool_back() {
     t.run(&["update"])
         .success()
         .stderr_has("newer than 1.1.0, the newest orla.yaml's \"1.1\" allows");
+    // Once orla.lock serves 1.1.0 again, that is the version update moves,
+    // not the newest one installed.
+    t.run(&["install"]).success();
+    t.run(&["update"])
+        .success()
+        .stderr_has("Up to date fs-read 1.1.0 (the newest orla.yaml's \"1.1\" allows)");
 }
 
 #[test]

@@ -36,11 +36,14 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     let root = ctx.root()?;
     let project = ctx.project()?;
     let installed = root.scan(reporter)?;
-    // The active (newest) install of each name.
+    // The active install of each name, as the manifest chooses it: the
+    // version orla.lock or `orla use` prefers when installed, else the newest.
+    let preferred = crate::manifest::Inputs::gather(&root, &crate::progress::Silent).preferred;
+    let is_preferred = |p: &Installed| preferred.get(&p.receipt.name) == Some(&p.receipt.version);
     let mut active: BTreeMap<String, &Installed> = BTreeMap::new();
     for p in &installed {
         let slot = active.entry(p.receipt.name.clone()).or_insert(p);
-        if p.receipt.version > slot.receipt.version {
+        if is_preferred(p) || (!is_preferred(slot) && p.receipt.version > slot.receipt.version) {
             *slot = p;
         }
     }
