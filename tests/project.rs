@@ -773,3 +773,24 @@ fn uninstall_or_use_of_a_tool_not_installed_leaves_a_fresh_root_untouched() {
     assert_eq!(snapshot(t.dir.path()), before);
     assert!(!t.home.exists(), "no ORLA_HOME (or lock file) was created");
 }
+
+/// `orla install --local PKG json-query` in a project installed json-query
+/// without recording it in orla.yaml or orla.lock (so `--frozen` then
+/// failed), and `--local --locked` said there was no orla.yaml.
+#[test]
+fn local_in_a_project_takes_no_tool_names_and_no_lock_flags() {
+    let t = TestContext::new();
+    let dir = project(&t, "");
+    let pkg = PackageBuilder::new("mine", "0.1.0").write(t.dir.path());
+    let pkg = pkg.to_str().unwrap();
+    let before = snapshot(&dir);
+    t.run_in(&dir, &["install", "--local", pkg, "json-query"])
+        .failure(2)
+        .stderr_has("--local cannot be combined with tool names");
+    t.run_in(&dir, &["install", "--local", pkg, "--frozen"])
+        .failure(2)
+        .stderr_has("it cannot be combined with --locked or --frozen");
+    assert_eq!(snapshot(&dir), before);
+    t.run_in(&dir, &["install", "--local", pkg]).success();
+    assert!(dir.join("tools/mine/0.1.0/tool.yaml").is_file());
+}

@@ -43,10 +43,23 @@ enum Fetch {
 }
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
-    // In a project, registry installs go through orla.yaml and orla.lock.
-    if args.local.is_none() {
-        if let Some(project) = ctx.project()? {
+    // In a project, registry installs go through orla.yaml and orla.lock;
+    // a local package is in neither, so it is installed on its own.
+    if let Some(project) = ctx.project()? {
+        if args.local.is_none() {
             return super::sync::run(ctx, &project, args);
+        }
+        if !args.specs.is_empty() {
+            return Err(Error::usage(
+                "in a project, --local cannot be combined with tool names: those are recorded in orla.yaml and orla.lock, a local package is not",
+                Some("run `orla install --local PATH` and `orla install NAME...` separately".into()),
+            ));
+        }
+        if args.locked || args.frozen {
+            return Err(Error::usage(
+                "--local installs a package orla.lock does not pin; it cannot be combined with --locked or --frozen",
+                Some("run `orla install --frozen` and `orla install --local PATH` separately".into()),
+            ));
         }
     }
     if args.locked || args.frozen {
