@@ -13,7 +13,7 @@ pub fn validate_name(name: &str) -> Result<(), String> {
         return Err(format!(
             "tool name '{}…' is {} characters long; the limit is {MAX_NAME_LEN}",
             &name[..name.char_indices().nth(16).map_or(name.len(), |(i, _)| i)],
-            name.len()
+            name.chars().count()
         ));
     }
     let mut chars = name.chars();
@@ -72,6 +72,11 @@ mod tests {
             assert!(validate_name(n).is_err(), "{n:?}");
         }
         assert!(validate_name(&"a".repeat(65)).is_err());
+        // The length said is in characters, not bytes.
+        let long = format!("{}é", "a".repeat(70));
+        assert!(validate_name(&long)
+            .unwrap_err()
+            .contains("is 71 characters long"));
         assert!(validate_name(&"a".repeat(64)).is_ok());
     }
 
