@@ -120,7 +120,8 @@ pub struct InstallArgs {
 
 #[derive(Debug, Args)]
 pub struct UninstallArgs {
-    /// Tools to remove: NAME (every version) or NAME@VERSION
+    /// Tools to remove: NAME (every version), NAME@VERSION, or NAME@REQUIREMENT
+    /// (every installed version it matches: fs-read@1.2 is every 1.2.x)
     #[arg(value_name = "SPEC", required = true)]
     pub specs: Vec<String>,
 }
