@@ -90,7 +90,9 @@ impl Context {
                 .ok_or_else(|| {
                     Error::usage(
                         format!("{ENV_HTTP_TIMEOUT}: '{text}' is not a number of seconds"),
-                        None,
+                        Some(format!(
+                            "set it to a number of seconds above 0, e.g. {ENV_HTTP_TIMEOUT}=30, or unset it for 30"
+                        )),
                     )
                 })?,
             None => Duration::from_secs(30),

@@ -1296,3 +1296,21 @@ fn an_http_timeout_too_large_for_a_duration_is_a_usage_error() {
     );
     run.success();
 }
+
+#[test]
+fn http_timeout_that_is_not_seconds_is_a_usage_error_with_a_hint() {
+    let t = TestContext::new();
+    for value in ["0", "-1", "soon"] {
+        let run = common::to_run(
+            t.command(&["list"])
+                .env("ORLA_HTTP_TIMEOUT", value)
+                .output()
+                .unwrap(),
+        );
+        run.failure(2)
+            .stderr_has(&format!(
+                "ORLA_HTTP_TIMEOUT: '{value}' is not a number of seconds"
+            ))
+            .stderr_has("hint: set it to a number of seconds above 0");
+    }
+}
