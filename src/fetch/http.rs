@@ -99,9 +99,7 @@ impl HttpClient {
             if let Some(tag) = etag {
                 request = request.header(reqwest::header::IF_NONE_MATCH, tag);
             }
-            let response = request
-                .send()
-                .map_err(|e| Failure::Retry(error_chain(&e)))?;
+            let response = send(request)?;
             let status = response.status();
             if status == StatusCode::NOT_MODIFIED
                 || status == StatusCode::NOT_FOUND
@@ -209,15 +207,20 @@ fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, Failure>
     if offset > 0 {
         request = request.header(reqwest::header::RANGE, format!("bytes={offset}-"));
     }
-    let response = request.send().map_err(|e| {
+    classify(send(request)?)
+}
+
+/// Sends a request: a request that cannot be built (a malformed URL) or a
+/// redirect loop is final, as retrying cannot change it; the rest may pass.
+fn send(request: reqwest::blocking::RequestBuilder) -> Result<Response, Failure> {
+    request.send().map_err(|e| {
         let text = error_chain(&e);
         if e.is_builder() || e.is_redirect() {
             Failure::Final(text)
         } else {
             Failure::Retry(text)
         }
-    })?;
-    classify(response)
+    })
 }
 
 /// A success passes; 5xx and 429 are worth retrying; any other status is final.
@@ -329,4 +332,20 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_url_that_cannot_be_requested_is_not_retried() {
+        let start = std::time::Instant::now();
+        let err = match HttpClient::new().get_small("http://[::1/config.json", None) {
+            Err(e) => e,
+            Ok(_) => panic!("a malformed URL was fetched"),
+        };
+        assert!(!err.contains("attempts"), "{err}");
+        assert!(start.elapsed() < BACKOFF, "it slept to retry");
+    }
 }
