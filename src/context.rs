@@ -97,7 +97,19 @@ impl Context {
                 })?,
             None => Duration::from_secs(30),
         };
-        let offline = non_empty(ENV_OFFLINE).is_some_and(|v| v == "1" || v == "true");
+        // A value that is neither yes nor no is refused: taking `ORLA_OFFLINE=yes`
+        // as "online" would use the network after being told not to.
+        let offline = match non_empty(ENV_OFFLINE).map(|v| v.to_ascii_lowercase()) {
+            None => false,
+            Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => true,
+            Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => false,
+            Some(v) => {
+                return Err(Error::usage(
+                    format!("{ENV_OFFLINE}: '{v}' is neither yes nor no"),
+                    Some(format!("set {ENV_OFFLINE}=1 to work offline, or unset it")),
+                ))
+            }
+        };
         Ok(Context {
             home,
             cache_dir,

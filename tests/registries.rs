@@ -1314,3 +1314,28 @@ fn http_timeout_that_is_not_seconds_is_a_usage_error_with_a_hint() {
             .stderr_has("hint: set it to a number of seconds above 0");
     }
 }
+
+/// ORLA_OFFLINE=yes was taken as "online": only 1 and true counted.
+#[test]
+fn orla_offline_takes_yes_and_no_and_refuses_anything_else() {
+    let t = TestContext::new();
+    let install = |value: &str| {
+        common::to_run(
+            t.command(&[
+                "install",
+                "sparse-only",
+                "--registry",
+                "sparse+http://127.0.0.1:9/",
+            ])
+            .env("ORLA_OFFLINE", value)
+            .output()
+            .unwrap(),
+        )
+    };
+    for value in ["yes", "YES", "on", "1", "true"] {
+        install(value).failure(1).stderr_has("--offline");
+    }
+    install("maybe")
+        .failure(2)
+        .stderr_has("ORLA_OFFLINE: 'maybe' is neither yes nor no");
+}
