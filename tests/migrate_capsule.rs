@@ -251,7 +251,7 @@ fn invalid_capsules_are_clear_errors_that_change_nothing() {
     }
     ctx.run(&["migrate", "capsule", "nowhere"])
         .failure(1)
-        .stderr_has("not a directory");
+        .stderr_has("nowhere does not exist");
     std::fs::create_dir(ctx.work.join("empty")).unwrap();
     ctx.run(&["migrate", "capsule", "empty"])
         .failure(1)
@@ -351,4 +351,20 @@ fn a_migrated_capsule_installs_and_the_manifest_keeps_its_settings() {
         .unwrap()
         .ends_with("src/server/main.py"));
     assert_eq!(entry["interpreter"], "python3");
+}
+
+/// A path that does not exist was reported as "is not a directory".
+#[test]
+fn a_missing_capsule_path_is_said_not_to_exist() {
+    let t = TestContext::new();
+    t.run(&["migrate", "capsule", "no-such-capsule"])
+        .failure(1)
+        .stderr_has("no-such-capsule does not exist");
+    t.run(&["migrate", "capsule", "--all", "no-such-dir"])
+        .failure(1)
+        .stderr_has("no-such-dir does not exist");
+    std::fs::write(t.work.join("a-file"), "x").unwrap();
+    t.run(&["migrate", "capsule", "a-file"])
+        .failure(1)
+        .stderr_has("a-file is not a directory");
 }

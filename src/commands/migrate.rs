@@ -42,7 +42,7 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<Outcome, 
     let shown = dir.display().to_string();
     if !dir.is_dir() {
         return Err(Error::other(
-            format!("{shown} is not a directory"),
+            format!("{shown} {}", not_a_directory(dir)),
             Some("name a capsule directory holding orla-tool.json".into()),
         ));
     }
@@ -188,10 +188,19 @@ fn report(ctx: &Context, shown: &str, migration: &capsule::Migration) {
         .status("Described", &format!("description: {description}"));
 }
 
+/// Why `path` cannot be migrated as a directory.
+fn not_a_directory(path: &Path) -> &'static str {
+    if path.exists() {
+        "is not a directory"
+    } else {
+        "does not exist"
+    }
+}
+
 fn all(ctx: &Context, root: &Path, args: &MigrateCapsuleArgs) -> Result<(), Error> {
     if !root.is_dir() {
         return Err(Error::other(
-            format!("{} is not a directory", root.display()),
+            format!("{} {}", root.display(), not_a_directory(root)),
             Some("--all takes a tools directory holding capsules".into()),
         ));
     }
