@@ -794,3 +794,16 @@ fn local_in_a_project_takes_no_tool_names_and_no_lock_flags() {
     t.run_in(&dir, &["install", "--local", pkg]).success();
     assert!(dir.join("tools/mine/0.1.0/tool.yaml").is_file());
 }
+
+#[test]
+fn an_empty_directory_the_user_made_in_tools_dir_survives_an_install() {
+    // Recovery removes name directories a killed install left empty, but
+    // only when there is something to recover: a project's tools_dir is the
+    // user's too.
+    let t = TestContext::new();
+    let dir = project(&t, "tools_dir: ./tools\n");
+    std::fs::create_dir_all(dir.join("tools/my-scripts")).unwrap();
+    t.run_in(&dir, &["install", "fs-list"]).success();
+    t.run_in(&dir, &["uninstall", "fs-list"]).success();
+    assert!(dir.join("tools/my-scripts").is_dir());
+}

@@ -316,6 +316,8 @@ impl<'a> Store<'a> {
 
     fn recover(&self, reporter: &dyn Reporter) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
+        // Every interrupted change left its staging area (the journal is in it).
+        let interrupted = staging.exists();
         if self.journal_path().exists() {
             self.settle(reporter)?;
         }
@@ -323,8 +325,9 @@ impl<'a> Store<'a> {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
         remove_temp_files(&self.root.state_dir);
-        // A name directory a killed install created but never filled.
-        if let Ok(names) = fs::read_dir(&self.root.tools_dir) {
+        // A name directory a killed install created but never filled; only
+        // then, as a project's tools_dir may hold empty directories of its own.
+        if let (true, Ok(names)) = (interrupted, fs::read_dir(&self.root.tools_dir)) {
             for entry in names.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if names::validate_name(&name).is_ok() {
