@@ -764,6 +764,20 @@ fn update_names_the_project_requirement_that_holds_a_tool_back() {
         .stderr_has("Up to date fs-read 1.1.0 (the newest orla.yaml's \"1.1\" allows)");
 }
 
+/// `orla info` of a tool installed with --local answered only "no tool in
+/// registry builtin; search the registry", as if the name were wrong.
+#[test]
+fn info_of_a_locally_installed_tool_says_it_is_installed() {
+    let t = TestContext::new();
+    let src = PackageBuilder::new("homemade", "0.2.0").write(t.dir.path());
+    t.run(&["install", "--local", src.to_str().unwrap()])
+        .success();
+    t.run(&["info", "homemade"])
+        .failure(1)
+        .stderr_has("no tool 'homemade' in registry builtin")
+        .stderr_has("hint: homemade 0.2.0 is installed");
+}
+
 #[test]
 fn update_moves_to_the_newest_allowed_version() {
     let t = TestContext::new();

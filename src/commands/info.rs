@@ -56,12 +56,6 @@ struct VersionInfo {
 pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
     let name = super::tool_name("info", &args.name)?;
     let spec = Spec::parse(&name)?;
-    let registries = Registries::new(ctx, args.registry.as_deref())?;
-    let found = registries.find(&name)?;
-    let registry = found.registry;
-    let listing = registry.listing()?;
-    let entry = listing.tools.iter().find(|t| t.name == name);
-
     let root = ctx.root()?;
     let mut installed: Vec<semver::Version> = root
         .scan(ctx.reporter.as_ref())?
@@ -70,6 +64,30 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         .map(|p| p.receipt.version)
         .collect();
     installed.sort();
+
+    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let found = match registries.find(&name) {
+        Ok(found) => found,
+        // Installed from a local path: the registries do not know it, but
+        // the user is not wrong about its name.
+        Err(e @ Error::Index(crate::index::IndexError::UnknownTool { .. }))
+            if !installed.is_empty() =>
+        {
+            let versions: Vec<String> = installed.iter().map(ToString::to_string).collect();
+            return Err(Error::other(
+                e.to_string(),
+                Some(format!(
+                    "{name} {} is installed (from a local package, or a registry no longer configured); `orla list` shows it",
+                    versions.join(", ")
+                )),
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    let registry = found.registry;
+    let listing = registry.listing()?;
+    let entry = listing.tools.iter().find(|t| t.name == name);
+
     // As the manifest chooses: the version `orla use` or orla.lock prefers
     // when it is installed, else the newest.
     let preferred = crate::manifest::Inputs::gather(&root, &crate::progress::Silent)
