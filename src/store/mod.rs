@@ -572,7 +572,6 @@ impl<'a> Store<'a> {
     ) -> Result<PathBuf, StoreError> {
         let target = self.root.package_dir(name, version);
         let parent = target.parent().expect("package dirs have a parent");
-        fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
         if target.exists() && !force {
             return Err(StoreError::AlreadyInstalled {
                 name: name.into(),
@@ -599,6 +598,9 @@ impl<'a> Store<'a> {
             fs::rename(&target, aside.join(OLD))
                 .map_err(StoreError::io("cannot move aside", &target))?;
         }
+        // Created once journaled: a command that fails before leaves no
+        // empty name directory, and a killed one's is removed by recovery.
+        fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
         fs::rename(staged, &target).map_err(StoreError::io("cannot install into", &target))?;
         sync_dir(parent);
         Ok(target)
