@@ -807,3 +807,27 @@ fn an_empty_directory_the_user_made_in_tools_dir_survives_an_install() {
     t.run_in(&dir, &["uninstall", "fs-list"]).success();
     assert!(dir.join("tools/my-scripts").is_dir());
 }
+
+/// In a project, `orla list` shows global tools; `use`, `verify` and
+/// `uninstall` of one said only "not installed; `orla list` shows what is
+/// installed", and the list showed it installed.
+#[test]
+fn commands_on_a_global_tool_inside_a_project_say_where_it_is() {
+    let t = TestContext::new();
+    t.run(&["install", "json-query"]).success();
+    let dir = project(&t, "");
+    t.run_in(&dir, &["list"]).success().stdout_has("json-query");
+    t.run_in(&dir, &["use", "json-query@1.0.0"])
+        .failure(1)
+        .stderr_has("hint: json-query is installed globally")
+        .stderr_has("pass --global");
+    for args in [&["verify", "json-query"][..], &["uninstall", "json-query"]] {
+        t.run_in(&dir, args)
+            .failure(1)
+            .stderr_has("hint: json-query is installed globally")
+            .stderr_has("run the command outside this project");
+    }
+    t.run_in(&dir, &["uninstall", "nothing-here"])
+        .failure(1)
+        .stderr_has("hint: `orla list` shows what is installed");
+}

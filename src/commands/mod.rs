@@ -51,7 +51,8 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
     ctx.allow_rollback = cli.allow_rollback;
-    match cli.command {
+    let is_use = matches!(cli.command, Command::Use(_));
+    let result = match cli.command {
         Command::Install(args) => {
             // --frozen installs orla.lock without any network.
             ctx.offline |= args.frozen;
@@ -73,7 +74,40 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Tool(ToolCommand::Yank(args)) => tool::yank(&ctx, &args),
         Command::Migrate(MigrateCommand::Capsule(args)) => migrate::capsule(&ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),
+    };
+    result.map_err(|e| global_tool_hint(&ctx, e, is_use))
+}
+
+/// Inside a project, "NAME is not installed" about a tool of the global
+/// root (which `orla list` shows there) says where it is and how to reach it.
+fn global_tool_hint(ctx: &Context, e: Error, is_use: bool) -> Error {
+    let Error::Store(crate::store::StoreError::NotInstalled { what, .. }) = &e else {
+        return e;
+    };
+    let in_project = ctx
+        .root()
+        .is_ok_and(|r| r.kind == crate::store::RootKind::Project);
+    let name = what.split(['@', ' ']).next().unwrap_or_default();
+    let global = ctx.global_root();
+    let is_global = in_project
+        && global
+            .scan(&crate::progress::Silent)
+            .is_ok_and(|found| found.iter().any(|p| p.receipt.name == name));
+    if !is_global {
+        return e;
     }
+    let how = if is_use {
+        "pass --global to act on it".to_string()
+    } else {
+        "run the command outside this project to act on it".to_string()
+    };
+    Error::other(
+        e.to_string(),
+        Some(format!(
+            "{name} is installed globally ({}), not in this project; {how}",
+            global.tools_dir.display()
+        )),
+    )
 }
 
 /// The tool name argument of a command that takes names only (`info`,
