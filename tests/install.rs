@@ -644,3 +644,32 @@ fn consent_is_asked_on_a_terminal() {
     finish(accepted);
     assert_eq!(t.list(), [("http-get".to_string(), "1.0.0".to_string())]);
 }
+
+#[test]
+fn a_risk_level_the_author_raised_needs_consent() {
+    // DESIGN invariant 7: medium risk or more needs confirmation, and the
+    // risk is tool.yaml's risk_level when the author sets it.
+    let t = TestContext::new();
+    let mut index = local_index(&t);
+    index.publish(
+        &PackageBuilder::new("careful", "1.0.0")
+            .permissions(&["filesystem:read"])
+            .yaml("risk_level: high\n"),
+    );
+    // Asked once the package is unpacked, under the root's lock.
+    t.run(&["install", "fs-list"]).success();
+    let before = snapshot(t.dir.path());
+    t.run(&["install", "careful", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("(risk: high)")
+        .stderr_has("--yes");
+    assert_eq!(snapshot(t.dir.path()), before);
+    t.run(&[
+        "install",
+        "careful",
+        "--yes",
+        "--registry",
+        &index.location(),
+    ])
+    .success();
+}

@@ -238,10 +238,17 @@ pub(crate) fn apply(
         for warning in &package.warnings {
             reporter.warn(&format!("{} {}: {warning}", package.name, package.version));
         }
+        // tool.yaml's risk_level, when the author raised it above what the
+        // permissions give, is known only now (index records do not carry it).
+        let derived = RiskLevel::derive(&package.tool.permissions());
+        let stated = package.tool.risk();
+        let perms = &package.tool.permissions;
         if plan.declared.is_none() {
             // Named by what was unpacked: a local archive's plan knows only its path.
             let label = format!("{} {}", package.name, package.version);
-            confirm(ctx, &label, &package.tool.permissions, yes)?;
+            confirm_risk(ctx, &label, perms, derived.max(stated), yes)?;
+        } else if stated.needs_confirmation() && !derived.needs_confirmation() {
+            confirm_risk(ctx, &plan.label, perms, stated, yes)?;
         }
         let receipt = Receipt {
             receipt_version: crate::store::receipt::RECEIPT_VERSION,
@@ -598,7 +605,17 @@ pub(crate) fn confirm(
     yes: bool,
 ) -> Result<(), Error> {
     let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
-    let risk = RiskLevel::derive(&parsed);
+    confirm_risk(ctx, label, permissions, RiskLevel::derive(&parsed), yes)
+}
+
+/// As `confirm`, for a risk level known otherwise than from the permissions.
+fn confirm_risk(
+    ctx: &Context,
+    label: &str,
+    permissions: &[String],
+    risk: RiskLevel,
+    yes: bool,
+) -> Result<(), Error> {
     let shown = if permissions.is_empty() {
         "none".to_string()
     } else {
