@@ -176,3 +176,18 @@ fn install_says_why_it_skips_a_package_with_a_damaged_receipt() {
     t.run(&["install", "fs-list", "--force"]).success();
     t.run(&["verify", "fs-list"]).success();
 }
+
+/// A directory in tools_dir without a receipt (not orla's) got the hint to
+/// reinstall a version the registry may not have.
+#[test]
+fn a_package_directory_without_a_receipt_hints_it_may_not_be_orlas() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-list"]).success();
+    std::fs::create_dir_all(t.tools_dir().join("fs-list/9.9.9")).unwrap();
+    t.run(&["verify"])
+        .failure(1)
+        .stdout_has("fs-list 9.9.9: no readable install receipt")
+        .stderr_has(
+            "`orla install fs-list@9.9.9 --force` restores it; if not, remove the directory",
+        );
+}

@@ -60,10 +60,20 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
             if bad.len() == 1 { "its" } else { "their" },
             if bad.len() == 1 { "" } else { "s" },
         ),
-        Some(format!(
-            "reinstall to restore the published files: `orla install {}@{} --force`",
-            first.name, first.version
-        )),
+        Some(if first.error.is_some() {
+            // Maybe not orla's at all: a directory someone put there.
+            format!(
+                "if orla installed {}, `orla install {}@{} --force` restores it; if not, remove the directory",
+                first.path.display(),
+                first.name,
+                first.version
+            )
+        } else {
+            format!(
+                "reinstall to restore the published files: `orla install {}@{} --force`",
+                first.name, first.version
+            )
+        }),
     ))
 }
 
