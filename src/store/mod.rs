@@ -215,9 +215,11 @@ impl InstallRoot {
         self.pending_marker().exists() || self.staging_root().exists()
     }
 
-    /// Every package in the store with a readable receipt, sorted by name
-    /// and version. Directories orla did not install are reported and skipped.
-    pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
+    /// Every `<tools_dir>/<name>/<version>/` directory whose name and
+    /// version are valid, as `(name, version, dir)`, sorted by name and
+    /// version; staging and other dot entries are skipped. What `scan`
+    /// serves and what `orla verify` checks.
+    pub fn package_dirs(&self) -> Result<Vec<(String, semver::Version, PathBuf)>, StoreError> {
         let mut out = Vec::new();
         let names = match fs::read_dir(&self.tools_dir) {
             Ok(d) => d,
@@ -238,25 +240,35 @@ impl InstallRoot {
             for v in versions {
                 let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
                 let dir = v.path();
-                let version = v.file_name().to_string_lossy().into_owned();
-                if version.starts_with('.')
-                    || names::parse_version(&version).is_err()
-                    || !dir.is_dir()
-                {
+                let text = v.file_name().to_string_lossy().into_owned();
+                let Ok(version) = names::parse_version(&text) else {
                     continue;
+                };
+                if !text.starts_with('.') && dir.is_dir() {
+                    out.push((name.clone(), version, dir));
                 }
-                let loaded = Receipt::read(&dir).and_then(|receipt| {
-                    ToolYaml::read(&dir)
-                        .map(|tool| (receipt, tool))
-                        .map_err(|e| e.to_string())
-                });
-                match loaded {
-                    Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
-                    Err(e) => reporter.warn(&format!(
-                        "skipping {}: not installed by orla or damaged ({e})",
-                        dir.display()
-                    )),
-                }
+            }
+        }
+        out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        Ok(out)
+    }
+
+    /// Every package in the store with a readable receipt, sorted by name
+    /// and version. Directories orla did not install are reported and skipped.
+    pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
+        let mut out = Vec::new();
+        for (_, _, dir) in self.package_dirs()? {
+            let loaded = Receipt::read(&dir).and_then(|receipt| {
+                ToolYaml::read(&dir)
+                    .map(|tool| (receipt, tool))
+                    .map_err(|e| e.to_string())
+            });
+            match loaded {
+                Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
+                Err(e) => reporter.warn(&format!(
+                    "skipping {}: not installed by orla or damaged ({e})",
+                    dir.display()
+                )),
             }
         }
         out.sort_by(|a, b| {

@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::package::names;
 use crate::store::receipt::{FileRecord, Receipt, RECEIPT_FILE};
 use crate::store::{InstallRoot, StoreError};
 
@@ -88,7 +87,10 @@ pub fn verify_root(
     name: Option<&str>,
 ) -> Result<Vec<PackageReport>, StoreError> {
     let mut reports = Vec::new();
-    for (tool, version, dir) in package_dirs(root)? {
+    // The directories the manifest serves from (`InstallRoot::scan` walks
+    // the same ones), so nothing served goes unchecked.
+    for (tool, version, dir) in root.package_dirs()? {
+        let version = version.to_string();
         if name.is_some_and(|n| n != tool) {
             continue;
         }
@@ -117,39 +119,6 @@ pub fn verify_root(
         reports.push(report);
     }
     Ok(reports)
-}
-
-/// `(name, version, dir)` for every `<tools_dir>/<name>/<version>/` whose
-/// names are valid, sorted; staging and other dot entries are skipped.
-fn package_dirs(root: &InstallRoot) -> Result<Vec<(String, String, PathBuf)>, StoreError> {
-    let mut out = Vec::new();
-    let tools = match fs::read_dir(&root.tools_dir) {
-        Ok(d) => d,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(StoreError::io("cannot read", &root.tools_dir)(e)),
-    };
-    for entry in tools {
-        let entry = entry.map_err(StoreError::io("cannot read", &root.tools_dir))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if names::validate_name(&name).is_err() || !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let versions =
-            fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
-        for v in versions {
-            let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
-            let version = v.file_name().to_string_lossy().into_owned();
-            if names::parse_version(&version).is_err() || !v.file_type().is_ok_and(|t| t.is_dir()) {
-                continue;
-            }
-            out.push((name.clone(), version, v.path()));
-        }
-    }
-    out.sort_by(|a, b| {
-        let key = |x: &(String, String, PathBuf)| (x.0.clone(), semver::Version::parse(&x.1).ok());
-        key(a).cmp(&key(b))
-    });
-    Ok(out)
 }
 
 /// Compares the files under `dir` with `expected` (paths relative to `dir`,
@@ -270,6 +239,30 @@ fn mode_of(meta: &fs::Metadata) -> u32 {
 mod tests {
     use super::*;
     use crate::verify::Digest;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_package_directory_the_manifest_serves_through_a_link_is_verified() {
+        // scan (what the manifest serves) follows a linked version
+        // directory; verify once skipped it and said all was well.
+        let tmp = tempfile::tempdir().unwrap();
+        let moved = tmp.path().join("moved");
+        fs::create_dir_all(&moved).unwrap();
+        let receipt = serde_json::json!({
+            "receipt_version": 1, "name": "t", "version": "1.0.0", "installed_at": 0,
+            "source": {"kind": "local", "blake3": Digest::of(b"").to_hex(), "size": 0},
+            "files": {},
+        });
+        fs::write(moved.join(RECEIPT_FILE), receipt.to_string()).unwrap();
+        fs::write(moved.join("planted"), "x").unwrap();
+        let root = InstallRoot::global(&tmp.path().join("home"));
+        fs::create_dir_all(root.tools_dir.join("t")).unwrap();
+        std::os::unix::fs::symlink(&moved, root.tools_dir.join("t/1.0.0")).unwrap();
+        let reports = verify_root(&root, None).unwrap();
+        assert_eq!(reports.len(), 1);
+        assert_eq!(reports[0].differences[0].path, "planted");
+        assert_eq!(reports[0].differences[0].change, Change::Added);
+    }
 
     fn record(bytes: &[u8], executable: bool) -> FileRecord {
         FileRecord {
