@@ -342,6 +342,21 @@ fn unparsable_tool_yaml_names_its_shape_and_a_fix() {
     }
 }
 
+/// `orla tool pack` in a directory without tool.yaml said
+/// "/work/. has no tool.yaml".
+#[test]
+fn package_paths_are_shown_without_a_dot_component() {
+    let ctx = TestContext::new();
+    for command in ["validate", "pack"] {
+        let run = ctx.run(&["tool", command]);
+        run.failure(1).stderr_has(&format!(
+            "error: {} has no tool.yaml at its root",
+            ctx.work.display()
+        ));
+        assert!(!run.stderr.contains("work/."), "{}", run.stderr);
+    }
+}
+
 #[test]
 fn scaffold_rejects_bad_flags_with_usage_errors() {
     let ctx = TestContext::new();

@@ -32,7 +32,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
-    let dir = ctx.cwd.join(&args.dir);
+    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
     let manifest = dir.join(TOOL_YAML).display().to_string();
     let tool = match ToolYaml::read(&dir) {
         Ok(tool) => tool,
@@ -110,7 +110,7 @@ fn load(ctx: &Context, dir: &Path) -> Result<Package, Error> {
 }
 
 pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
-    let dir = ctx.cwd.join(&args.dir);
+    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
     load(ctx, &dir)?;
     let (packed, bytes) = crate::package::pack::pack_to_vec(&dir)?;
     let out: PathBuf = match &args.output {
@@ -171,7 +171,7 @@ fn open_index(ctx: &Context, location: &str) -> Result<IndexWriter, Error> {
 }
 
 pub fn publish(ctx: &Context, args: &PublishArgs) -> Result<(), Error> {
-    let dir = ctx.cwd.join(&args.dir);
+    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
     let package = load(ctx, &dir)?;
     let (_, bytes) = crate::package::pack::pack_to_vec(&dir)?;
     let writer = open_index(ctx, &args.index)?;
