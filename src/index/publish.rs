@@ -120,6 +120,11 @@ impl IndexTarget {
             location: text.to_string(),
             reason: reason.to_string(),
         };
+        if text.trim().is_empty() {
+            // Not the current directory: an unset variable in a script
+            // (`--index "$INDEX"`) must not publish into wherever it runs.
+            return Err(bad("is empty"));
+        }
         let text_path = text.strip_prefix("git+").unwrap_or(text);
         let (path, must_be_git) = if let Some(rest) = text_path.strip_prefix("file://") {
             // As git reads it: `file:///a%20b` is the directory `/a b`.
@@ -673,6 +678,7 @@ mod tests {
             Ok(IndexTarget::Dir(_))
         ));
         assert!(IndexTarget::parse("file:///nonexistent/index", cwd).is_err());
+        assert!(IndexTarget::parse("", cwd).is_err());
     }
 
     #[test]
