@@ -26,6 +26,8 @@ pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
 pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
 /// Seconds an HTTP download may wait for the server before it fails (default 30).
 pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
+/// Set (to anything): no colours in messages (https://no-color.org).
+pub const ENV_NO_COLOR: &str = "NO_COLOR";
 
 pub struct Context {
     pub home: PathBuf,
@@ -121,7 +123,10 @@ impl Context {
             http_timeout,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
-            reporter: Box::new(Printer::new(quiet)),
+            reporter: Box::new(Printer::new(
+                quiet,
+                std::env::var_os(ENV_NO_COLOR).is_some(),
+            )),
             cwd,
         })
     }
@@ -174,4 +179,36 @@ impl Context {
 
 fn non_empty(var: &str) -> Option<String> {
     std::env::var(var).ok().filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Settings are resolved here once: no other file reads the environment.
+    #[test]
+    fn only_context_reads_the_environment() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs")
+                    && !path.ends_with("src/context.rs")
+                {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    if text.contains(concat!("env::", "var")) {
+                        out.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "environment read outside context.rs: {found:?}"
+        );
+    }
 }

@@ -52,13 +52,15 @@ pub struct Printer {
 }
 
 impl Printer {
-    pub fn new(quiet: bool) -> Printer {
+    /// `no_color`: the user asked for no colours (`NO_COLOR`, read by
+    /// `Context`, where the environment is read).
+    pub fn new(quiet: bool, no_color: bool) -> Printer {
         let tty = std::io::stderr().is_terminal();
         let multi =
             (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         Printer {
             quiet,
-            color: tty && std::env::var_os("NO_COLOR").is_none(),
+            color: tty && !no_color,
             multi,
             bars: Mutex::new(HashMap::new()),
             next: AtomicUsize::new(1),
