@@ -831,3 +831,19 @@ fn commands_on_a_global_tool_inside_a_project_say_where_it_is() {
         .failure(1)
         .stderr_has("hint: `orla list` shows what is installed");
 }
+
+/// `orla install fs-read@1.2 fs-read@1.1` in a project recorded the last
+/// one and silently dropped the first.
+#[test]
+fn a_tool_named_twice_with_different_versions_is_a_usage_error() {
+    let t = TestContext::new();
+    let dir = project(&t, "");
+    let before = snapshot(&dir);
+    t.run_in(&dir, &["install", "fs-read@1.2", "fs-read@1.1"])
+        .failure(2)
+        .stderr_has("fs-read is named twice with different versions ('1.2' and '1.1')");
+    assert_eq!(snapshot(&dir), before);
+    t.run_in(&dir, &["install", "fs-read@1.1", "fs-read@1.1"])
+        .success();
+    assert!(read(&dir.join("orla.yaml")).contains("fs-read: \"1.1\""));
+}

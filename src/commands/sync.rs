@@ -74,7 +74,25 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
                 Some(raw) => Some(raw.trim().to_string()),
                 None => declared.get(&spec.name).map(|r| r.trim().to_string()),
             };
-            wants.retain(|w| w.name != spec.name);
+            // orla.yaml holds one requirement per tool: two different ones
+            // on one command line cannot both be recorded.
+            if let Some(earlier) = wants.iter().find(|w| w.name == spec.name) {
+                if earlier.requirement == requirement {
+                    continue;
+                }
+                return Err(Error::usage(
+                    format!(
+                        "{} is named twice with different versions ('{}' and '{}'); a project requires one version of each tool",
+                        spec.name,
+                        earlier.requirement.as_deref().unwrap_or("latest"),
+                        requirement.as_deref().unwrap_or("latest")
+                    ),
+                    Some(format!(
+                        "name {} once, with the requirement orla.yaml should record",
+                        spec.name
+                    )),
+                ));
+            }
             wants.push(Want {
                 name: spec.name,
                 requirement,
