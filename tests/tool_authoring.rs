@@ -382,6 +382,9 @@ fn scaffold_rejects_bad_flags_with_usage_errors() {
         ctx.run(&full).failure(2).stderr_has(needle);
     }
     assert!(!ctx.work.join("ok").exists());
+    // NAME is positional; the error named a --name flag that does not exist.
+    let run = ctx.run(&["tool", "scaffold", "--yes", "Bad_Name"]);
+    assert!(!run.stderr.contains("--name"), "{}", run.stderr);
 }
 
 #[test]

@@ -31,7 +31,8 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     // Name first: it decides the directory, which must be free.
     let name = match &args.name {
         Some(n) => {
-            names::validate_name(n).map_err(|e| flag_err("name", e))?;
+            // NAME is positional: there is no --name flag to blame.
+            names::validate_name(n).map_err(|e| Error::usage(e, None))?;
             n.clone()
         }
         None if ask => wizard.input("Tool name", Some(DEFAULT_NAME.into()), |s: &String| {
