@@ -1353,3 +1353,15 @@ fn orla_offline_takes_yes_and_no_and_refuses_anything_else() {
         .failure(2)
         .stderr_has("ORLA_OFFLINE: 'maybe' is neither yes nor no");
 }
+
+/// `--registry http://host/index/` is read as git; when it is a web
+/// directory of index files the 404 now points at sparse+.
+#[test]
+fn an_http_registry_that_is_not_git_hints_at_sparse() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let url = server.url("/index/");
+    t.run(&["install", "--registry", &url, "anything"])
+        .failure(1)
+        .stderr_has(&format!("write sparse+{url}"));
+}

@@ -108,6 +108,15 @@ impl IndexError {
             IndexError::BadLocation { .. } => Some(
                 "a registry is `builtin`, a directory holding config.json, a git URL, or a name from config.yaml".into(),
             ),
+            // An http(s) URL is read as git; a plain web directory of index
+            // files answers git's requests with 404.
+            IndexError::Git { registry, .. }
+                if registry.starts_with("http://") || registry.starts_with("https://") =>
+            {
+                Some(format!(
+                    "check the URL and your connection; if it serves index files over HTTP rather than a git repository, write sparse+{registry}"
+                ))
+            }
             IndexError::Git { .. } => Some(
                 "check the URL and your connection; once fetched, a registry also works with --offline".into(),
             ),
