@@ -50,9 +50,20 @@ impl RegistryLocation {
         }
         let path = cwd.join(text);
         if !path.is_dir() {
+            // `git@host:owner/repo.git`: an scp-like SSH address, not a path.
+            let scp_like = text
+                .split_once(':')
+                .is_some_and(|(host, _)| host.contains('@') && !host.contains('/'));
+            if scp_like {
+                return RegistryLocation::parse_git(text, text);
+            }
             return Err(IndexError::BadLocation {
                 location: text.to_string(),
-                reason: "is not a directory".into(),
+                reason: if path.exists() {
+                    "is not a directory".into()
+                } else {
+                    "does not exist".into()
+                },
             });
         }
         let path = path.canonicalize().unwrap_or(path);
@@ -121,5 +132,18 @@ mod tests {
             RegistryLocation::Sparse("https://h/x/".into())
         );
         assert!(RegistryLocation::parse("sparse+ftp://h/x", cwd).is_err());
+    }
+
+    #[test]
+    fn an_scp_like_address_is_called_ssh_and_a_missing_path_missing() {
+        let cwd = Path::new("/");
+        let reason = |text: &str| match RegistryLocation::parse(text, cwd) {
+            Err(IndexError::BadLocation { reason, .. }) => reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(reason("git@github.com:org/index.git").contains("is an SSH URL"));
+        assert_eq!(reason("/nonexistent/index"), "does not exist");
+        let file = tempfile::NamedTempFile::new().unwrap();
+        assert_eq!(reason(file.path().to_str().unwrap()), "is not a directory");
     }
 }
