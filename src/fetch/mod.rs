@@ -169,11 +169,14 @@ impl Fetcher {
         let limits = Limits::for_archive(job.expected.size);
         let cacheable = matches!(job.location, ArchiveLocation::Http(_));
         if cacheable {
-            if let Some(path) = self.cache.archive(&job.expected.blake3) {
-                let file = File::open(&path).map_err(|source| FetchError::File {
-                    path: path.display().to_string(),
-                    source,
-                })?;
+            // Opened, not just checked: a cached copy removed meanwhile (by
+            // `orla cache clear`, or another orla that found it corrupt)
+            // is downloaded again rather than failing the install.
+            let path = self.cache.archive_path(&job.expected.blake3);
+            let cached = File::open(&path)
+                .ok()
+                .filter(|f| f.metadata().is_ok_and(|m| m.is_file()));
+            if let Some(file) = cached {
                 match stream(file, job, dest, limits, None).0 {
                     Err(FetchError::Verify { .. }) => {
                         reporter.warn(&format!(
