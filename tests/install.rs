@@ -673,3 +673,14 @@ fn a_risk_level_the_author_raised_needs_consent() {
     ])
     .success();
 }
+
+#[test]
+fn uninstall_name_at_latest_removes_the_newest_installed_version() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.0.0", "fs-read@1.2.1"])
+        .success();
+    t.run(&["uninstall", "fs-read@latest"])
+        .success()
+        .stderr_has("Removed fs-read 1.2.1");
+    assert_eq!(t.list(), [("fs-read".into(), "1.0.0".into())]);
+}

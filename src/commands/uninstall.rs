@@ -104,11 +104,17 @@ fn decide(
     // Tools the project stops requiring.
     let mut forget: Vec<String> = Vec::new();
     for spec in specs {
+        let newest = installed
+            .iter()
+            .filter(|p| p.receipt.name == spec.name)
+            .map(|p| &p.receipt.version)
+            .max();
         let matches: Vec<_> = installed
             .iter()
             .filter(|p| p.receipt.name == spec.name)
             .filter(|p| match &spec.requirement {
-                Requirement::Latest => spec.raw.is_none(),
+                // NAME is every version; NAME@latest the newest, as in install.
+                Requirement::Latest => spec.raw.is_none() || newest == Some(&p.receipt.version),
                 Requirement::Exact(v) => crate::resolve::same_version(&p.receipt.version, v),
                 Requirement::Range(r) => r.matches(&p.receipt.version),
             })
