@@ -54,7 +54,21 @@ pub enum ConfigError {
 
 impl ConfigError {
     pub fn hint(&self) -> Option<String> {
-        Some("see docs/registries.md for the format of `registries:` and `registry_ttl`".into())
+        match self {
+            // Not a format problem: ORLA_HOME (or a parent) is not readable.
+            ConfigError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::PermissionDenied =>
+            {
+                Some(
+                    "you may not read the install root: set ORLA_HOME to a directory you own"
+                        .into(),
+                )
+            }
+            ConfigError::Io { .. } => None,
+            ConfigError::Invalid { .. } => Some(
+                "see docs/registries.md for the format of `registries:` and `registry_ttl`".into(),
+            ),
+        }
     }
 }
 

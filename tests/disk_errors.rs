@@ -261,3 +261,37 @@ fn unwritable_stderr_does_not_panic() {
     assert_eq!(status(&["install", "fs-raed"]), Some(1));
     t.run(&["list"]).success().stdout_has("fs-read");
 }
+
+/// An install root orla may not even read (ORLA_HOME under a directory
+/// without search permission) failed every command with a hint about
+/// config.yaml's format.
+#[test]
+fn unreadable_root_hints_at_orla_home_not_the_config_format() {
+    let t = TestContext::new();
+    let mode = |m: u32| std::fs::Permissions::from_mode(m);
+    // The root's parent: no search permission for anyone but its owner.
+    let parent = t.dir.path().join("private");
+    let home = parent.join("orla-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut cmd = t.command(&["list"]);
+    cmd.env("ORLA_HOME", &home);
+    if running_as_root() {
+        std::fs::set_permissions(t.dir.path(), mode(0o755)).unwrap();
+        cmd.uid(NOBODY).gid(NOBODY);
+    }
+    std::fs::set_permissions(&parent, mode(0o700)).unwrap();
+    let out = cmd.output();
+    std::fs::set_permissions(&parent, mode(0o755)).unwrap();
+    let Ok(out) = out else {
+        eprintln!("skipping: cannot run orla as an unprivileged user");
+        return;
+    };
+    let run = common::to_run(out);
+    if run.code == 0 {
+        eprintln!("skipping: permission bits do not stop this user");
+        return;
+    }
+    run.failure(1)
+        .stderr_has("Permission denied")
+        .stderr_has("hint: you may not read the install root: set ORLA_HOME");
+}
