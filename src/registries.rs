@@ -58,10 +58,29 @@ impl<'a> Registries<'a> {
             opened: OnceCell::new(),
         };
         let slots = match choice {
-            Some(choice) => match configured.into_iter().find(|r| r.name == choice) {
-                Some(r) => vec![slot(r)],
-                None => vec![unnamed(choice)],
-            },
+            Some(choice) => {
+                // A misspelt configured name would otherwise be read as a
+                // path: "registry location 'compny' does not exist".
+                let looks_like_name = !choice.contains(['/', ':'])
+                    && choice != "builtin"
+                    && !ctx.cwd.join(choice).exists();
+                let near = configured
+                    .iter()
+                    .map(|r| r.name.clone())
+                    .find(|n| strsim::damerau_levenshtein(n, choice) <= 2);
+                match configured.into_iter().find(|r| r.name == choice) {
+                    Some(r) => vec![slot(r)],
+                    None => match near.filter(|_| looks_like_name) {
+                        Some(near) => {
+                            return Err(Error::usage(
+                                format!("no registry named '{choice}' is configured, and there is no directory '{choice}'"),
+                                Some(format!("did you mean '{near}'?")),
+                            ))
+                        }
+                        None => vec![unnamed(choice)],
+                    },
+                }
+            }
             None => {
                 let default = ctx.default_registry.as_deref().unwrap_or("builtin");
                 let has_default = configured.iter().any(|r| r.location == default);

@@ -1365,3 +1365,22 @@ fn an_http_registry_that_is_not_git_hints_at_sparse() {
         .failure(1)
         .stderr_has(&format!("write sparse+{url}"));
 }
+
+/// `--registry compny` with `company` configured was read as a path:
+/// "registry location 'compny' does not exist".
+#[test]
+fn a_misspelt_registry_name_suggests_the_configured_one() {
+    let t = TestContext::new();
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "registries:\n  - name: company\n    location: builtin\n",
+    )
+    .unwrap();
+    t.run(&["install", "--registry", "compny", "fs-read"])
+        .failure(2)
+        .stderr_has("no registry named 'compny' is configured")
+        .stderr_has("hint: did you mean 'company'?");
+    t.run(&["info", "--registry", "company", "fs-read"])
+        .success();
+}
