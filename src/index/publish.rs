@@ -125,6 +125,12 @@ impl IndexTarget {
             // (`--index "$INDEX"`) must not publish into wherever it runs.
             return Err(bad("is empty"));
         }
+        if text == "builtin" && !cwd.join(text).exists() {
+            // Not `./builtin`, which --init would offer to create.
+            return Err(bad(
+                "names the registry compiled into orla, which cannot be written (its source is registry-index/ in orla's repository)",
+            ));
+        }
         let text_path = text.strip_prefix("git+").unwrap_or(text);
         let (path, must_be_git) = if let Some(rest) = text_path.strip_prefix("file://") {
             // As git reads it: `file:///a%20b` is the directory `/a b`.
@@ -679,6 +685,7 @@ mod tests {
         ));
         assert!(IndexTarget::parse("file:///nonexistent/index", cwd).is_err());
         assert!(IndexTarget::parse("", cwd).is_err());
+        assert!(IndexTarget::parse("builtin", Path::new("/nonexistent")).is_err());
     }
 
     #[test]
