@@ -64,6 +64,11 @@ impl ConfigError {
                         .into(),
                 )
             }
+            ConfigError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::NotADirectory =>
+            {
+                Some("the install root is a file: set ORLA_HOME to a directory".into())
+            }
             ConfigError::Io { .. } => None,
             ConfigError::Invalid { .. } => Some(
                 "see docs/registries.md for the format of `registries:` and `registry_ttl`".into(),

@@ -295,3 +295,20 @@ fn unreadable_root_hints_at_orla_home_not_the_config_format() {
         .stderr_has("Permission denied")
         .stderr_has("hint: you may not read the install root: set ORLA_HOME");
 }
+
+/// ORLA_HOME naming a file failed with "cannot read .../config.yaml: Not a
+/// directory" and no hint.
+#[test]
+fn orla_home_that_is_a_file_hints_at_a_directory() {
+    let t = TestContext::new();
+    let file = t.dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let run = common::to_run(
+        t.command(&["list"])
+            .env("ORLA_HOME", &file)
+            .output()
+            .unwrap(),
+    );
+    run.failure(1)
+        .stderr_has("hint: the install root is a file: set ORLA_HOME to a directory");
+}
