@@ -847,3 +847,19 @@ fn a_tool_named_twice_with_different_versions_is_a_usage_error() {
         .success();
     assert!(read(&dir.join("orla.yaml")).contains("fs-read: \"1.1\""));
 }
+
+/// `orla init DIR` from elsewhere suggested `orla install`, which would
+/// then have installed outside the new project.
+#[test]
+fn init_elsewhere_says_to_cd_into_the_project_first() {
+    let t = TestContext::new();
+    t.run(&["init", "my proj"]).success().stderr_has(&format!(
+        "Next `cd '{}' && orla install NAME@VERSION`",
+        t.work.join("my proj").display()
+    ));
+    t.run_in(&t.work.join("my proj"), &["list"]).success();
+    std::fs::create_dir_all(t.work.join("here")).unwrap();
+    let here = t.run_in(&t.work.join("here"), &["init"]);
+    here.success()
+        .stderr_has("Next `orla install NAME@VERSION`");
+}

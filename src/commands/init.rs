@@ -55,9 +55,15 @@ pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
         ));
     }
     ctx.reporter.status("Created", &path.display().to_string());
+    // From elsewhere, the next command runs in the project.
+    let cd = if dir == ctx.cwd {
+        String::new()
+    } else {
+        format!("cd {} && ", super::shell_quote(&dir.display().to_string()))
+    };
     ctx.reporter.status(
         "Next",
-        "`orla install NAME@VERSION` adds a tool to orla.yaml and orla.lock",
+        &format!("`{cd}orla install NAME@VERSION` adds a tool to orla.yaml and orla.lock"),
     );
     Ok(())
 }
