@@ -433,19 +433,9 @@ fn a_remote_registry_cannot_name_a_local_repository() {
         };
         std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
         let bare = t.dir.path().join(format!("reg-{}.git", repository.len()));
-        git2::Repository::init_bare(&bare).unwrap();
         let wrepo = git2::Repository::init(&work).unwrap();
         commit(&wrepo, None);
-        wrepo
-            .remote_anonymous(&bare.display().to_string())
-            .unwrap()
-            .push(&["+refs/heads/master:refs/heads/master"], None)
-            .unwrap();
-        git2::Repository::open_bare(&bare)
-            .unwrap()
-            .set_head("refs/heads/master")
-            .unwrap();
-        let url = format!("file://{}", bare.display());
+        let url = common::git::push_to_bare(&wrepo, &bare, "master");
         let before = snapshot(&t.home);
         t.run(&["install", "evil", "--registry", &url])
             .failure(1)
@@ -566,17 +556,7 @@ fn a_git_hosted_archive_larger_than_its_record_is_not_loaded() {
     index.edit_records("evil", |r| r.size -= 100);
     let repo = git2::Repository::init(&work).unwrap();
     commit(&repo, None);
-    let bare = t.dir.path().join("git-index.git");
-    git2::Repository::init_bare(&bare).unwrap();
-    repo.remote_anonymous(&bare.display().to_string())
-        .unwrap()
-        .push(&["+refs/heads/master:refs/heads/master"], None)
-        .unwrap();
-    git2::Repository::open_bare(&bare)
-        .unwrap()
-        .set_head("refs/heads/master")
-        .unwrap();
-    let url = format!("file://{}", bare.display());
+    let url = common::git::push_to_bare(&repo, &t.dir.path().join("git-index.git"), "master");
     let before = snapshot(&t.home);
     t.run(&["install", "evil", "--registry", &url])
         .failure(1)

@@ -43,13 +43,7 @@ impl GitRegistry {
 
     fn push(&mut self, message: &str) {
         commit_all(&self.work, message, "refs/heads/main");
-        let mut remote = self
-            .work
-            .remote_anonymous(&self.bare.display().to_string())
-            .unwrap();
-        remote
-            .push(&["+refs/heads/main:refs/heads/main"], None)
-            .unwrap();
+        common::git::push_to_bare(&self.work, &self.bare, "main");
     }
 }
 

@@ -42,12 +42,7 @@ impl GitIndex {
         let oid = common::git::commit_all(repo, message, None, parent.as_slice());
         repo.reference("refs/heads/main", oid, true, "test")
             .unwrap();
-        let mut remote = repo
-            .remote_anonymous(&self.bare.display().to_string())
-            .unwrap();
-        remote
-            .push(&["+refs/heads/main:refs/heads/main"], None)
-            .unwrap();
+        common::git::push_to_bare(repo, &self.bare, "main");
         oid
     }
 }

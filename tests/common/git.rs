@@ -24,3 +24,17 @@ pub fn commit_all(
     repo.commit(update_ref, &sig, &sig, message, &tree, &parents)
         .unwrap()
 }
+
+/// Pushes `branch` of `work` into the bare repository `bare` (made if it is
+/// not there yet), points the bare repository's HEAD at it, and returns its
+/// `file://` URL: a git registry as a server would host it.
+pub fn push_to_bare(work: &git2::Repository, bare: &std::path::Path, branch: &str) -> String {
+    let hosted = git2::Repository::init_bare(bare).unwrap();
+    let refspec = format!("+refs/heads/{branch}:refs/heads/{branch}");
+    work.remote_anonymous(&bare.display().to_string())
+        .unwrap()
+        .push(&[refspec.as_str()], None)
+        .unwrap();
+    hosted.set_head(&format!("refs/heads/{branch}")).unwrap();
+    format!("file://{}", bare.display())
+}
