@@ -44,17 +44,7 @@ fn store_state(t: &TestContext) -> State {
 fn manifest_state(t: &TestContext) -> State {
     let text = std::fs::read_to_string(t.home.join("manifest.json")).unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
-    manifest["installed"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["name"].as_str().unwrap().to_string(),
-                e["version"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    common::name_versions(&manifest["installed"])
 }
 
 fn state(items: &[(&str, &str)]) -> State {

@@ -150,18 +150,24 @@ impl TestContext {
     pub fn list(&self) -> Vec<(String, String)> {
         let run = self.run(&["list", "--json"]);
         run.success();
-        run.json()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                (
-                    e["name"].as_str().unwrap().to_string(),
-                    e["version"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect()
+        name_versions(&run.json())
     }
+}
+
+/// (name, version) of every entry of a JSON array such as `list --json` or
+/// the manifest's `installed`.
+pub fn name_versions<C: FromIterator<(String, String)>>(entries: &serde_json::Value) -> C {
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["version"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 pub fn to_run(out: Output) -> Run {

@@ -101,6 +101,16 @@ impl Server {
         self.state.log.lock().unwrap().clone()
     }
 
+    /// The `Range` header of every request for `path`, in order (`None`
+    /// for a request without one).
+    pub fn ranges_for(&self, path: &str) -> Vec<Option<String>> {
+        self.log()
+            .into_iter()
+            .filter(|(p, _)| p == path)
+            .map(|(_, range)| range)
+            .collect()
+    }
+
     pub fn release(&self) {
         self.state.released.store(true, Ordering::SeqCst);
     }
