@@ -577,8 +577,77 @@ fn too_many_entries_are_refused() {
         &server,
         "entries",
         &archive::targz(&entries),
-        &format!("holds more than {limit} entries"),
+        &format!("holds more than {limit} files and directories"),
     );
+}
+
+/// One deep path: `x/d/d/.../f`. With a GNU long name (which tar's builder
+/// writes for names over 100 bytes) a single entry can name thousands of
+/// directories.
+fn deep_entry(top: &str, depth: usize) -> (String, &'static str) {
+    let mut path = top.to_string();
+    for _ in 1..depth {
+        path.push_str("/d");
+    }
+    path.push_str("/f");
+    (path, "")
+}
+
+fn long_name_targz(entries: &[(String, &str)]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(Vec::new());
+    let yaml = "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\n";
+    let mut all = vec![
+        ("tool.yaml".to_string(), yaml),
+        ("bin/run".to_string(), "#!/bin/sh\n"),
+    ];
+    all.extend(entries.iter().cloned());
+    for (path, data) in &all {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o755);
+        header.set_mtime(0);
+        builder
+            .append_data(&mut header, path, data.as_bytes())
+            .unwrap();
+    }
+    archive::gzip(&builder.into_inner().unwrap())
+}
+
+/// Regression: parent directories created for an entry counted against
+/// neither the entry cap nor the size cap, so a 1.3 KB archive of 50 deep
+/// paths made about 100,000 directories and 370 MB of directory blocks.
+#[test]
+fn directory_bombs_are_refused() {
+    let server = Server::start();
+    // Depth: one entry naming 2,000 nested directories.
+    let deep = long_name_targz(&[deep_entry("x0", 2000)]);
+    assert!(deep.len() < 2048, "{} bytes", deep.len());
+    let depth = orla::unpack::Limits::MAX_DEPTH;
+    assert_refused(
+        &server,
+        "deep",
+        &deep,
+        &format!("is nested more than {depth} directories deep"),
+    );
+    // Breadth: each path within the depth cap, but together they create
+    // more directories than the cap allows, with few entries.
+    let limit = orla::unpack::Limits::MAX_ENTRIES as usize;
+    let per = depth - 1;
+    let wide: Vec<_> = (0..limit / per + 1)
+        .map(|i| deep_entry(&format!("x{i}"), per))
+        .collect();
+    assert!(wide.len() < limit / 10);
+    assert_refused(
+        &server,
+        "wide",
+        &long_name_targz(&wide),
+        &format!("holds more than {limit} files and directories"),
+    );
+    // Just within both caps, a deep package installs.
+    let fine = long_name_targz(&[deep_entry("x0", depth - 1)]);
+    let Setup { t, index } = setup(&server, "deep-ok", &fine);
+    t.run(&["install", "evil", "--yes", "--registry", &index.location()])
+        .success();
 }
 
 #[test]
@@ -642,14 +711,33 @@ mod library {
         let dir = tempfile::tempdir().unwrap();
         let mut entries = archive::package("", "t", "1.0.0");
         entries.push(archive::file("a", ""));
+        // tool.yaml, bin/ (never named: created for bin/run), bin/run, a.
         let bytes = archive::targz(&entries);
-        let err = unpack(&bytes[..], dir.path(), limits(1 << 20, 2)).unwrap_err();
+        let err = unpack(&bytes[..], dir.path(), limits(1 << 20, 3)).unwrap_err();
         assert!(
-            matches!(err, UnpackError::TooManyEntries { limit: 2 }),
+            matches!(err, UnpackError::TooManyEntries { limit: 3 }),
             "{err}"
         );
         let dir = tempfile::tempdir().unwrap();
-        unpack(&bytes[..], dir.path(), limits(1 << 20, 3)).unwrap();
+        unpack(&bytes[..], dir.path(), limits(1 << 20, 4)).unwrap();
+    }
+
+    #[test]
+    fn implicit_parent_directories_count_once_each() {
+        // a/b/c/f and a/b/g: a, a/b, a/b/c, f, g.
+        let entries = vec![
+            archive::file("a/b/c/f", ""),
+            archive::file("a/b/g", ""),
+            Entry::Dir {
+                path: b"a/b/".to_vec(),
+            },
+        ];
+        let bytes = archive::targz(&entries);
+        let dir = tempfile::tempdir().unwrap();
+        let err = unpack(&bytes[..], dir.path(), limits(1 << 20, 4)).unwrap_err();
+        assert!(matches!(err, UnpackError::TooManyEntries { .. }), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        unpack(&bytes[..], dir.path(), limits(1 << 20, 5)).unwrap();
     }
 
     #[test]

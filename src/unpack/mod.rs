@@ -5,7 +5,11 @@
 //! bypasses (cargo and uv made the same choice). Absolute paths, `..`, a path
 //! that appears twice, non-UTF-8 names and orla's reserved receipt name are
 //! refused; setuid, setgid and sticky bits and group/world write are dropped;
-//! the unpacked size and the entry count are capped. Extraction always goes
+//! the unpacked size is capped, and so is the number of files and
+//! directories created, counting the parent directories an entry such as
+//! `a/b/c/f` creates without naming them, and the depth of every path: a
+//! kilobyte of long names could otherwise create a hundred thousand nested
+//! directories that no size cap sees. Extraction always goes
 //! into a fresh, empty staging directory, and each file is created with
 //! `create_new`, so nothing that already exists is ever written through.
 //!
@@ -35,12 +39,15 @@ use crate::store::receipt::{FileRecord, RECEIPT_FILE};
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub max_unpacked_bytes: u64,
+    /// Files and directories created on disk, implicit parents included.
     pub max_entries: u64,
 }
 
 impl Limits {
     pub const MIN_UNPACKED_BYTES: u64 = 512 * 1024 * 1024;
     pub const MAX_ENTRIES: u64 = 10_000;
+    /// How many path components an entry may have (`a/b/c` has three).
+    pub const MAX_DEPTH: usize = 32;
     /// How many times its compressed size an archive may expand to, beyond
     /// `MIN_UNPACKED_BYTES`.
     pub const MAX_RATIO: u64 = 20;
@@ -77,8 +84,10 @@ pub enum UnpackError {
     Duplicate { path: String },
     #[error("the archive expands to more than {limit} bytes (a decompression bomb, or a package too large to install)")]
     TooLarge { limit: u64 },
-    #[error("the archive holds more than {limit} entries")]
+    #[error("the archive holds more than {limit} files and directories (counting the parent directories its paths create)")]
     TooManyEntries { limit: u64 },
+    #[error("the archive entry '{path}' is nested more than {limit} directories deep")]
+    TooDeep { path: String, limit: usize },
     #[error("the archive is empty")]
     Empty,
     #[error("the archive has a long name or PAX header record of more than {limit} bytes")]
@@ -135,7 +144,12 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
     let mut seen = std::collections::HashSet::new();
     let mut files: BTreeMap<String, FileRecord> = BTreeMap::new();
     let mut total: u64 = 0;
-    let mut count: u64 = 0;
+    let mut dirs = Dirs {
+        root: dest,
+        made: std::collections::HashSet::new(),
+        created: 0,
+        limit: limits.max_entries,
+    };
 
     for entry in entries {
         let mut entry = entry.map_err(corrupt)?;
@@ -151,14 +165,14 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
         if kind.is_pax_global_extensions() {
             continue; // metadata only, e.g. the commit id `git archive` records
         }
-        count += 1;
-        if count > limits.max_entries {
-            return Err(UnpackError::TooManyEntries {
-                limit: limits.max_entries,
-            });
-        }
         let raw = entry.path_bytes().into_owned();
         let rel = safe_path(&raw)?;
+        if rel.split('/').count() > Limits::MAX_DEPTH {
+            return Err(UnpackError::TooDeep {
+                path: abbreviate(&rel),
+                limit: Limits::MAX_DEPTH,
+            });
+        }
         let is_dir = kind.is_dir();
         if !(is_dir || kind.is_file() || kind == tar::EntryType::Continuous) {
             return Err(UnpackError::ForbiddenEntry {
@@ -180,12 +194,13 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
         }
         let target = dest.join(&rel);
         if is_dir {
-            create_dirs(&target)?;
+            dirs.make(&rel)?;
             continue;
         }
-        if let Some(parent) = target.parent() {
-            create_dirs(parent)?;
+        if let Some((parent, _)) = rel.rsplit_once('/') {
+            dirs.make(parent)?;
         }
+        dirs.count_one()?;
         let executable = entry
             .header()
             .mode()
@@ -344,11 +359,58 @@ fn entry_kind(kind: tar::EntryType) -> String {
     }
 }
 
-fn create_dirs(path: &Path) -> Result<(), UnpackError> {
-    fs::create_dir_all(path).map_err(|source| UnpackError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+/// The directories created so far, and the count of everything created
+/// (files and directories) against the cap. Each directory is made with
+/// `create_dir`, never `create_dir_all`, so none is made uncounted.
+struct Dirs<'a> {
+    root: &'a Path,
+    made: std::collections::HashSet<String>,
+    created: u64,
+    limit: u64,
+}
+
+impl Dirs<'_> {
+    fn count_one(&mut self) -> Result<(), UnpackError> {
+        self.created += 1;
+        if self.created > self.limit {
+            return Err(UnpackError::TooManyEntries { limit: self.limit });
+        }
+        Ok(())
+    }
+
+    /// Creates `rel` (a normalised relative path) and each missing parent.
+    fn make(&mut self, rel: &str) -> Result<(), UnpackError> {
+        let mut end = 0;
+        for part in rel.split('/') {
+            end += part.len();
+            let prefix = &rel[..end];
+            end += 1; // the '/' after this component
+            if self.made.contains(prefix) {
+                continue;
+            }
+            self.count_one()?;
+            let path = self.root.join(prefix);
+            fs::create_dir(&path).map_err(|source| UnpackError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            self.made.insert(prefix.to_string());
+        }
+        Ok(())
+    }
+}
+
+/// A path short enough for a one-line error.
+fn abbreviate(path: &str) -> String {
+    const SHOWN: usize = 80;
+    if path.len() <= SHOWN {
+        return path.to_string();
+    }
+    let mut cut = SHOWN;
+    while !path.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", &path[..cut])
 }
 
 enum WriteError {
