@@ -24,7 +24,6 @@ use std::time::Duration;
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
-use super::FetchError;
 use crate::progress::Reporter;
 
 /// How many times a request is tried in all.
@@ -32,9 +31,6 @@ const ATTEMPTS: u32 = 4;
 /// How many times one body may be resumed.
 const RESUMES: u32 = 4;
 const BACKOFF: Duration = Duration::from_millis(200);
-/// The largest index file `get_small` reads (a tool's file with thousands of
-/// versions, or the registry.yaml of 10,000 tools, is a few MiB).
-pub const MAX_SMALL: u64 = crate::index::MAX_INDEX_FILE;
 
 pub struct HttpClient {
     client: OnceLock<Result<Client, String>>,
@@ -45,6 +41,14 @@ impl Default for HttpClient {
     fn default() -> Self {
         HttpClient::new()
     }
+}
+
+/// A request that failed for good (after its retries).
+#[derive(Debug, thiserror::Error)]
+#[error("download of {url} failed: {message}")]
+pub struct HttpError {
+    pub url: String,
+    pub message: String,
 }
 
 /// The answer to [`HttpClient::get_small`].
@@ -89,10 +93,10 @@ impl HttpClient {
             .map_err(Clone::clone)
     }
 
-    /// A small file (a sparse index's file): its bytes, `None` on 404 or
-    /// 410, with the usual retries. `etag` makes the request conditional: a
-    /// 304 answer gives `Ok(Small::NotModified)`.
-    pub fn get_small(&self, url: &str, etag: Option<&str>) -> Result<Small, String> {
+    /// A small file (a sparse index's file) of at most `max` bytes: its
+    /// bytes, `Small::Missing` on 404 or 410, with the usual retries. `etag`
+    /// makes the request conditional: a 304 answer gives `Small::NotModified`.
+    pub fn get_small(&self, url: &str, etag: Option<&str>, max: u64) -> Result<Small, String> {
         let client = self.client()?.clone();
         let response = with_retries(url, &crate::progress::Silent, || {
             let mut request = client.get(url);
@@ -123,13 +127,13 @@ impl HttpClient {
                 // server must not make orla buffer an endless body.
                 let mut bytes = Vec::new();
                 response
-                    .take(MAX_SMALL + 1)
+                    .take(max + 1)
                     .read_to_end(&mut bytes)
                     .map_err(|e| e.to_string())?;
-                if bytes.len() as u64 > MAX_SMALL {
+                if bytes.len() as u64 > max {
                     return Err(format!(
                         "the file is larger than {} MiB, more than any index file should be",
-                        MAX_SMALL >> 20
+                        max >> 20
                     ));
                 }
                 Ok(Small::Found(bytes, etag))
@@ -138,7 +142,7 @@ impl HttpClient {
     }
 
     /// Starts a GET; returns the body and its length when the server says it.
-    pub fn get(&self, url: &str) -> Result<(Box<dyn Read + Send>, Option<u64>), FetchError> {
+    pub fn get(&self, url: &str) -> Result<(Box<dyn Read + Send>, Option<u64>), HttpError> {
         self.get_reporting(url, &crate::progress::Silent)
     }
 
@@ -147,8 +151,8 @@ impl HttpClient {
         &self,
         url: &str,
         reporter: &dyn Reporter,
-    ) -> Result<(Box<dyn Read + Send>, Option<u64>), FetchError> {
-        let fail = |message: String| FetchError::Http {
+    ) -> Result<(Box<dyn Read + Send>, Option<u64>), HttpError> {
+        let fail = |message: String| HttpError {
             url: url.to_string(),
             message,
         };
@@ -341,7 +345,7 @@ mod tests {
     #[test]
     fn an_index_url_that_cannot_be_requested_is_not_retried() {
         let start = std::time::Instant::now();
-        let err = match HttpClient::new().get_small("http://[::1/config.json", None) {
+        let err = match HttpClient::new().get_small("http://[::1/config.json", None, 1 << 20) {
             Err(e) => e,
             Ok(_) => panic!("a malformed URL was fetched"),
         };

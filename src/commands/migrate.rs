@@ -16,7 +16,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::package::capsule::{self, DescriptionSource, Fate, BACKUP_FILE, LEGACY_FILE};
 use crate::package::{validate, Severity, TOOL_YAML};
-use crate::store::atomic_write;
+use crate::fs::atomic_write;
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {
     if let Some(root) = &args.all {

@@ -31,7 +31,8 @@ use crate::project::{edit, Project};
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 use crate::store::receipt::{Receipt, SourceKind};
-use crate::store::{atomic_write, InstallRoot, Store, StoreError};
+use crate::fs::atomic_write;
+use crate::store::{InstallRoot, Store, StoreError};
 
 use super::install::{self, Plan};
 

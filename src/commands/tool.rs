@@ -124,7 +124,7 @@ pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
         }
         None => ctx.cwd.join(&packed.file_name),
     };
-    crate::store::atomic_write(&out, &bytes)
+    crate::fs::atomic_write(&out, &bytes)
         .map_err(|e| Error::other(format!("cannot write {}: {e}", out.display()), None))?;
     let digest = Digest::of(&bytes);
     if args.json {

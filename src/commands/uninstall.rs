@@ -13,7 +13,8 @@ use crate::project::lockfile::LockFile;
 use crate::project::Project;
 use crate::resolve::{Requirement, Spec};
 use crate::store::pins::Pins;
-use crate::store::{atomic_write, Installed, Store, StoreError};
+use crate::fs::atomic_write;
+use crate::store::{Installed, Store, StoreError};
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let project = ctx.project()?;

@@ -21,7 +21,8 @@ use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 use crate::store::receipt::{Receipt, SourceKind};
-use crate::store::{atomic_write, InstallRoot, Installed, Store, StoreError};
+use crate::fs::atomic_write;
+use crate::store::{InstallRoot, Installed, Store, StoreError};
 
 struct Move {
     name: String,

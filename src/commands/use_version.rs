@@ -17,7 +17,8 @@ use crate::error::Error;
 use crate::project::lockfile::{LockFile, LockedTool};
 use crate::resolve::{Requirement, Spec};
 use crate::store::pins::Pins;
-use crate::store::{atomic_write, Installed, Store, StoreError};
+use crate::fs::atomic_write;
+use crate::store::{Installed, Store, StoreError};
 
 pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;

@@ -66,14 +66,13 @@ impl ToolRepo {
         reporter: &dyn Reporter,
     ) -> Result<ToolRepo, String> {
         // Named as registry clones are, but under `git-tools/`.
-        let registry_clone = crate::index::git::clone_dir(cache_dir, url);
         let dir = cache_dir
             .join("git-tools")
-            .join(registry_clone.file_name().expect("clone dirs have a name"));
+            .join(crate::git::cache_name(url));
         let lock_path = dir.with_extension("lock");
-        let _lock = crate::store::lock::FileLock::acquire(
+        let _lock = crate::lock::FileLock::acquire(
             &lock_path,
-            crate::store::lock::LockKind::Exclusive,
+            crate::lock::LockKind::Exclusive,
             "the git cache",
             reporter,
         )
@@ -174,13 +173,7 @@ impl ToolRepo {
 }
 
 fn fetch_tags(dir: &Path, url: &str) -> Result<(), String> {
-    let repo = match git2::Repository::open_bare(dir) {
-        Ok(repo) => repo,
-        Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-            git2::Repository::init_bare(dir).map_err(msg)?
-        }
-    };
+    let repo = crate::git::open_or_init_bare(dir)?;
     let fetch = |depth: Option<i32>| {
         let mut options = git2::FetchOptions::new();
         options.download_tags(git2::AutotagOption::None);

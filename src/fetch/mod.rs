@@ -12,15 +12,14 @@
 
 mod cache;
 pub mod git;
-mod http;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use cache::Cache;
-pub use http::{HttpClient, Small};
 
+use crate::http::HttpClient;
 use crate::progress::Reporter;
 use crate::unpack::{self, Limits, UnpackError, Unpacked};
 use crate::verify::{Expected, TooLong, Verifier, VerifyError};
@@ -61,8 +60,8 @@ pub enum FetchError {
         #[source]
         source: io::Error,
     },
-    #[error("download of {url} failed: {message}")]
-    Http { url: String, message: String },
+    #[error(transparent)]
+    Http(#[from] crate::http::HttpError),
     #[error("{source}")]
     Verify {
         label: String,
@@ -88,7 +87,7 @@ impl FetchError {
             FetchError::Unpack {
                 source: UnpackError::Io { source, .. },
                 ..
-            } => Some(if crate::store::is_out_of_space(source) {
+            } => Some(if crate::fs::is_out_of_space(source) {
                 "free some disk space (or raise the quota) and run the command again; nothing was installed".into()
             } else {
                 "check that you may write to the install root, or set ORLA_HOME; nothing was installed".into()
@@ -97,7 +96,7 @@ impl FetchError {
                 "the archive was refused as unsafe or broken, so nothing was installed; report it to the tool's maintainers".into(),
             ),
             FetchError::Offline { .. } => Some("run once without --offline to fill the cache".into()),
-            FetchError::Http { .. } => Some("check your connection and the registry's archive URL, then try again".into()),
+            FetchError::Http(_) => Some("check your connection and the registry's archive URL, then try again".into()),
             FetchError::File { .. } => None,
         }
     }
@@ -291,10 +290,10 @@ fn stream_through(
             })
         }
         Err(e) => {
-            return Err(FetchError::Http {
+            return Err(FetchError::Http(crate::http::HttpError {
                 url: job.location.to_string(),
                 message: e.to_string(),
-            })
+            }))
         }
     };
     verdict.map_err(|source| FetchError::Verify {

@@ -27,13 +27,15 @@
 //! once: the new commit becomes the one later fetches must descend from.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+use crate::git::{age, now};
 
 use serde::{Deserialize, Serialize};
 
 use super::IndexError;
+use crate::lock::{FileLock, LockKind};
 use crate::progress::Reporter;
-use crate::store::lock::{FileLock, LockKind};
 
 use super::MAX_INDEX_FILE;
 
@@ -94,31 +96,9 @@ impl std::fmt::Debug for Opened {
 
 /// The clone directory of `url` under the cache.
 pub fn clone_dir(cache_dir: &Path, url: &str) -> PathBuf {
-    let last = url
-        .trim_end_matches('/')
-        .trim_end_matches(".git")
-        .rsplit(['/', '\\', ':'])
-        .next()
-        .unwrap_or("");
-    let mut name: String = last
-        .chars()
-        .map(|c| c.to_ascii_lowercase())
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    if name.is_empty() {
-        name.push_str("index");
-    }
-    let hash = blake3::hash(url.as_bytes()).to_hex();
     cache_dir
         .join("registries")
-        .join(format!("{name}-{}", &hash[..16]))
+        .join(crate::git::cache_name(url))
 }
 
 /// The state file next to a clone directory.
@@ -129,24 +109,6 @@ pub fn state_path(clone: &Path) -> PathBuf {
 pub fn read_state(clone: &Path) -> Option<GitState> {
     let bytes = std::fs::read(state_path(clone)).ok()?;
     serde_json::from_slice(&bytes).ok()
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
-}
-
-/// "3 minutes", "2 hours", for stale-copy warnings.
-pub fn age(secs: u64) -> String {
-    let (n, unit) = match secs {
-        0..=119 => (secs, "second"),
-        120..=7199 => (secs / 60, "minute"),
-        7200..=172_799 => (secs / 3600, "hour"),
-        _ => (secs / 86400, "day"),
-    };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 impl GitIndex {
@@ -246,7 +208,7 @@ impl GitIndex {
                 new_state.commit = commit.clone();
                 let text = serde_json::to_string_pretty(&new_state).expect("state serialises");
                 // A state that cannot be written only costs a fetch next time.
-                let _ = crate::store::atomic_write(&state_path(&dir), text.as_bytes());
+                let _ = crate::fs::atomic_write(&state_path(&dir), text.as_bytes());
                 Ok(GitIndex {
                     url: url.to_string(),
                     repo_dir: dir,
@@ -364,14 +326,8 @@ fn current_commit(dir: &Path) -> Option<String> {
 /// The bytes received go to the reporter as a progress bar (a large
 /// index's first fetch takes seconds).
 fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<String, String> {
-    let msg = |e: git2::Error| e.message().to_string();
-    let repo = match git2::Repository::open_bare(dir) {
-        Ok(repo) => repo,
-        Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-            git2::Repository::init_bare(dir).map_err(msg)?
-        }
-    };
+    let msg = crate::git::message;
+    let repo = crate::git::open_or_init_bare(dir)?;
     let mut remote = repo.remote_anonymous(url).map_err(msg)?;
     let bar: std::cell::Cell<Option<(usize, usize)>> = std::cell::Cell::new(None);
     let mut callbacks = git2::RemoteCallbacks::new();
@@ -420,12 +376,5 @@ mod tests {
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
         assert_eq!(state_path(&a).extension().unwrap(), "json");
-    }
-
-    #[test]
-    fn ages_read_naturally() {
-        assert_eq!(age(1), "1 second");
-        assert_eq!(age(600), "10 minutes");
-        assert_eq!(age(3 * 86400), "3 days");
     }
 }

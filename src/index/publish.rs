@@ -28,8 +28,8 @@ use super::{shard_path, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord,
 use crate::package::validate::escapes;
 use crate::package::Package;
 use crate::progress::Reporter;
-use crate::store::atomic_write;
-use crate::store::lock::{FileLock, LockKind};
+use crate::fs::atomic_write;
+use crate::lock::{FileLock, LockKind};
 use crate::verify::Digest;
 
 #[derive(Debug, thiserror::Error)]

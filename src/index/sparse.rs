@@ -16,8 +16,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::git::{age, GitAccess};
-use crate::fetch::{HttpClient, Small};
+use super::git::GitAccess;
+use crate::git::age;
+use crate::http::{HttpClient, Small};
 use crate::progress::Reporter;
 
 /// A sparse index: its base URL (ending in `/`) and its cache directory.
@@ -118,13 +119,13 @@ impl SparseIndex {
             .as_ref()
             .and_then(|_| std::fs::read_to_string(&etag_path).ok());
         let client = HttpClient::with_timeout(self.timeout);
-        match client.get_small(&self.url(rel), etag.as_deref()) {
+        match client.get_small(&self.url(rel), etag.as_deref(), super::MAX_INDEX_FILE) {
             Ok(Small::Found(bytes, etag)) => {
                 // A cache that cannot be written only costs a later request.
-                if crate::store::atomic_write(&path, &bytes).is_ok() {
+                if crate::fs::atomic_write(&path, &bytes).is_ok() {
                     match etag {
                         Some(tag) => {
-                            let _ = crate::store::atomic_write(&etag_path, tag.as_bytes());
+                            let _ = crate::fs::atomic_write(&etag_path, tag.as_bytes());
                         }
                         None => {
                             let _ = std::fs::remove_file(&etag_path);

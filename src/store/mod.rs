@@ -30,7 +30,6 @@
 //! manifest (a project's orla.yaml and orla.lock, and pins.json), which a
 //! roll back restores with the packages.
 
-pub mod lock;
 pub mod pins;
 pub mod receipt;
 
@@ -38,10 +37,11 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::fs::{atomic_write, is_out_of_space, remove_temp_files, sync_dir, write_synced};
+use crate::lock::{FileLock, LockKind};
 use crate::manifest::{self, Manifest};
 use crate::package::{names, ToolYaml};
 use crate::progress::Reporter;
-use lock::{FileLock, LockKind};
 use receipt::Receipt;
 
 const STAGING: &str = ".orla-staging";
@@ -51,8 +51,6 @@ const LOCK: &str = ".lock";
 const JOURNAL: &str = "journal";
 /// The moved-aside package inside a staging directory.
 const OLD: &str = "old";
-/// The prefix `atomic_write` gives its temporary files.
-const TEMP_PREFIX: &str = ".tmp-";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -142,13 +140,6 @@ impl StoreError {
             _ => None,
         }
     }
-}
-
-/// True for the errors a full disk, an exhausted quota or a file size limit give.
-pub fn is_out_of_space(e: &io::Error) -> bool {
-    e.kind() == io::ErrorKind::StorageFull
-        || e.kind() == io::ErrorKind::QuotaExceeded
-        || e.kind() == io::ErrorKind::FileTooLarge
 }
 
 /// An installed package, as found in the store.
@@ -772,57 +763,6 @@ fn file_name(path: &Path) -> String {
         .expect("staging directories have a name")
         .to_string_lossy()
         .into_owned()
-}
-
-/// Removes the temporary files of `atomic_write` calls that a killed
-/// process left in `dir`. Only called under the root's lock.
-fn remove_temp_files(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
-            && entry.file_type().is_ok_and(|t| t.is_file())
-        {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Writes a file and flushes it to disk.
-pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-/// Writes `path` so that readers see either the old or the new content:
-/// a temporary file in the same directory, flushed, then renamed over it.
-pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().expect("files have a parent");
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    #[cfg(unix)]
-    {
-        // tempfile creates 0600; state files are for every local reader.
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(fs::Permissions::from_mode(0o644))?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir);
-    Ok(())
-}
-
-/// Flushes a directory entry change (a rename) to disk, where the platform allows.
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
 }
 
 /// Flushes every file of a staged package and every directory's entries,

@@ -70,6 +70,7 @@ impl Pins {
             };
         }
         let text = serde_json::to_string_pretty(self).expect("pins serialise") + "\n";
-        super::atomic_write(&path, text.as_bytes()).map_err(StoreError::io("cannot write", &path))
+        crate::fs::atomic_write(&path, text.as_bytes())
+            .map_err(StoreError::io("cannot write", &path))
     }
 }

@@ -91,6 +91,6 @@ impl Receipt {
 
     pub fn write(&self, package_dir: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).expect("receipt serialises");
-        crate::store::write_synced(&package_dir.join(RECEIPT_FILE), text.as_bytes())
+        crate::fs::write_synced(&package_dir.join(RECEIPT_FILE), text.as_bytes())
     }
 }

@@ -1,0 +1,84 @@
+//! git2 plumbing shared by git registries (`index::git`) and the git
+//! repositories of RFC 3 git-source tools (`fetch::git`): where a URL's bare
+//! repository lives in the cache, opening or creating it, and the wording of
+//! ages and errors.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The cache directory name of `url`'s bare repository: the URL's last path
+/// segment reduced to `[a-z0-9_-]` (at most 40 characters), then the first
+/// 16 hex digits of the URL's BLAKE3, so two URLs never share a repository
+/// and a hostile URL cannot form a path.
+pub fn cache_name(url: &str) -> String {
+    let last = url
+        .trim_end_matches('/')
+        .trim_end_matches(".git")
+        .rsplit(['/', '\\', ':'])
+        .next()
+        .unwrap_or("");
+    let mut name: String = last
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        name.push_str("index");
+    }
+    let hash = blake3::hash(url.as_bytes()).to_hex();
+    format!("{name}-{}", &hash[..16])
+}
+
+/// Opens the bare repository at `dir`, creating it when there is none.
+pub fn open_or_init_bare(dir: &Path) -> Result<git2::Repository, String> {
+    match git2::Repository::open_bare(dir) {
+        Ok(repo) => Ok(repo),
+        Err(_) => {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            git2::Repository::init_bare(dir).map_err(message)
+        }
+    }
+}
+
+/// A git2 error as one line, without git2's class and code.
+pub fn message(e: git2::Error) -> String {
+    e.message().to_string()
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+/// "3 minutes", "2 hours", for stale-copy warnings.
+pub fn age(secs: u64) -> String {
+    let (n, unit) = match secs {
+        0..=119 => (secs, "second"),
+        120..=7199 => (secs / 60, "minute"),
+        7200..=172_799 => (secs / 3600, "hour"),
+        _ => (secs / 86400, "day"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_read_naturally() {
+        assert_eq!(age(1), "1 second");
+        assert_eq!(age(600), "10 minutes");
+        assert_eq!(age(3 * 86400), "3 days");
+    }
+}
