@@ -50,7 +50,7 @@ fn install_lays_out_the_package_and_the_manifest() {
     assert!(!t.tools_dir().join(".orla-staging").exists());
 
     let manifest = t.manifest();
-    assert_eq!(manifest["manifest_version"], 1);
+    assert_eq!(manifest["manifest_version"], 2);
     let tool = &manifest["tools"][0];
     assert_eq!(tool["name"], "fs-read");
     assert_eq!(tool["version"], "1.2.1");
@@ -584,7 +584,7 @@ fn unknown_manifest_version_is_refused() {
     let path = t.home.join("manifest.json");
     let text = std::fs::read_to_string(&path)
         .unwrap()
-        .replace("\"manifest_version\": 1", "\"manifest_version\": 99");
+        .replace("\"manifest_version\": 2", "\"manifest_version\": 99");
     std::fs::write(&path, text).unwrap();
     t.run(&["list"])
         .failure(1)

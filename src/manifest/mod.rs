@@ -8,10 +8,14 @@
 //! can always be regenerated, and a runtime never scans package directories
 //! or parses tool.yaml itself.
 //!
-//! - `manifest_version`: 1. A runtime must refuse a version it does not know.
+//! - `manifest_version`: 2. A runtime must refuse a version it does not know
+//!   (version 1 lacked how arguments are passed, so a v1 reader must not
+//!   guess at a v2 file, nor the reverse).
 //! - `tools`: what the runtime serves, one entry per tool name (the active
 //!   version: the newest installed), with absolute paths, the interpreter from
-//!   the entrypoint's `#!` line (RFC 1 4.3), args, env, mode, timeouts,
+//!   the entrypoint's `#!` line (RFC 1 4.3) and the full `command` line that
+//!   runs it (see `command`), the argument convention (`flags` or `json`),
+//!   the working directory, args, env, mode, the capsule framing, timeouts,
 //!   hot_load, retry, input/output JSON Schema, permissions, risk level and
 //!   source.
 //! - `installed`: every installed name and version, with `active`; this is
@@ -29,7 +33,10 @@
 //! `root.inputs` digests what else the manifest was derived from, so that
 //! orla notices when a project's manifest is stale (see `inputs`).
 
+mod command;
 mod inputs;
+
+pub use command::command_line;
 
 pub use inputs::{fingerprint, Inputs};
 
@@ -39,7 +46,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::package::{risk, schema, validate, Mode, RiskLevel};
+use crate::package::{risk, schema, validate, Arguments, Mode, RiskLevel};
 use crate::progress::Reporter;
 use crate::project::discover::Discovered;
 use crate::project::Settings;
@@ -47,7 +54,7 @@ use crate::store::receipt::{Source, SourceKind};
 use crate::store::{InstallRoot, Installed, RootKind, StoreError};
 
 pub const MANIFEST_FILE: &str = "manifest.json";
-pub const MANIFEST_VERSION: u32 = 1;
+pub const MANIFEST_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
@@ -114,9 +121,18 @@ pub struct ToolEntry {
     pub entrypoint: String,
     /// From the entrypoint's `#!` line (`bash`, `python3`); null for a binary.
     pub interpreter: Option<String>,
+    /// The argv that runs the entrypoint: interpreter, its options, the
+    /// entrypoint (see `command`). `args` and the call's arguments follow.
+    pub command: Vec<String>,
+    /// How a simple tool receives a call's arguments.
+    pub arguments: Arguments,
+    /// Absolute directory the tool runs in.
+    pub working_dir: String,
     pub args: Vec<String>,
     pub env: BTreeMap<String, String>,
     pub mode: Mode,
+    /// How to talk to a capsule; null for a simple tool.
+    pub capsule: Option<CapsuleEntry>,
     pub timeout_ms: Option<u64>,
     pub startup_timeout_ms: Option<u64>,
     pub hot_load: Option<HotLoadEntry>,
@@ -136,6 +152,28 @@ pub struct HotLoadEntry {
     pub watch: Vec<String>,
     pub mode: String,
     pub debounce_ms: Option<u64>,
+}
+
+/// The wire protocol of a capsule (docs/manifest.md, "Capsules").
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CapsuleEntry {
+    /// `json-lines`: one JSON-RPC 2.0 message per line on stdin and stdout.
+    pub framing: String,
+    /// The notification the capsule writes first when it is ready.
+    pub handshake: String,
+    /// The first message a runtime sends, once the handshake arrived: the
+    /// first `tools/call` request (no MCP `initialize` precedes it).
+    pub first_request: String,
+}
+
+impl CapsuleEntry {
+    pub fn current() -> CapsuleEntry {
+        CapsuleEntry {
+            framing: "json-lines".into(),
+            handshake: "orla.hello".into(),
+            first_request: "tools/call".into(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -236,7 +274,7 @@ impl Manifest {
                     found.name
                 ));
             }
-            let entry = discovered_entry(found, kind);
+            let entry = discovered_entry(found, kind, root.project_dir.as_deref());
             listed.push(InstalledEntry {
                 root: kind,
                 name: entry.name.clone(),
@@ -345,7 +383,11 @@ fn display(path: &Path) -> String {
 
 /// A discovered executable as the runtime serves it: nothing is declared,
 /// so it runs as a simple RFC 1 tool and counts as high risk.
-fn discovered_entry(found: &Discovered, root: RootKindName) -> ToolEntry {
+fn discovered_entry(
+    found: &Discovered,
+    root: RootKindName,
+    project_dir: Option<&Path>,
+) -> ToolEntry {
     let path = display(&found.path);
     ToolEntry {
         name: found.name.clone(),
@@ -355,9 +397,17 @@ fn discovered_entry(found: &Discovered, root: RootKindName) -> ToolEntry {
         path: path.clone(),
         entrypoint: path.clone(),
         interpreter: found.interpreter.clone(),
+        command: command_line(validate::read_shebang(&found.path).as_deref(), &path),
+        // RFC 1 tools take the Orla runtime's flags, and run where the
+        // project is, as that runtime runs them from the project directory.
+        arguments: Arguments::Flags,
+        working_dir: project_dir
+            .map(display)
+            .unwrap_or_else(|| display(found.path.parent().unwrap_or(&found.path))),
         args: Vec::new(),
         env: BTreeMap::new(),
         mode: Mode::Simple,
+        capsule: None,
         timeout_ms: None,
         startup_timeout_ms: None,
         hot_load: None,
@@ -389,6 +439,7 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
     let mcp = tool.mcp.clone().unwrap_or_default();
     let permissions = tool.permissions();
+    let shebang = validate::read_shebang(entrypoint);
     ToolEntry {
         name: pkg.receipt.name.clone(),
         root,
@@ -396,10 +447,15 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         description: tool.description.clone().unwrap_or_default(),
         path: display(&pkg.dir),
         entrypoint: display(entrypoint),
-        interpreter: validate::read_shebang(entrypoint).and_then(|s| validate::interpreter_of(&s)),
+        interpreter: shebang.as_deref().and_then(validate::interpreter_of),
+        command: command_line(shebang.as_deref(), &display(entrypoint)),
+        arguments: tool.arguments(),
+        // RFC 2 8.1: a tool runs in its package directory.
+        working_dir: display(&pkg.dir),
         args: runtime.args.clone(),
         env: runtime.env.clone(),
         mode: tool.mode(),
+        capsule: (tool.mode() == Mode::Capsule).then(CapsuleEntry::current),
         timeout_ms: runtime.timeout_ms,
         startup_timeout_ms: runtime.startup_timeout_ms,
         hot_load: runtime.hot_load.as_ref().map(|h| HotLoadEntry {

@@ -105,6 +105,10 @@ pub struct Runtime {
     pub env: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// orla addition: how a simple tool receives its arguments (default
+    /// `flags`, the Orla runtime's convention).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Arguments>,
     /// orla addition: per-request timeout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
@@ -113,6 +117,28 @@ pub struct Runtime {
     pub retry: Option<Retry>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+/// How a runtime passes a call's arguments to a simple tool
+/// (docs/tool-yaml.md, "Arguments").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arguments {
+    /// `--key value` per argument, after `runtime.args`; underscores in keys
+    /// become hyphens; an argument named `stdin` is piped to stdin instead.
+    #[default]
+    Flags,
+    /// The whole arguments object as one JSON document on stdin.
+    Json,
+}
+
+impl Arguments {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Arguments::Flags => "flags",
+            Arguments::Json => "json",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -236,6 +262,14 @@ impl ToolYaml {
         self.runtime
             .as_ref()
             .and_then(|r| r.mode)
+            .unwrap_or_default()
+    }
+
+    /// The declared argument convention, else `flags`.
+    pub fn arguments(&self) -> Arguments {
+        self.runtime
+            .as_ref()
+            .and_then(|r| r.arguments)
             .unwrap_or_default()
     }
 

@@ -10,7 +10,7 @@
 //!
 //! Calling conventions written into the templates:
 //! - simple mode (RFC 1): one process per call; the arguments are one JSON
-//!   object on stdin, the answer is JSON on stdout, problems go to stderr
+//!   object on stdin (tool.yaml declares `runtime.arguments: json`), the answer is JSON on stdout, problems go to stderr
 //!   with a non-zero exit status;
 //! - capsule mode (RFC 3 5.3.1): a long-running process that first writes
 //!   the `orla.hello` notification, then answers JSON-RPC 2.0 requests, one
@@ -23,7 +23,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::{Mcp, Mode, Runtime, ToolYaml};
+use super::{Arguments, Mcp, Mode, Runtime, ToolYaml};
 
 /// The language of the entrypoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,6 +172,8 @@ impl Plan {
             runtime: Some(Runtime {
                 mode: Some(self.mode),
                 startup_timeout_ms: (self.mode == Mode::Capsule).then_some(5000),
+                // The simple templates read one JSON object on stdin.
+                arguments: (self.mode == Mode::Simple).then_some(Arguments::Json),
                 ..Runtime::default()
             }),
             ..ToolYaml::default()
@@ -955,6 +957,16 @@ runtime:
   startup_timeout_ms: 5000
 "
         );
+    }
+
+    #[test]
+    fn simple_tools_declare_the_json_convention_their_templates_read() {
+        for language in Language::ALL {
+            let tool = plan(language, Mode::Simple).tool_yaml();
+            assert_eq!(tool.arguments(), Arguments::Json, "{language:?}");
+            let capsule = plan(language, Mode::Capsule).tool_yaml();
+            assert_eq!(capsule.runtime.unwrap().arguments, None, "{language:?}");
+        }
     }
 
     #[test]

@@ -178,6 +178,13 @@ fn check_runtime(p: &mut Problems, tool: &ToolYaml, runtime: &super::Runtime) {
             Some("set `runtime.mode: capsule` or remove startup_timeout_ms"),
         );
     }
+    if runtime.arguments.is_some() && tool.mode() == super::Mode::Capsule {
+        p.warn(
+            "runtime.arguments",
+            "only applies to simple mode; a capsule receives each call as a JSON-RPC request",
+            Some("remove runtime.arguments"),
+        );
+    }
     if runtime.timeout_ms == Some(0) {
         p.error("runtime.timeout_ms", "must be greater than 0", None);
     }
