@@ -484,6 +484,35 @@ fn hostile_tool_yaml_is_refused() {
         ),
         ("not-yaml", yaml(":\n  - [unclosed"), "is not valid tool.yaml"),
         (
+            // Regression: parsing was quadratic in the nesting depth (16.5 s
+            // at 100,000 levels) and the depth was only checked after.
+            "yaml-nesting-bomb",
+            yaml(&format!(
+                "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nkeywords: {}{}\n",
+                "[".repeat(100_000),
+                "]".repeat(100_000)
+            )),
+            "collections nest more than 64 levels deep",
+        ),
+        (
+            // Regression: a 50 MiB description made a 100 MB manifest that
+            // every `orla list` read.
+            "yaml-too-large",
+            yaml(&format!(
+                "name: evil\nversion: 1.0.0\nentrypoint: bin/run\ndescription: {}\n",
+                "x".repeat(4 << 20)
+            )),
+            "is larger than 1024 KiB",
+        ),
+        (
+            "yaml-long-string",
+            yaml(&format!(
+                "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nmcp:\n  input_schema:\n    path: {{type: string, description: {}}}\n",
+                "x".repeat(5000)
+            )),
+            "mcp.input_schema.path.description: is longer than 4096 bytes",
+        ),
+        (
             "no-tool-yaml",
             archive::targz(&[archive::exe("bin/run", "#!/bin/sh\n")]),
             "has no tool.yaml at its root",

@@ -7,6 +7,7 @@
 //! in `extra` so that a newer tool.yaml read by an older orla loses nothing.
 
 pub mod capsule;
+pub mod limits;
 pub mod names;
 pub mod pack;
 pub mod risk;
@@ -25,6 +26,11 @@ pub use validate::{Problem, Severity};
 
 /// The file name of a package manifest.
 pub const TOOL_YAML: &str = "tool.yaml";
+
+/// The install receipt orla writes into every installed package directory
+/// (see `root::receipt`). The name is reserved: archives may not contain it
+/// and `orla tool pack` leaves it out.
+pub const RECEIPT_FILE: &str = ".orla-receipt.json";
 
 /// `tool.yaml` as written by an author. Every field is optional here so that
 /// validation can report all missing fields at once, by name.
@@ -229,6 +235,11 @@ impl ToolYaml {
                 message: "the file is empty".into(),
             });
         }
+        // Before parsing: what the parser would spend on it is bounded.
+        limits::check(text).map_err(|message| PackageError::Parse {
+            path: origin.to_string(),
+            message,
+        })?;
         serde_yaml::from_str(text).map_err(|e| PackageError::Parse {
             path: origin.to_string(),
             message: e.to_string(),
@@ -237,7 +248,7 @@ impl ToolYaml {
 
     pub fn read(dir: &Path) -> Result<ToolYaml, PackageError> {
         let path = dir.join(TOOL_YAML);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_bounded(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(PackageError::MissingToolYaml {
@@ -285,6 +296,25 @@ impl ToolYaml {
         self.risk_level
             .unwrap_or_else(|| RiskLevel::derive(&self.permissions()))
     }
+}
+
+/// Reads at most one byte more than a tool.yaml may hold, so an oversized
+/// (or endless) file is refused without being read whole.
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limits::MAX_TOOL_YAML_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > limits::MAX_TOOL_YAML_BYTES {
+        return Err(std::io::Error::other(limits::too_large()));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 /// A tool.yaml that passed validation: the required fields are present and

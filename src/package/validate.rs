@@ -136,6 +136,7 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
             None,
         );
     }
+    check_string_sizes(&mut p, tool);
     if let Some(dir) = dir {
         if !dir.join("README.md").is_file() {
             p.warn(
@@ -216,6 +217,60 @@ fn check_runtime(p: &mut Problems, tool: &ToolYaml, runtime: &super::Runtime) {
             &format!("runtime.{key}"),
             "is not a runtime field orla knows; it is kept but ignored",
             None,
+        );
+    }
+}
+
+/// Every string tool.yaml carries (values and keys, in every field, the
+/// schemas and unknown fields included) goes into the runtime manifest, so
+/// each is capped; one problem per field, the first too long.
+fn check_string_sizes(p: &mut Problems, tool: &ToolYaml) {
+    fn walk(value: &serde_yaml::Value, at: &str, found: &mut Vec<String>) {
+        let long = |s: &str| s.len() > super::limits::MAX_STRING_BYTES;
+        match value {
+            serde_yaml::Value::String(s) if long(s) => found.push(at.to_string()),
+            serde_yaml::Value::Sequence(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, &format!("{at}[{i}]"), found);
+                }
+            }
+            serde_yaml::Value::Mapping(map) => {
+                for (key, item) in map {
+                    let name = match key {
+                        serde_yaml::Value::String(k) if long(k) => {
+                            let at = if at.is_empty() { "tool.yaml" } else { at };
+                            found.push(format!("{at} (a key)"));
+                            continue;
+                        }
+                        serde_yaml::Value::String(k) => k.clone(),
+                        _ => "?".to_string(),
+                    };
+                    let path = if at.is_empty() {
+                        name
+                    } else {
+                        format!("{at}.{name}")
+                    };
+                    walk(item, &path, found);
+                }
+            }
+            serde_yaml::Value::Tagged(tagged) => walk(&tagged.value, at, found),
+            _ => {}
+        }
+    }
+    let Ok(value) = serde_yaml::to_value(tool) else {
+        return;
+    };
+    let mut found = Vec::new();
+    walk(&value, "", &mut found);
+    for field in found {
+        p.error(
+            if field.is_empty() {
+                "tool.yaml"
+            } else {
+                &field
+            },
+            format!("is longer than {} bytes", super::limits::MAX_STRING_BYTES),
+            Some("tool.yaml holds short metadata; put long text in the package's README.md"),
         );
     }
 }
