@@ -15,7 +15,8 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use orla::fetch::{ArchiveLocation, Cache, Fetcher, Job};
+use orla::fetch::{Cache, Fetcher, Job};
+use orla::index::ArchiveLocation;
 use orla::index::{shard_path, IndexConfig, Registry, RegistryLocation, VersionRecord};
 use orla::progress::Silent;
 use orla::verify::{Digest, Expected};

@@ -11,7 +11,7 @@ use crate::fetch::Cache;
 use crate::index::GitAccess;
 use crate::progress::{Printer, Reporter};
 use crate::project::Project;
-use crate::store::InstallRoot;
+use crate::root::InstallRoot;
 
 /// Overrides the global install root (default `~/.orla`).
 pub const ENV_HOME: &str = "ORLA_HOME";

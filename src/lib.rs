@@ -25,6 +25,7 @@ pub mod package;
 pub mod progress;
 pub mod project;
 pub mod registries;
+pub mod root;
 pub mod resolve;
 pub mod store;
 pub mod unpack;

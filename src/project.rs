@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use crate::store::InstallRoot;
+use crate::root::InstallRoot;
 
 pub const CONFIG_FILE: &str = "orla.yaml";
 pub const LOCK_FILE: &str = "orla.lock";

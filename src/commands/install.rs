@@ -13,12 +13,13 @@ use crate::cli::InstallArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::git::ToolRepo;
-use crate::fetch::{ArchiveLocation, Fetcher, Job};
+use crate::fetch::{Fetcher, Job};
+use crate::index::ArchiveLocation;
 use crate::index::{Lookup, Registry, RegistryEntry, VersionRecord};
 use crate::package::{Package, Permission, RiskLevel};
 use crate::registries::Registries;
 use crate::resolve::{self, Spec};
-use crate::store::receipt::{Receipt, Source, SourceKind};
+use crate::root::receipt::{Receipt, Source, SourceKind};
 use crate::store::Store;
 use crate::verify::{Digest, Expected};
 
@@ -144,14 +145,14 @@ pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
 fn skip_installed(
     plans: &mut Vec<Plan>,
     ctx: &Context,
-    root: &crate::store::InstallRoot,
+    root: &crate::root::InstallRoot,
     why: &str,
 ) {
     plans.retain(|plan| match &plan.target {
         Some((name, version)) if root.package_dir(name, version).exists() => {
             let dir = root.package_dir(name, version);
             // `list` and `uninstall` do not count it: say why it is skipped.
-            let why = match crate::store::receipt::Receipt::read(&dir) {
+            let why = match crate::root::receipt::Receipt::read(&dir) {
                 Ok(_) => why.to_string(),
                 Err(_) => format!(
                     "{} exists but its install receipt is damaged (--force reinstalls it)",
@@ -251,7 +252,7 @@ pub(crate) fn apply(
             confirm_risk(ctx, &plan.label, perms, stated, yes)?;
         }
         let receipt = Receipt {
-            receipt_version: crate::store::receipt::RECEIPT_VERSION,
+            receipt_version: crate::root::receipt::RECEIPT_VERSION,
             name: package.name.clone(),
             version: package.version.clone(),
             source,
@@ -264,7 +265,7 @@ pub(crate) fn apply(
         };
         receipt
             .write(&unpacked.root)
-            .map_err(crate::store::StoreError::io(
+            .map_err(crate::root::StoreError::io(
                 "cannot write receipt in",
                 &unpacked.root,
             ))?;

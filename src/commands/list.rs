@@ -12,8 +12,9 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::manifest::{Inputs, InstalledEntry, Manifest, RootKindName};
 use crate::progress::Reporter;
-use crate::store::receipt::SourceKind;
-use crate::store::{InstallRoot, Store, StoreError};
+use crate::root::receipt::SourceKind;
+use crate::root::{InstallRoot, StoreError};
+use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     let root = if args.global {

@@ -14,9 +14,9 @@ use super::write_stdout;
 use crate::cli::MigrateCapsuleArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::fs::atomic_write;
 use crate::package::capsule::{self, DescriptionSource, Fate, BACKUP_FILE, LEGACY_FILE};
 use crate::package::{validate, Severity, TOOL_YAML};
-use crate::fs::atomic_write;
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {
     if let Some(root) = &args.all {

@@ -81,12 +81,12 @@ pub fn run(cli: Cli) -> Result<(), Error> {
 /// Inside a project, "NAME is not installed" about a tool of the global
 /// root (which `orla list` shows there) says where it is and how to reach it.
 fn global_tool_hint(ctx: &Context, e: Error, is_use: bool) -> Error {
-    let Error::Store(crate::store::StoreError::NotInstalled { what, .. }) = &e else {
+    let Error::Store(crate::root::StoreError::NotInstalled { what, .. }) = &e else {
         return e;
     };
     let in_project = ctx
         .root()
-        .is_ok_and(|r| r.kind == crate::store::RootKind::Project);
+        .is_ok_and(|r| r.kind == crate::root::RootKind::Project);
     let name = what.split(['@', ' ']).next().unwrap_or_default();
     let global = ctx.global_root();
     let is_global = in_project

@@ -25,14 +25,15 @@ use std::collections::BTreeMap;
 use crate::cli::InstallArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::fetch::ArchiveLocation;
+use crate::fs::atomic_write;
+use crate::index::ArchiveLocation;
 use crate::project::lockfile::{LockFile, LockKind, LockedTool};
 use crate::project::{edit, Project};
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
-use crate::store::receipt::{Receipt, SourceKind};
-use crate::fs::atomic_write;
-use crate::store::{InstallRoot, Store, StoreError};
+use crate::root::receipt::{Receipt, SourceKind};
+use crate::root::{InstallRoot, StoreError};
+use crate::store::Store;
 
 use super::install::{self, Plan};
 
@@ -308,7 +309,7 @@ fn installed_source(
     root: &InstallRoot,
     name: &str,
     version: &semver::Version,
-) -> Option<crate::store::receipt::Source> {
+) -> Option<crate::root::receipt::Source> {
     Receipt::read(&root.package_dir(name, version))
         .ok()
         .map(|r| r.source)
@@ -317,8 +318,8 @@ fn installed_source(
 /// Whether an installed package came from where a fresh resolution points:
 /// the same archive bytes, or the same tag of the same repository.
 fn same_origin(
-    installed: &crate::store::receipt::Source,
-    planned: &crate::store::receipt::Source,
+    installed: &crate::root::receipt::Source,
+    planned: &crate::root::receipt::Source,
 ) -> bool {
     match planned.kind {
         SourceKind::Git => {

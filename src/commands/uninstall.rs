@@ -8,13 +8,14 @@
 use crate::cli::UninstallArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::fs::atomic_write;
 use crate::package::names;
 use crate::project::lockfile::LockFile;
 use crate::project::Project;
 use crate::resolve::{Requirement, Spec};
-use crate::store::pins::Pins;
-use crate::fs::atomic_write;
-use crate::store::{Installed, Store, StoreError};
+use crate::root::pins::Pins;
+use crate::root::{Installed, StoreError};
+use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let project = ctx.project()?;

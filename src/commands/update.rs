@@ -16,13 +16,14 @@ use std::collections::{BTreeMap, HashMap};
 use crate::cli::UpdateArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::fs::atomic_write;
 use crate::project::lockfile::{LockFile, LockedTool};
 use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
-use crate::store::receipt::{Receipt, SourceKind};
-use crate::fs::atomic_write;
-use crate::store::{InstallRoot, Installed, Store, StoreError};
+use crate::root::receipt::{Receipt, SourceKind};
+use crate::root::{InstallRoot, Installed, StoreError};
+use crate::store::Store;
 
 struct Move {
     name: String,
@@ -68,7 +69,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         return Ok(());
     }
 
-    let pins = crate::store::pins::Pins::read(&root.state_dir)?;
+    let pins = crate::root::pins::Pins::read(&root.state_dir)?;
     let mut registries: HashMap<String, Registries<'_>> = HashMap::new();
     let mut moves = Vec::new();
     for name in &names {

@@ -14,11 +14,12 @@
 use crate::cli::UseArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::fs::atomic_write;
 use crate::project::lockfile::{LockFile, LockedTool};
 use crate::resolve::{Requirement, Spec};
-use crate::store::pins::Pins;
-use crate::fs::atomic_write;
-use crate::store::{Installed, Store, StoreError};
+use crate::root::pins::Pins;
+use crate::root::{Installed, StoreError};
+use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;

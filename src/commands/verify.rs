@@ -1,11 +1,11 @@
 //! `orla verify [NAME] [--json]`: re-hash installed files against their
-//! install receipts (the logic is in `verify::installed`).
+//! install receipts (the logic is in `store::verify`).
 
 use crate::cli::VerifyArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::store::StoreError;
-use crate::verify::installed::{self, PackageReport};
+use crate::root::StoreError;
+use crate::store::verify::{self as installed, PackageReport};
 
 pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     let name = args

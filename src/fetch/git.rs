@@ -20,8 +20,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::package::RECEIPT_FILE;
 use crate::progress::Reporter;
-use crate::store::receipt::{FileRecord, RECEIPT_FILE};
+use crate::unpack::FileRecord;
 use crate::unpack::Unpacked;
 use crate::verify::Digest;
 
@@ -50,7 +51,7 @@ pub struct Checkout {
 const MAX_FILES: usize = 10_000;
 const MAX_BYTES: u64 = 512 * 1024 * 1024;
 /// The largest single file `read_file` returns (a tool.yaml), as for index files.
-const MAX_FILE_READ: u64 = crate::index::MAX_INDEX_FILE;
+const MAX_FILE_READ: u64 = 16 << 20;
 
 fn msg(e: git2::Error) -> String {
     e.message().to_string()

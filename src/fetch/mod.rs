@@ -15,42 +15,15 @@ pub mod git;
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use cache::Cache;
 
 use crate::http::HttpClient;
+use crate::index::ArchiveLocation;
 use crate::progress::Reporter;
 use crate::unpack::{self, Limits, UnpackError, Unpacked};
 use crate::verify::{Expected, TooLong, Verifier, VerifyError};
-
-/// Where an archive's bytes come from.
-#[derive(Debug, Clone)]
-pub enum ArchiveLocation {
-    /// A file of the built-in registry, compiled into the binary.
-    Embedded {
-        path: String,
-        bytes: &'static [u8],
-    },
-    /// Bytes already in memory: a local package packed or read for install.
-    Memory {
-        origin: String,
-        bytes: std::sync::Arc<Vec<u8>>,
-    },
-    File(PathBuf),
-    Http(String),
-}
-
-impl std::fmt::Display for ArchiveLocation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ArchiveLocation::Embedded { path, .. } => write!(f, "builtin:{path}"),
-            ArchiveLocation::Memory { origin, .. } => f.write_str(origin),
-            ArchiveLocation::File(p) => write!(f, "{}", p.display()),
-            ArchiveLocation::Http(url) => f.write_str(url),
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {

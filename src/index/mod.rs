@@ -33,9 +33,10 @@ use std::path::{Path, PathBuf};
 
 pub use git::{GitAccess, GitIndex};
 pub use location::RegistryLocation;
-pub use record::{IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
+pub use record::{
+    ArchiveLocation, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT,
+};
 
-use crate::fetch::ArchiveLocation;
 use crate::package::names;
 
 #[derive(Debug, thiserror::Error)]

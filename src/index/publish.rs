@@ -25,11 +25,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{shard_path, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
+use crate::fs::atomic_write;
+use crate::lock::{FileLock, LockKind};
 use crate::package::validate::escapes;
 use crate::package::Package;
 use crate::progress::Reporter;
-use crate::fs::atomic_write;
-use crate::lock::{FileLock, LockKind};
 use crate::verify::Digest;
 
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,7 @@
 //! The files of an index: config.json, per-tool version records, registry.yaml.
 
 use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -158,6 +159,34 @@ impl RegistryYaml {
 
     pub fn to_yaml(&self) -> String {
         serde_yaml::to_string(self).expect("registry.yaml serialises")
+    }
+}
+
+/// Where an archive's bytes come from.
+#[derive(Debug, Clone)]
+pub enum ArchiveLocation {
+    /// A file of the built-in registry, compiled into the binary.
+    Embedded {
+        path: String,
+        bytes: &'static [u8],
+    },
+    /// Bytes already in memory: a local package packed or read for install.
+    Memory {
+        origin: String,
+        bytes: std::sync::Arc<Vec<u8>>,
+    },
+    File(PathBuf),
+    Http(String),
+}
+
+impl std::fmt::Display for ArchiveLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArchiveLocation::Embedded { path, .. } => write!(f, "builtin:{path}"),
+            ArchiveLocation::Memory { origin, .. } => f.write_str(origin),
+            ArchiveLocation::File(p) => write!(f, "{}", p.display()),
+            ArchiveLocation::Http(url) => f.write_str(url),
+        }
     }
 }
 

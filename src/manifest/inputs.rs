@@ -11,8 +11,8 @@ use crate::progress::Reporter;
 use crate::project::discover::{self, Discovered};
 use crate::project::lockfile::LockFile;
 use crate::project::{Project, Settings};
-use crate::store::pins::Pins;
-use crate::store::{InstallRoot, RootKind};
+use crate::root::pins::Pins;
+use crate::root::{InstallRoot, RootKind};
 use crate::verify::Digest;
 
 #[derive(Debug, Clone, Default)]

@@ -50,10 +50,10 @@ use crate::package::{risk, schema, validate, Arguments, Mode, RiskLevel};
 use crate::progress::Reporter;
 use crate::project::discover::Discovered;
 use crate::project::Settings;
-use crate::store::receipt::{Source, SourceKind};
-use crate::store::{InstallRoot, Installed, RootKind, StoreError};
+use crate::root::receipt::{Source, SourceKind};
+use crate::root::{InstallRoot, Installed, RootKind, StoreError};
 
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub use crate::root::MANIFEST_FILE;
 pub const MANIFEST_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use flate2::{Compression, GzBuilder};
 
+use super::RECEIPT_FILE;
 use super::{Package, PackageError};
-use crate::store::receipt::RECEIPT_FILE;
 
 /// What `pack` wrote.
 #[derive(Debug, Clone)]

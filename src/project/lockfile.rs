@@ -34,7 +34,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::ProjectError;
-use crate::store::receipt::{Source, SourceKind};
+use crate::root::receipt::{Source, SourceKind};
 use crate::verify::Digest;
 
 pub const LOCK_VERSION: u32 = 1;

@@ -11,9 +11,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::package::RECEIPT_FILE;
+pub use crate::unpack::FileRecord;
 use crate::verify::Digest;
 
-pub const RECEIPT_FILE: &str = ".orla-receipt.json";
 pub const RECEIPT_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -28,13 +29,6 @@ pub struct Receipt {
     /// Fields written by a newer orla, kept as they were.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct FileRecord {
-    pub blake3: Digest,
-    pub size: u64,
-    pub executable: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

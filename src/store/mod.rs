@@ -30,244 +30,25 @@
 //! manifest (a project's orla.yaml and orla.lock, and pins.json), which a
 //! roll back restores with the packages.
 
-pub mod pins;
-pub mod receipt;
+pub mod verify;
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::fs::{atomic_write, is_out_of_space, remove_temp_files, sync_dir, write_synced};
+use crate::fs::{atomic_write, remove_temp_files, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
 use crate::manifest::{self, Manifest};
-use crate::package::{names, ToolYaml};
+use crate::package::names;
 use crate::progress::Reporter;
-use receipt::Receipt;
+use crate::root::pins;
+pub use crate::root::StoreError;
+use crate::root::{InstallRoot, LOCK};
 
-const STAGING: &str = ".orla-staging";
-const PENDING: &str = ".manifest-pending";
-const LOCK: &str = ".lock";
 /// The journal of the command in progress, in the staging area.
 const JOURNAL: &str = "journal";
 /// The moved-aside package inside a staging directory.
 const OLD: &str = "old";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RootKind {
-    Global,
-    Project,
-}
-
-/// Where packages are installed and where the root's state lives.
-#[derive(Debug, Clone)]
-pub struct InstallRoot {
-    pub kind: RootKind,
-    pub tools_dir: PathBuf,
-    /// `~/.orla` for the global root, `<project>/.orla` for a project.
-    pub state_dir: PathBuf,
-    pub project_dir: Option<PathBuf>,
-    /// For a project: the global root's state directory, whose tools the
-    /// project's manifest also serves where no project tool shadows them
-    /// (RFC 3 9.1). Set by `Context::root`.
-    pub global_state_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{name} {version} is already installed at {}", path.display())]
-    AlreadyInstalled {
-        name: String,
-        version: String,
-        path: PathBuf,
-    },
-    /// `detail` follows the message: where, or which versions are.
-    #[error("{what} is not installed{detail}")]
-    NotInstalled { what: String, detail: String },
-    #[error("{action} {}: {source}", path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    /// `newer`: its manifest_version is one a newer orla writes.
-    #[error("the runtime manifest {} is unreadable: {message}", path.display())]
-    Manifest {
-        path: PathBuf,
-        message: String,
-        newer: bool,
-    },
-    #[error("the version pins {} are unreadable: {message}", path.display())]
-    Pins { path: PathBuf, message: String },
-}
-
-impl StoreError {
-    pub fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> StoreError {
-        let path = path.to_path_buf();
-        move |source| StoreError::Io {
-            action,
-            path,
-            source,
-        }
-    }
-
-    pub fn hint(&self) -> Option<String> {
-        match self {
-            StoreError::AlreadyInstalled { .. } => Some("pass --force to reinstall it".into()),
-            StoreError::NotInstalled { .. } => Some("`orla list` shows what is installed".into()),
-            StoreError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
-                Some("check that you may write to the install root, or set ORLA_HOME".into())
-            }
-            // ENOSPC, EDQUOT, EFBIG: the disk, a quota or a file size limit is full.
-            StoreError::Io { source, .. } if is_out_of_space(source) => Some(
-                "free some disk space (or raise the quota) and run the command again; nothing was changed"
-                    .into(),
-            ),
-            StoreError::Io { source, .. } if source.raw_os_error() == Some(30) => {
-                Some("the install root is on a read-only filesystem; set ORLA_HOME to a writable directory".into())
-            }
-            StoreError::Manifest { newer: true, .. } => {
-                Some("a newer orla wrote it: upgrade orla to use this root".into())
-            }
-            StoreError::Manifest { .. } => {
-                Some("`orla list` rewrites it from the installed packages".into())
-            }
-            StoreError::Pins { path, .. } => Some(format!(
-                "delete {}: each tool then serves its newest installed version, and `orla use NAME@VERSION` pins one again",
-                path.display()
-            )),
-            _ => None,
-        }
-    }
-}
-
-/// An installed package, as found in the store.
-#[derive(Debug, Clone)]
-pub struct Installed {
-    pub dir: PathBuf,
-    pub receipt: Receipt,
-    pub tool: ToolYaml,
-}
-
-impl InstallRoot {
-    pub fn global(home: &Path) -> InstallRoot {
-        InstallRoot {
-            kind: RootKind::Global,
-            tools_dir: home.join("tools"),
-            state_dir: home.to_path_buf(),
-            project_dir: None,
-            global_state_dir: None,
-        }
-    }
-
-    pub fn project(project_dir: &Path, tools_dir: &Path) -> InstallRoot {
-        // `./tools` joined as written would put `/./` in every manifest path.
-        let tools_dir: PathBuf = project_dir
-            .join(tools_dir)
-            .components()
-            .filter(|c| !matches!(c, std::path::Component::CurDir))
-            .collect();
-        InstallRoot {
-            kind: RootKind::Project,
-            tools_dir,
-            state_dir: project_dir.join(".orla"),
-            project_dir: Some(project_dir.to_path_buf()),
-            global_state_dir: None,
-        }
-    }
-
-    pub fn manifest_path(&self) -> PathBuf {
-        self.state_dir.join(manifest::MANIFEST_FILE)
-    }
-
-    pub fn package_dir(&self, name: &str, version: &semver::Version) -> PathBuf {
-        self.tools_dir.join(name).join(version.to_string())
-    }
-
-    fn staging_root(&self) -> PathBuf {
-        self.tools_dir.join(STAGING)
-    }
-
-    fn pending_marker(&self) -> PathBuf {
-        self.state_dir.join(PENDING)
-    }
-
-    /// Takes the root's lock shared, for commands that only read the store
-    /// (`orla verify`): they wait for a change in progress, not for each other.
-    pub fn read_lock(&self, reporter: &dyn Reporter) -> Result<FileLock, StoreError> {
-        let path = self.state_dir.join(LOCK);
-        FileLock::acquire(&path, LockKind::Shared, "the install root", reporter)
-            .map_err(StoreError::io("cannot lock", &path))
-    }
-
-    /// True when an interrupted command left the manifest behind the store.
-    pub fn needs_recovery(&self) -> bool {
-        self.pending_marker().exists() || self.staging_root().exists()
-    }
-
-    /// Every `<tools_dir>/<name>/<version>/` directory whose name and
-    /// version are valid, as `(name, version, dir)`, sorted by name and
-    /// version; staging and other dot entries are skipped. What `scan`
-    /// serves and what `orla verify` checks.
-    pub fn package_dirs(&self) -> Result<Vec<(String, semver::Version, PathBuf)>, StoreError> {
-        let mut out = Vec::new();
-        let names = match fs::read_dir(&self.tools_dir) {
-            Ok(d) => d,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
-            Err(e) => return Err(StoreError::io("cannot read", &self.tools_dir)(e)),
-        };
-        for entry in names {
-            let entry = entry.map_err(StoreError::io("cannot read", &self.tools_dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.')
-                || names::validate_name(&name).is_err()
-                || !entry.path().is_dir()
-            {
-                continue;
-            }
-            let versions =
-                fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
-            for v in versions {
-                let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
-                let dir = v.path();
-                let text = v.file_name().to_string_lossy().into_owned();
-                let Ok(version) = names::parse_version(&text) else {
-                    continue;
-                };
-                if !text.starts_with('.') && dir.is_dir() {
-                    out.push((name.clone(), version, dir));
-                }
-            }
-        }
-        out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-        Ok(out)
-    }
-
-    /// Every package in the store with a readable receipt, sorted by name
-    /// and version. Directories orla did not install are reported and skipped.
-    pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
-        let mut out = Vec::new();
-        for (_, _, dir) in self.package_dirs()? {
-            let loaded = Receipt::read(&dir).and_then(|receipt| {
-                ToolYaml::read(&dir)
-                    .map(|tool| (receipt, tool))
-                    .map_err(|e| e.to_string())
-            });
-            match loaded {
-                Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
-                Err(e) => reporter.warn(&format!(
-                    "skipping {}: not installed by orla or damaged ({e})",
-                    dir.display()
-                )),
-            }
-        }
-        out.sort_by(|a, b| {
-            (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
-        });
-        Ok(out)
-    }
-}
 
 /// An install root opened for change: holds its lock until dropped.
 pub struct Store<'a> {

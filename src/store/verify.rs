@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::store::receipt::{FileRecord, Receipt, RECEIPT_FILE};
-use crate::store::{InstallRoot, StoreError};
+use crate::root::receipt::{FileRecord, Receipt, RECEIPT_FILE};
+use crate::root::{InstallRoot, StoreError};
 
 /// How one path differs from the receipt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -146,7 +146,7 @@ pub fn verify_package(
             }),
             Some(OnDisk::File { path: full, mode }) => {
                 let expected_mode = if record.executable { 0o755 } else { 0o644 };
-                let (digest, size) = super::hash_reader(fs::File::open(&full)?)?;
+                let (digest, size) = crate::verify::hash_reader(fs::File::open(&full)?)?;
                 if digest != record.blake3 || size != record.size {
                     out.push(Difference {
                         path: path.clone(),

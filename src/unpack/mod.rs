@@ -33,7 +33,18 @@ use std::path::{Path, PathBuf};
 
 use flate2::bufread::GzDecoder;
 
-use crate::store::receipt::{FileRecord, RECEIPT_FILE};
+use crate::package::RECEIPT_FILE;
+use crate::verify::Digest;
+
+/// One unpacked file: its digest, size and whether it is executable. A
+/// package's files are recorded in its install receipt and checked again by
+/// `orla verify`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct FileRecord {
+    pub blake3: Digest,
+    pub size: u64,
+    pub executable: bool,
+}
 
 /// Caps on what one archive may expand to.
 #[derive(Debug, Clone, Copy)]
@@ -457,7 +468,7 @@ fn write_file(
             .map_err(WriteError::Write)?;
     }
     Ok(FileRecord {
-        blake3: crate::verify::Digest::from_hasher(&hasher),
+        blake3: Digest::from_hasher(&hasher),
         size,
         executable,
     })

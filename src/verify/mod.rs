@@ -6,8 +6,6 @@
 //! directory and nothing is renamed into place before `Verifier::finish`
 //! says the digest and size match.
 
-pub mod installed;
-
 use std::fmt;
 use std::io::{self, Read};
 use std::str::FromStr;
