@@ -159,7 +159,7 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                 .and_then(|repo| repo.tags())
             {
                 Ok(tags) => {
-                    let records = super::install::tag_records(&name, &tags);
+                    let records = crate::install::plan::tag_records(&name, &tags);
                     let latest = Spec {
                         name: name.clone(),
                         requirement: Requirement::Latest,

@@ -8,7 +8,6 @@ mod list;
 mod migrate;
 mod scaffold;
 mod search;
-mod sync;
 mod tool;
 mod uninstall;
 mod update;

@@ -49,7 +49,7 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         let mut text =
             std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
         for name in &forget {
-            text = super::sync::edit_yaml(project, &text, name, None)?;
+            text = crate::install::project::edit_yaml(project, &text, name, None)?;
         }
         yaml = Some((path, text));
     }

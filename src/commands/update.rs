@@ -30,7 +30,7 @@ struct Move {
     from: semver::Version,
     to: semver::Version,
     /// The plan that installs `to`; none when it is installed already.
-    plan: Option<super::install::Plan>,
+    plan: Option<crate::install::plan::Plan>,
 }
 
 pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
@@ -120,7 +120,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         if !registries.contains_key(&choice) {
             registries.insert(choice.clone(), Registries::new(ctx, Some(&choice))?);
         }
-        let plan = super::install::plan_spec(ctx, &registries[&choice], &spec)?;
+        let plan = crate::install::plan::plan_spec(ctx, &registries[&choice], &spec)?;
         let to = plan
             .target
             .clone()
@@ -173,7 +173,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     for m in &moves {
         if let Some(plan) = &m.plan {
             if let Some(perms) = &plan.declared {
-                super::install::confirm(ctx, &plan.label, perms, args.yes)?;
+                crate::install::consent::confirm(ctx, &plan.label, perms, args.yes)?;
             }
         }
     }
@@ -182,7 +182,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
-    super::install::apply(ctx, &store, &plans, false, args.yes)?;
+    crate::install::apply::apply(ctx, &store, &plans, false, args.yes)?;
     if let Some(project) = &project {
         relock(ctx, project, &root, &moves)?;
     }

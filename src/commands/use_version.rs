@@ -118,7 +118,7 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
                 let path = project.config_path();
                 let old =
                     std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
-                text = Some(super::sync::edit_yaml(
+                text = Some(crate::install::project::edit_yaml(
                     project,
                     &old,
                     &spec.name,

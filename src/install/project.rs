@@ -1,4 +1,4 @@
-//! `orla install` inside a project: orla.yaml says what the project needs,
+//! Installing inside a project: orla.yaml says what the project needs,
 //! orla.lock says exactly which bytes, and the store gets exactly those.
 //!
 //! - `orla install NAME@REQ...` records each requirement in orla.yaml (a
@@ -22,7 +22,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::cli::InstallArgs;
+use super::plan::{self, Plan};
+use super::Request;
 use crate::context::Context;
 use crate::error::Error;
 use crate::fs::atomic_write;
@@ -34,8 +35,6 @@ use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::{Receipt, SourceKind};
 use crate::root::{InstallRoot, StoreError};
 use crate::store::Store;
-
-use super::install::{self, Plan};
 
 /// One tool the project wants after this command.
 struct Want {
@@ -50,7 +49,7 @@ struct Want {
     resolved: Option<semver::Version>,
 }
 
-pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), Error> {
+pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), Error> {
     let root = ctx.project_root(project);
     let reporter = ctx.reporter.as_ref();
     let locked = args.locked || args.frozen;
@@ -177,7 +176,7 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
                 requirement,
                 raw: want.requirement.clone(),
             };
-            let plan = install::plan_spec(ctx, &registries, &spec)?;
+            let plan = plan::plan_spec(ctx, &registries, &spec)?;
             let (_, version) = plan
                 .target
                 .clone()
@@ -216,7 +215,7 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
     }
     for plan in &plans {
         if let Some(perms) = &plan.declared {
-            install::confirm(ctx, &plan.label, perms, args.yes)?;
+            super::consent::confirm(ctx, &plan.label, perms, args.yes)?;
         }
     }
 
@@ -225,7 +224,7 @@ pub fn run(ctx: &Context, project: &Project, args: &InstallArgs) -> Result<(), E
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     ignore_state_dir(&root);
-    let done = install::apply(ctx, &store, &plans, true, args.yes)?;
+    let done = super::apply::apply(ctx, &store, &plans, true, args.yes)?;
 
     // orla.yaml, then orla.lock, then the manifest, which follows the lock.
     let mut text = std::fs::read_to_string(project.config_path())
@@ -372,12 +371,12 @@ fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
 }
 
 /// The plan that installs exactly what `pin` names.
-fn pin_plan(ctx: &Context, pin: &LockedTool, args: &InstallArgs) -> Result<Plan, Error> {
+fn pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Error> {
     if pin.kind == LockKind::Git {
-        return install::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
+        return plan::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
     }
     if let Some(location) = pinned_location(pin) {
-        return Ok(install::pinned_archive_plan(
+        return Ok(plan::pinned_archive_plan(
             &pin.name,
             &pin.version,
             location,
@@ -393,7 +392,7 @@ fn pin_plan(ctx: &Context, pin: &LockedTool, args: &InstallArgs) -> Result<Plan,
         requirement: Requirement::Exact(pin.version.clone()),
         raw: Some(pin.version.to_string()),
     };
-    let plan = install::plan_spec(ctx, &registries, &spec)?;
+    let plan = plan::plan_spec(ctx, &registries, &spec)?;
     if !pin.matches(plan.source()) {
         return Err(Error::other(
             format!(

@@ -1,0 +1,206 @@
+//! Applying a plan: fetch, verify and unpack every package in parallel into
+//! staging, check each against what was planned, write its receipt, and
+//! only when all succeeded move them into place. The caller holds the store
+//! and regenerates the manifest; one failure installs nothing.
+
+use std::path::PathBuf;
+
+use super::consent::confirm_risk;
+use super::plan::{Fetch, Plan};
+use crate::context::Context;
+use crate::error::Error;
+use crate::fetch::Fetcher;
+use crate::package::{Package, RiskLevel};
+use crate::root::receipt::{Receipt, Source};
+use crate::root::InstallRoot;
+use crate::store::Store;
+
+/// Drops the plans whose version is already in the store, saying why.
+pub(crate) fn skip_installed(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot, why: &str) {
+    plans.retain(|plan| match &plan.target {
+        Some((name, version)) if root.package_dir(name, version).exists() => {
+            let dir = root.package_dir(name, version);
+            // `list` and `uninstall` do not count it: say why it is skipped.
+            let why = match crate::root::receipt::Receipt::read(&dir) {
+                Ok(_) => why.to_string(),
+                Err(_) => format!(
+                    "{} exists but its install receipt is damaged (--force reinstalls it)",
+                    dir.display()
+                ),
+            };
+            ctx.reporter
+                .status("Skipping", &format!("{name} {version}: {why}"));
+            false
+        }
+        _ => true,
+    });
+}
+
+/// Fetches, verifies and unpacks every plan in parallel into staging, checks
+/// each package, and only when all succeeded renames them into place. The
+/// caller holds the store and regenerates the manifest.
+pub(crate) fn apply(
+    ctx: &Context,
+    store: &Store<'_>,
+    plans: &[Plan],
+    force: bool,
+    yes: bool,
+) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
+    let reporter = ctx.reporter.as_ref();
+    let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_timeout(ctx.http_timeout);
+    let staged = std::thread::scope(|scope| {
+        let handles: Vec<_> = plans
+            .iter()
+            .map(|plan| {
+                let fetcher = &fetcher;
+                scope.spawn(move || -> Result<_, Error> {
+                    let dir = store.staging_dir()?;
+                    match &plan.fetch {
+                        Fetch::Archive(job) => {
+                            let unpacked = fetcher.fetch_unpack(job, dir.path(), reporter)?;
+                            Ok((dir, unpacked, None))
+                        }
+                        Fetch::Git { repo, tag } => {
+                            reporter.status("Checking out", &format!("{} {tag}", repo.url));
+                            let checkout = repo.checkout(tag, dir.path()).map_err(|e| {
+                                Error::other(
+                                    format!("{}: cannot check out {tag} of {}: {e}", plan.label, repo.url),
+                                    Some("nothing was installed; report it to the tool's maintainers".into()),
+                                )
+                            })?;
+                            let extras = (checkout.commit, checkout.tree_digest, checkout.size);
+                            Ok((dir, checkout.unpacked, Some(extras)))
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("fetch threads do not panic"))
+            .collect::<Result<Vec<_>, Error>>()
+    })?;
+
+    let mut ready = Vec::new();
+    for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
+        let package = Package::load(&unpacked.root)?;
+        let mut source = plan.source.clone();
+        if let Some((commit, tree, size)) = git {
+            check_tag(plan, &source, &package)?;
+            // A plan from orla.lock names its commit and tree: a moved tag
+            // or changed files must not slip in.
+            if let Some(pinned) = &plan.source.commit {
+                if *pinned != commit || plan.source.blake3 != tree {
+                    return Err(Error::other(
+                        format!(
+                            "{}: orla.lock pins commit {pinned} (tree {}), but the tag now gives commit {commit} (tree {tree})",
+                            plan.label, plan.source.blake3
+                        ),
+                        Some("nothing was installed; if the new tag is trusted, run `orla install NAME@VERSION` to lock it again".into()),
+                    ));
+                }
+            }
+            source.commit = Some(commit);
+            source.blake3 = tree;
+            source.size = size;
+        }
+        check_identity(plan, &package)?;
+        for warning in &package.warnings {
+            reporter.warn(&format!("{} {}: {warning}", package.name, package.version));
+        }
+        // tool.yaml's risk_level, when the author raised it above what the
+        // permissions give, is known only now (index records do not carry it).
+        let derived = RiskLevel::derive(&package.tool.permissions());
+        let stated = package.tool.risk();
+        let perms = &package.tool.permissions;
+        if plan.declared.is_none() {
+            // Named by what was unpacked: a local archive's plan knows only its path.
+            let label = format!("{} {}", package.name, package.version);
+            confirm_risk(ctx, &label, perms, derived.max(stated), yes)?;
+        } else if stated.needs_confirmation() && !derived.needs_confirmation() {
+            confirm_risk(ctx, &plan.label, perms, stated, yes)?;
+        }
+        let receipt = Receipt {
+            receipt_version: crate::root::receipt::RECEIPT_VERSION,
+            name: package.name.clone(),
+            version: package.version.clone(),
+            source,
+            installed_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or_default(),
+            files: unpacked.files,
+            extra: Default::default(),
+        };
+        receipt
+            .write(&unpacked.root)
+            .map_err(crate::root::StoreError::io(
+                "cannot write receipt in",
+                &unpacked.root,
+            ))?;
+        ready.push((dir, unpacked.root, package));
+    }
+    let mut done = Vec::new();
+    for (_dir, staged_root, package) in &ready {
+        let path = store.commit(staged_root, &package.name, &package.version, force)?;
+        done.push((package.name.clone(), package.version.clone(), path));
+    }
+    fetcher.keep_downloads();
+    Ok(done)
+}
+
+/// RFC 3 7.1 step 6: the tag must equal tool.yaml's version.
+fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Error> {
+    let tag = source.tag.as_deref().unwrap_or_default();
+    if tag.strip_prefix('v') != Some(package.version.to_string().as_str()) {
+        return Err(Error::other(
+            format!(
+                "tag {tag} of {} holds tool.yaml version {}; the tag and the version must match",
+                source.repository.as_deref().unwrap_or(&plan.label),
+                package.version
+            ),
+            Some(
+                "nothing was installed; the tool's maintainers should retag or fix tool.yaml"
+                    .into(),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The archive must be the package the index promised: same name, same
+/// version, same permissions.
+fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
+    if let Some((name, version)) = &plan.target {
+        if *name != package.name || *version != package.version {
+            return Err(Error::other(
+                format!(
+                    "the archive for {name} {version} contains {} {}",
+                    package.name, package.version
+                ),
+                Some("the registry's record points at the wrong archive; report it to its maintainers".into()),
+            ));
+        }
+    }
+    if let Some(declared) = &plan.declared {
+        let mut a = declared.clone();
+        let mut b = package.tool.permissions.clone();
+        a.sort();
+        b.sort();
+        if a != b {
+            return Err(Error::other(
+                format!(
+                    "{}: the registry declares permissions [{}] but its tool.yaml asks for [{}]",
+                    plan.label,
+                    declared.join(", "),
+                    package.tool.permissions.join(", ")
+                ),
+                Some(
+                    "nothing was installed; report the mismatch to the registry's maintainers"
+                        .into(),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! Consent: a tool's permissions are shown before it is installed, and from
+//! medium risk up a person must say yes (or pass `--yes`); with no terminal
+//! and no `--yes` such an install stops with an error naming the permissions
+//! (ARCHITECTURE.md, invariant 7).
+
+use crate::context::Context;
+use crate::error::Error;
+use crate::package::{Permission, RiskLevel};
+
+/// Shows a tool's permissions and, from medium risk up, asks for consent
+/// (ARCHITECTURE.md, invariant 7).
+pub(crate) fn confirm(
+    ctx: &Context,
+    label: &str,
+    permissions: &[String],
+    yes: bool,
+) -> Result<(), Error> {
+    let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
+    confirm_risk(ctx, label, permissions, RiskLevel::derive(&parsed), yes)
+}
+
+/// As `confirm`, for a risk level known otherwise than from the permissions.
+pub(crate) fn confirm_risk(
+    ctx: &Context,
+    label: &str,
+    permissions: &[String],
+    risk: RiskLevel,
+    yes: bool,
+) -> Result<(), Error> {
+    let shown = if permissions.is_empty() {
+        "none".to_string()
+    } else {
+        permissions.join(", ")
+    };
+    ctx.reporter.status(
+        "Permissions",
+        &format!("{label}: {shown} (risk: {})", risk.as_str()),
+    );
+    if !risk.needs_confirmation() || yes {
+        return Ok(());
+    }
+    if !ctx.interactive {
+        return Err(Error::other(
+            format!(
+                "{label} asks for {shown} (risk: {}) and there is no terminal to confirm it",
+                risk.as_str()
+            ),
+            Some("pass --yes to accept these permissions".into()),
+        ));
+    }
+    let accepted = dialoguer::Confirm::new()
+        .with_prompt(format!("Install {label} with {shown}?"))
+        .default(false)
+        .interact()
+        .map_err(|e| Error::other(format!("cannot ask for confirmation: {e}"), None))?;
+    if accepted {
+        Ok(())
+    } else {
+        Err(Error::other(
+            format!("installation of {label} cancelled"),
+            None,
+        ))
+    }
+}

@@ -1,0 +1,297 @@
+//! Planning: what each requested package is and where its bytes come from,
+//! decided before the root is locked or anything is fetched, so that a typo
+//! or an unknown version fails before any download.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::context::Context;
+use crate::error::Error;
+use crate::fetch::git::ToolRepo;
+use crate::fetch::Job;
+use crate::index::{ArchiveLocation, Lookup, Registry, RegistryEntry, VersionRecord};
+use crate::registries::Registries;
+use crate::resolve::{self, Spec};
+use crate::root::receipt::{Source, SourceKind};
+use crate::verify::{Digest, Expected};
+
+/// One package to install.
+pub(crate) struct Plan {
+    pub label: String,
+    /// Known before fetching for registry installs; for a local archive only
+    /// once it is unpacked.
+    pub target: Option<(String, semver::Version)>,
+    /// The permissions the index declared, checked against tool.yaml.
+    pub declared: Option<Vec<String>>,
+    pub(crate) fetch: Fetch,
+    pub(crate) source: Source,
+}
+
+/// How a plan's files are obtained.
+pub(crate) enum Fetch {
+    /// An archive, streamed through the verifier.
+    Archive(Job),
+    /// A tag of an RFC 3 git-source tool.
+    Git { repo: ToolRepo, tag: String },
+}
+
+/// Resolves a spec against the configured registries: the first registry
+/// that knows the tool answers.
+pub(crate) fn plan_spec(
+    ctx: &Context,
+    registries: &Registries<'_>,
+    spec: &Spec,
+) -> Result<Plan, Error> {
+    let found = registries.find(&spec.name)?;
+    match &found.lookup {
+        Lookup::Records(records) => {
+            registry_plan(found.registry, spec, records, ctx.reporter.as_ref())
+        }
+        Lookup::GitSource(entry) => git_plan(ctx, found.registry, entry, spec),
+    }
+}
+
+/// Resolves an RFC 3 git-source tool: tags from the repository (7.3).
+fn git_plan(
+    ctx: &Context,
+    registry: &Registry,
+    entry: &RegistryEntry,
+    spec: &Spec,
+) -> Result<Plan, Error> {
+    let url = registry.tool_repository(entry)?;
+    let repo =
+        ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref()).map_err(|e| {
+            Error::other(
+                format!("cannot fetch the tags of {} from {url}: {e}", entry.name),
+                Some(
+                    "check the repository URL in the registry's registry.yaml and your connection"
+                        .into(),
+                ),
+            )
+        })?;
+    let tags = repo
+        .tags()
+        .map_err(|e| Error::other(format!("{url}: {e}"), None))?;
+    let records = tag_records(&entry.name, &tags);
+    let selected = resolve::select(spec, &records)?;
+    let version = selected.record.version.clone();
+    let tag = tags
+        .iter()
+        .find(|t| t.version == version)
+        .map(|t| t.name.clone())
+        .expect("selected from the tags");
+    // The tag's tool.yaml, read from the fetched objects, declares the
+    // permissions, so consent comes before anything is written (as for
+    // index records); the checkout is then held to the same list.
+    let declared = repo
+        .read_file(&tag, "tool.yaml")
+        .ok()
+        .flatten()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok())
+        .map(|tool| tool.permissions);
+    let label = format!("{} {version}", entry.name);
+    Ok(Plan {
+        label,
+        target: Some((entry.name.clone(), version)),
+        declared,
+        source: Source {
+            kind: SourceKind::Git,
+            registry: Some(registry.name.clone()),
+            path: None,
+            archive: None,
+            blake3: Digest::of(b""),
+            size: 0,
+            repository: Some(url),
+            tag: Some(tag.clone()),
+            commit: None,
+            extra: Default::default(),
+        },
+        fetch: Fetch::Git { repo, tag },
+    })
+}
+
+/// Tags as version records, so the one resolver applies (digests are
+/// unknown until checkout and unused by resolution).
+pub(crate) fn tag_records(name: &str, tags: &[crate::fetch::git::Tag]) -> Vec<VersionRecord> {
+    tags.iter()
+        .map(|t| VersionRecord {
+            name: name.to_string(),
+            version: t.version.clone(),
+            blake3: Digest::of(b""),
+            size: 0,
+            archive: None,
+            sha256: None,
+            yanked: false,
+            description: String::new(),
+            keywords: vec![],
+            permissions: vec![],
+        })
+        .collect()
+}
+
+fn registry_plan(
+    registry: &Registry,
+    spec: &Spec,
+    records: &[VersionRecord],
+    reporter: &dyn crate::progress::Reporter,
+) -> Result<Plan, Error> {
+    let selected = resolve::select(spec, records)?;
+    let record = selected.record;
+    if selected.yanked {
+        reporter.warn(&format!(
+            "{} {} is yanked; installing it because it was asked for exactly",
+            record.name, record.version
+        ));
+    }
+    let location = registry.archive_location(record)?;
+    Ok(Plan {
+        label: format!("{} {}", record.name, record.version),
+        target: Some((record.name.clone(), record.version.clone())),
+        declared: Some(record.permissions.clone()),
+        source: Source {
+            kind: SourceKind::Registry,
+            registry: Some(registry.name.clone()),
+            path: None,
+            archive: Some(location.to_string()),
+            blake3: record.blake3,
+            size: record.size,
+            repository: None,
+            tag: None,
+            commit: None,
+            extra: Default::default(),
+        },
+        fetch: Fetch::Archive(Job {
+            label: format!("{} {}", record.name, record.version),
+            location,
+            expected: Expected {
+                blake3: record.blake3,
+                size: Some(record.size),
+                sha256: record
+                    .sha256
+                    .as_deref()
+                    .and_then(crate::verify::parse_sha256),
+            },
+        }),
+    })
+}
+
+impl Plan {
+    /// Where the package comes from, as its receipt will say (for git
+    /// sources the commit and tree are only known after checkout).
+    pub(crate) fn source(&self) -> &Source {
+        &self.source
+    }
+}
+
+/// A plan that installs exactly the archive orla.lock pins: no index is
+/// read, and the bytes must have the pinned digest and size.
+pub(crate) fn pinned_archive_plan(
+    name: &str,
+    version: &semver::Version,
+    location: ArchiveLocation,
+    source: Source,
+) -> Plan {
+    let label = format!("{name} {version}");
+    Plan {
+        label: label.clone(),
+        target: Some((name.to_string(), version.clone())),
+        declared: None,
+        fetch: Fetch::Archive(Job {
+            label,
+            location,
+            expected: Expected {
+                blake3: source.blake3,
+                size: Some(source.size),
+                sha256: None,
+            },
+        }),
+        source,
+    }
+}
+
+/// A plan that checks out the tag orla.lock pins for an RFC 3 git-source
+/// tool; `apply` refuses it unless the tag still gives the pinned commit.
+pub(crate) fn pinned_git_plan(
+    ctx: &Context,
+    name: &str,
+    version: &semver::Version,
+    source: Source,
+) -> Result<Plan, Error> {
+    let url = source.repository.clone().unwrap_or_default();
+    let tag = source.tag.clone().unwrap_or_else(|| format!("v{version}"));
+    let repo = ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
+        .map_err(|e| Error::other(format!("cannot fetch {name} from {url}: {e}"), None))?;
+    Ok(Plan {
+        label: format!("{name} {version}"),
+        target: Some((name.to_string(), version.clone())),
+        declared: None,
+        fetch: Fetch::Git { repo, tag },
+        source,
+    })
+}
+
+/// A package directory is packed in memory, exactly as `orla tool pack`
+/// would; an archive is read once. Either then takes the same hardened path
+/// as a registry download.
+pub(crate) fn local_plan(path: &Path) -> Result<Plan, Error> {
+    let shown = path.display().to_string();
+    let (bytes, target) = if path.is_dir() {
+        let (packed, bytes) = crate::package::pack::pack_to_vec(path)?;
+        (bytes, Some((packed.name, packed.version)))
+    } else {
+        let hint = || {
+            Some("--local takes a package directory (with tool.yaml) or a .tar.gz archive".into())
+        };
+        let cannot = |e: std::io::Error| Error::other(format!("cannot read {shown}: {e}"), hint());
+        // A device (`/dev/zero`) would be read into memory without end, and
+        // opening a fifo blocks: judged before opening, and again on the
+        // opened file, which is the one read.
+        let refuse = || Error::other(format!("{shown} is not a regular file"), hint());
+        if !std::fs::metadata(path).map_err(cannot)?.is_file() {
+            return Err(refuse());
+        }
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
+        if !file.metadata().map_err(cannot)?.is_file() {
+            return Err(refuse());
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot)?;
+        (bytes, None)
+    };
+    let digest = Digest::of(&bytes);
+    let size = bytes.len() as u64;
+    let label = match &target {
+        Some((n, v)) => format!("{n} {v}"),
+        None => shown.clone(),
+    };
+    Ok(Plan {
+        label: label.clone(),
+        target,
+        declared: None,
+        source: Source {
+            kind: SourceKind::Local,
+            registry: None,
+            path: Some(shown.clone()),
+            archive: None,
+            blake3: digest,
+            size,
+            repository: None,
+            tag: None,
+            commit: None,
+            extra: Default::default(),
+        },
+        fetch: Fetch::Archive(Job {
+            label,
+            location: ArchiveLocation::Memory {
+                origin: shown,
+                bytes: Arc::new(bytes),
+            },
+            expected: Expected {
+                blake3: digest,
+                size: Some(size),
+                sha256: None,
+            },
+        }),
+    })
+}
