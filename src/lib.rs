@@ -1,7 +1,7 @@
 //! orla: the package manager for MCP tools.
 //!
 //! The crate is organised by pipeline stage, each a module with a small typed
-//! interface (see DESIGN.md, "The pipeline"):
+//! interface (ARCHITECTURE.md has the map):
 //!
 //! spec -> [`index`] -> [`resolve`] -> [`fetch`] -> [`verify`] -> [`unpack`]
 //! -> [`package`] (validate) -> [`store`] -> [`manifest`]

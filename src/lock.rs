@@ -1,5 +1,5 @@
 //! Advisory file locks: one orla process at a time mutates an install root
-//! (DESIGN.md invariant 4). A second process says it is waiting and blocks.
+//! (ARCHITECTURE.md, invariant 4). A second process says it is waiting and blocks.
 
 use std::fs::{File, OpenOptions};
 use std::io;

@@ -1,4 +1,4 @@
-//! Crash safety and concurrency (DESIGN.md invariants 3, 4 and 5; issue 6).
+//! Crash safety and concurrency (ARCHITECTURE.md, invariants 3, 4 and 5).
 //!
 //! orla is SIGKILLed at many points of install, reinstall and uninstall:
 //! after each kill the store must hold exactly the state before the command

@@ -1,4 +1,4 @@
-//! A read-only root and a full disk (issue 6): a clear error, exit 1, and
+//! A read-only root and a full disk: a clear error, exit 1, and
 //! the previous state intact.
 //!
 //! - Read-only: the root's permission bits are taken away. Tests often run

@@ -1,4 +1,4 @@
-//! The hostile-archive corpus (DESIGN.md invariant 2, issue 6). Every archive
+//! The hostile-archive corpus (ARCHITECTURE.md, invariant 2). Every archive
 //! is built here, byte by byte, and served over real HTTP with an honest
 //! record (the digest matches), so only unpacking and validation stand
 //! between it and the disk. Each must be refused with a clear error, exit 1,

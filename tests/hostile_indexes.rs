@@ -1,5 +1,5 @@
 //! Hostile and broken registry indexes, and a download cache that is never
-//! trusted blindly (issue 6). Every refusal is one clear error, exit 1, and
+//! trusted blindly. Every refusal is one clear error, exit 1, and
 //! ORLA_HOME and the cache exactly as they were.
 
 mod common;

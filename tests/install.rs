@@ -394,7 +394,7 @@ fn a_local_path_that_is_not_a_regular_file_is_refused_before_reading() {
 }
 
 /// A local archive's permissions were shown under its path
-/// (`Permissions /work/./x.tar.gz: network`), and its receipt kept the `./`.
+/// (`Permissions /home/you/./x.tar.gz: network`), and its receipt kept the `./`.
 #[test]
 fn local_archive_consent_names_the_package_and_a_clean_path() {
     let t = TestContext::new();

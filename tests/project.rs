@@ -1,4 +1,4 @@
-//! Projects (issue 4): `orla init`, strict orla.yaml, requirements recorded
+//! Projects: `orla init`, strict orla.yaml, requirements recorded
 //! in orla.yaml and pinned in orla.lock, reproducible installs on a second
 //! machine, `--locked` and `--frozen`, comment-preserving edits, RFC 1
 //! discovery of loose executables, project tools shadowing global ones,

@@ -1,4 +1,4 @@
-//! Property tests (issue 6): the parsers that read untrusted text (version
+//! Property tests: the parsers that read untrusted text (version
 //! specs, tool.yaml, index records) and the path checks that keep archives
 //! and names inside their directories. Arbitrary input never panics, and
 //! what is accepted round-trips and stays inside its directory.

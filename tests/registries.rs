@@ -1,4 +1,4 @@
-//! Remote registries (issue 3): git indexes cloned into the cache with a
+//! Remote registries: git indexes cloned into the cache with a
 //! TTL, --refresh and --offline; configured registries and their order;
 //! archives over HTTP with retries, resume, redirects, timeouts and the
 //! download cache; RFC 3 git-source tools; search, info, update and cache.

@@ -1,4 +1,4 @@
-//! Rollback protection for git indexes (issue 6): orla remembers the last
+//! Rollback protection for git indexes: orla remembers the last
 //! commit it fetched per registry and requires every later fetch to be a
 //! fast-forward of it. A rewound or force-pushed index is refused, the
 //! cached clone stays at the last commit seen, and `--allow-rollback`

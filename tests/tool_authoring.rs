@@ -343,7 +343,7 @@ fn unparsable_tool_yaml_names_its_shape_and_a_fix() {
 }
 
 /// `orla tool pack` in a directory without tool.yaml said
-/// "/work/. has no tool.yaml".
+/// "/home/you/. has no tool.yaml".
 #[test]
 fn package_paths_are_shown_without_a_dot_component() {
     let ctx = TestContext::new();

@@ -9,7 +9,7 @@
 //! Files come straight out of git objects, never through a working tree or
 //! checkout filters: only regular files (mode 644 or 755) and directories
 //! are accepted; symlinks and submodules are refused as in archives
-//! (DESIGN.md invariant 2).
+//! (ARCHITECTURE.md, invariant 2).
 //!
 //! The install receipt records the tag's commit and the tree digest: BLAKE3
 //! over one line per file, sorted by path, `"<644|755> <blake3 hex> <path>\n"`.

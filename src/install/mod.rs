@@ -79,7 +79,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     let mut plans = Vec::new();
     if let Some(path) = &args.local {
         // components() drops the `.` of `./x.tar.gz`, which messages and the
-        // receipt would otherwise show as `/work/./x.tar.gz`.
+        // receipt would otherwise show as `/home/you/./x.tar.gz`.
         let path: std::path::PathBuf = ctx.cwd.join(path).components().collect();
         plans.push(local_plan(&path)?);
     }

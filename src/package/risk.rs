@@ -2,7 +2,7 @@
 //!
 //! Permissions are what a tool declares in tool.yaml; the risk level is what
 //! orla and the runtime act on: it decides whether an install needs
-//! confirmation (DESIGN.md invariant 7). An unknown permission is kept as
+//! confirmation (ARCHITECTURE.md, invariant 7). An unknown permission is kept as
 //! written and counted as high risk, so a typo can never lower the risk.
 
 use serde::{Deserialize, Serialize};

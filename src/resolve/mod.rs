@@ -1,4 +1,4 @@
-//! Version specs and version selection (DESIGN.md "Version rules").
+//! Version specs and version selection (the rules are in docs/install.md).
 //!
 //! The resolver is a pure function over version records: no I/O, so every
 //! rule is tested directly.

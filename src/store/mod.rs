@@ -1,5 +1,5 @@
 //! The install store: `<tools_dir>/<name>/<version>/`, changed only under the
-//! root's lock and only by atomic renames (DESIGN.md invariants 1, 3, 4, 5).
+//! root's lock and only by atomic renames (ARCHITECTURE.md, invariants 1, 3, 4, 5).
 //!
 //! An install unpacks into a fresh directory under `<tools_dir>/.orla-staging/`
 //! (same filesystem, so the final `rename` is atomic), writes the receipt

@@ -1,4 +1,4 @@
-//! Hardened extraction of package archives (DESIGN.md invariant 2).
+//! Hardened extraction of package archives (ARCHITECTURE.md, invariant 2).
 //!
 //! An archive may hold only regular files and directories: links, devices and
 //! fifos are refused outright, because link checks have a long history of
