@@ -159,13 +159,12 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                 .and_then(|repo| repo.tags())
             {
                 Ok(tags) => {
-                    let records = crate::install::plan::tag_records(&name, &tags);
                     let latest = Spec {
                         name: name.clone(),
                         requirement: Requirement::Latest,
                         raw: None,
                     };
-                    info.latest = resolve::select(&latest, &records)
+                    info.latest = resolve::select(&latest, &tags)
                         .ok()
                         .map(|s| s.record.version.to_string());
                     // The permissions of the version `install` would pick,

@@ -33,6 +33,12 @@ pub struct Tag {
     pub version: semver::Version,
 }
 
+impl crate::resolve::Candidate for Tag {
+    fn version(&self) -> &semver::Version {
+        &self.version
+    }
+}
+
 /// A tool repository fetched into the cache.
 pub struct ToolRepo {
     pub url: String,

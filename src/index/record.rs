@@ -162,6 +162,15 @@ impl RegistryYaml {
     }
 }
 
+impl crate::resolve::Candidate for VersionRecord {
+    fn version(&self) -> &semver::Version {
+        &self.version
+    }
+    fn yanked(&self) -> bool {
+        self.yanked
+    }
+}
+
 /// Where an archive's bytes come from.
 #[derive(Debug, Clone)]
 pub enum ArchiveLocation {

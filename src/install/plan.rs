@@ -72,14 +72,8 @@ fn git_plan(
     let tags = repo
         .tags()
         .map_err(|e| Error::other(format!("{url}: {e}"), None))?;
-    let records = tag_records(&entry.name, &tags);
-    let selected = resolve::select(spec, &records)?;
-    let version = selected.record.version.clone();
-    let tag = tags
-        .iter()
-        .find(|t| t.version == version)
-        .map(|t| t.name.clone())
-        .expect("selected from the tags");
+    let selected = resolve::select(spec, &tags)?.record;
+    let (version, tag) = (selected.version.clone(), selected.name.clone());
     // The tag's tool.yaml, read from the fetched objects, declares the
     // permissions, so consent comes before anything is written (as for
     // index records); the checkout is then held to the same list.
@@ -109,25 +103,6 @@ fn git_plan(
         },
         fetch: Fetch::Git { repo, tag },
     })
-}
-
-/// Tags as version records, so the one resolver applies (digests are
-/// unknown until checkout and unused by resolution).
-pub(crate) fn tag_records(name: &str, tags: &[crate::fetch::git::Tag]) -> Vec<VersionRecord> {
-    tags.iter()
-        .map(|t| VersionRecord {
-            name: name.to_string(),
-            version: t.version.clone(),
-            blake3: Digest::of(b""),
-            size: 0,
-            archive: None,
-            sha256: None,
-            yanked: false,
-            description: String::new(),
-            keywords: vec![],
-            permissions: vec![],
-        })
-        .collect()
 }
 
 fn registry_plan(

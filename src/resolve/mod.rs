@@ -1,7 +1,8 @@
 //! Version specs and version selection (the rules are in docs/install.md).
 //!
-//! The resolver is a pure function over version records: no I/O, so every
-//! rule is tested directly.
+//! The resolver is a pure function over candidates (anything with a version
+//! and a yanked flag: an index's version records, a repository's tags): no
+//! I/O, so every rule is tested directly.
 //!
 //! - `name`, `name@latest`: newest non-yanked stable; if none is stable, the
 //!   newest pre-release.
@@ -14,7 +15,6 @@ use std::fmt;
 
 use semver::{Version, VersionReq};
 
-use crate::index::VersionRecord;
 use crate::package::names;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -176,42 +176,53 @@ pub fn same_version(a: &Version, b: &Version) -> bool {
 }
 
 /// The chosen record, and whether choosing it deserves a warning.
+/// What the resolver chooses from.
+pub trait Candidate {
+    fn version(&self) -> &Version;
+    /// Yanked candidates are chosen only by an exact version.
+    fn yanked(&self) -> bool {
+        false
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
-pub struct Selected<'a> {
-    pub record: &'a VersionRecord,
+pub struct Selected<'a, C> {
+    pub record: &'a C,
     pub yanked: bool,
 }
 
-/// Picks the version `requirement` asks for among `records`.
-pub fn select<'a>(spec: &Spec, records: &'a [VersionRecord]) -> Result<Selected<'a>, ResolveError> {
+pub fn select<'a, C: Candidate>(
+    spec: &Spec,
+    records: &'a [C],
+) -> Result<Selected<'a, C>, ResolveError> {
     let name = spec.name.as_str();
     let requirement = &spec.requirement;
     if records.is_empty() {
         return Err(ResolveError::Empty { name: name.into() });
     }
-    let live = || records.iter().filter(|r| !r.yanked);
+    let live = || records.iter().filter(|r| !r.yanked());
     let chosen = match requirement {
-        Requirement::Exact(v) => records.iter().find(|r| same_version(&r.version, v)),
+        Requirement::Exact(v) => records.iter().find(|r| same_version(r.version(), v)),
         Requirement::Latest => {
             if live().next().is_none() {
                 return Err(ResolveError::AllYanked { name: name.into() });
             }
             live()
-                .filter(|r| r.version.pre.is_empty())
-                .max_by(|a, b| a.version.cmp(&b.version))
-                .or_else(|| live().max_by(|a, b| a.version.cmp(&b.version)))
+                .filter(|r| r.version().pre.is_empty())
+                .max_by(|a, b| a.version().cmp(b.version()))
+                .or_else(|| live().max_by(|a, b| a.version().cmp(b.version())))
         }
         Requirement::Range(req) => live()
-            .filter(|r| req.matches(&r.version))
-            .max_by(|a, b| a.version.cmp(&b.version)),
+            .filter(|r| req.matches(r.version()))
+            .max_by(|a, b| a.version().cmp(b.version())),
     };
     match chosen {
         Some(record) => Ok(Selected {
             record,
-            yanked: record.yanked,
+            yanked: record.yanked(),
         }),
         None => {
-            let mut available: Vec<Version> = live().map(|r| r.version.clone()).collect();
+            let mut available: Vec<Version> = live().map(|r| r.version().clone()).collect();
             available.sort();
             Err(ResolveError::NoMatch {
                 name: name.into(),
@@ -225,6 +236,7 @@ pub fn select<'a>(spec: &Spec, records: &'a [VersionRecord]) -> Result<Selected<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::VersionRecord;
     use crate::verify::Digest;
 
     fn records(versions: &[(&str, bool)]) -> Vec<VersionRecord> {
