@@ -21,15 +21,20 @@
 //!
 //! Writers on one machine serialise on a lock file (in the git directory,
 //! or in orla's cache for a plain directory).
+//!
+//! `target` parses `--index`, `writer` opens an index and writes a change
+//! set into it, `git` makes the commit of a git index.
 
-use std::path::{Path, PathBuf};
+mod git;
+mod target;
+mod writer;
+
+pub use target::IndexTarget;
+pub use writer::{Change, IndexWriter};
 
 use super::{shard_path, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
-use crate::fs::atomic_write;
-use crate::lock::{FileLock, LockKind};
 use crate::package::validate::escapes;
 use crate::package::Package;
-use crate::progress::Reporter;
 use crate::verify::Digest;
 
 #[derive(Debug, thiserror::Error)]
@@ -104,323 +109,6 @@ impl PublishError {
     }
 }
 
-/// Where an index is written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IndexTarget {
-    Dir(PathBuf),
-    GitWorktree(PathBuf),
-    GitBare(PathBuf),
-}
-
-impl IndexTarget {
-    /// Parses `--index LOCATION`; relative paths are taken from `cwd`.
-    /// A directory that does not exist yet is a plain directory (for `--init`).
-    pub fn parse(text: &str, cwd: &Path) -> Result<IndexTarget, PublishError> {
-        let bad = |reason: &str| PublishError::BadLocation {
-            location: text.to_string(),
-            reason: reason.to_string(),
-        };
-        if text.trim().is_empty() {
-            // Not the current directory: an unset variable in a script
-            // (`--index "$INDEX"`) must not publish into wherever it runs.
-            return Err(bad("is empty"));
-        }
-        if text == "builtin" && !cwd.join(text).exists() {
-            // Not `./builtin`, which --init would offer to create.
-            return Err(bad(
-                "names the registry compiled into orla, which cannot be written (its source is registry-index/ in orla's repository)",
-            ));
-        }
-        let text_path = text.strip_prefix("git+").unwrap_or(text);
-        let (path, must_be_git) = if let Some(rest) = text_path.strip_prefix("file://") {
-            // As git reads it: `file:///a%20b` is the directory `/a b`.
-            let path = reqwest::Url::parse(text_path)
-                .ok()
-                .and_then(|url| url.to_file_path().ok())
-                .unwrap_or_else(|| PathBuf::from(rest));
-            (path, true)
-        } else if text_path.contains("://") {
-            return Err(bad("is a remote URL; publish writes to local indexes only"));
-        } else {
-            (cwd.join(text_path), text.starts_with("git+"))
-        };
-        if path.exists() && !path.is_dir() {
-            return Err(bad("is not a directory"));
-        }
-        if path.is_dir() {
-            if let Ok(repo) = git2::Repository::open(&path) {
-                return Ok(if repo.is_bare() {
-                    IndexTarget::GitBare(path)
-                } else {
-                    IndexTarget::GitWorktree(path)
-                });
-            }
-        }
-        if must_be_git {
-            return Err(bad("is not a git repository"));
-        }
-        Ok(IndexTarget::Dir(path))
-    }
-
-    pub fn path(&self) -> &Path {
-        match self {
-            IndexTarget::Dir(p) | IndexTarget::GitWorktree(p) | IndexTarget::GitBare(p) => p,
-        }
-    }
-
-    pub fn is_git(&self) -> bool {
-        !matches!(self, IndexTarget::Dir(_))
-    }
-}
-
-/// An index opened for writing, holding its lock.
-pub struct IndexWriter {
-    target: IndexTarget,
-    location: String,
-    repo: Option<git2::Repository>,
-    _lock: FileLock,
-}
-
-/// One file to write, relative to the index root.
-pub type Change = (String, Vec<u8>);
-
-impl IndexWriter {
-    /// Opens `target`; `lock_dir` holds the lock of a plain directory.
-    pub fn open(
-        target: IndexTarget,
-        lock_dir: &Path,
-        reporter: &dyn Reporter,
-    ) -> Result<IndexWriter, PublishError> {
-        let location = target.path().display().to_string();
-        let git_err = |e: git2::Error| PublishError::Git {
-            location: location.clone(),
-            message: e.message().to_string(),
-        };
-        let repo = match &target {
-            IndexTarget::Dir(_) => None,
-            IndexTarget::GitWorktree(p) | IndexTarget::GitBare(p) => {
-                Some(git2::Repository::open(p).map_err(git_err)?)
-            }
-        };
-        let lock_path = match &repo {
-            Some(repo) => repo.path().join("orla-publish.lock"),
-            None => {
-                let canonical = target
-                    .path()
-                    .canonicalize()
-                    .unwrap_or_else(|_| target.path().to_path_buf());
-                let key = Digest::of(canonical.display().to_string().as_bytes()).to_hex();
-                lock_dir.join(format!("publish-{}.lock", &key[..16]))
-            }
-        };
-        let lock = FileLock::acquire(&lock_path, LockKind::Exclusive, "the index", reporter)
-            .map_err(|e| PublishError::Io {
-                location: location.clone(),
-                action: "lock",
-                path: lock_path.display().to_string(),
-                message: e.to_string(),
-            })?;
-        Ok(IndexWriter {
-            target,
-            location,
-            repo,
-            _lock: lock,
-        })
-    }
-
-    pub fn location(&self) -> &str {
-        &self.location
-    }
-
-    /// For a plain directory inside a git working tree (the repository's
-    /// own `registry-index/`): the working tree, whose author commits the
-    /// published files with the rest of the change.
-    pub fn enclosing_worktree(&self) -> Option<PathBuf> {
-        match &self.target {
-            IndexTarget::Dir(path) => git2::Repository::discover(path)
-                .ok()
-                .and_then(|r| r.workdir().map(Path::to_path_buf)),
-            _ => None,
-        }
-    }
-
-    fn io(&self, action: &'static str, path: &str, e: impl std::fmt::Display) -> PublishError {
-        PublishError::Io {
-            location: self.location.clone(),
-            action,
-            path: path.to_string(),
-            message: e.to_string(),
-        }
-    }
-
-    fn git(&self, e: git2::Error) -> PublishError {
-        PublishError::Git {
-            location: self.location.clone(),
-            message: e.message().to_string(),
-        }
-    }
-
-    /// Reads one file of the index: from disk, or from HEAD in a bare repository.
-    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, PublishError> {
-        match (&self.target, &self.repo) {
-            (IndexTarget::GitBare(_), Some(repo)) => {
-                let head = match repo.head() {
-                    Ok(h) => h,
-                    // An empty repository has no files yet.
-                    Err(e) if e.code() == git2::ErrorCode::UnbornBranch => return Ok(None),
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
-                    Err(e) => return Err(self.git(e)),
-                };
-                let tree = head.peel_to_tree().map_err(|e| self.git(e))?;
-                match tree.get_path(Path::new(rel)) {
-                    Ok(entry) => {
-                        let object = entry.to_object(repo).map_err(|e| self.git(e))?;
-                        Ok(object.as_blob().map(|b| b.content().to_vec()))
-                    }
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
-                    Err(e) => Err(self.git(e)),
-                }
-            }
-            _ => match std::fs::read(self.target.path().join(rel)) {
-                Ok(bytes) => Ok(Some(bytes)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(self.io("read", rel, e)),
-            },
-        }
-    }
-
-    /// The index's config.json, or `None` when it has none.
-    pub fn config(&self) -> Result<Option<IndexConfig>, PublishError> {
-        let Some(bytes) = self.read("config.json")? else {
-            return Ok(None);
-        };
-        let config =
-            IndexConfig::parse(&bytes).map_err(|message| self.malformed("config.json", message))?;
-        if config.format != INDEX_FORMAT {
-            return Err(PublishError::UnknownFormat {
-                location: self.location.clone(),
-                found: config.format,
-            });
-        }
-        Ok(Some(config))
-    }
-
-    fn malformed(&self, path: &str, message: String) -> PublishError {
-        PublishError::Malformed {
-            location: self.location.clone(),
-            path: path.to_string(),
-            message,
-        }
-    }
-
-    /// Every record of `name` (none when the tool is new), and the file's text.
-    pub fn records(&self, name: &str) -> Result<(Vec<VersionRecord>, String), PublishError> {
-        let rel = shard_path(name);
-        match self.read(&rel)? {
-            None => Ok((Vec::new(), String::new())),
-            Some(bytes) => {
-                let records =
-                    VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&rel, m))?;
-                Ok((
-                    records,
-                    String::from_utf8(bytes).expect("parse_file checked UTF-8"),
-                ))
-            }
-        }
-    }
-
-    /// Writes `changes` in order; in a git repository, commits them with
-    /// `message`. Returns the commit id, if one was made.
-    pub fn apply(&self, changes: &[Change], message: &str) -> Result<Option<String>, PublishError> {
-        if let IndexTarget::Dir(_) | IndexTarget::GitWorktree(_) = self.target {
-            for (rel, bytes) in changes {
-                let path = self.target.path().join(rel);
-                atomic_write(&path, bytes).map_err(|e| self.io("write", rel, e))?;
-            }
-        }
-        let Some(repo) = &self.repo else {
-            return Ok(None);
-        };
-        let head_commit = match repo.head() {
-            Ok(head) => Some(head.peel_to_commit().map_err(|e| self.git(e))?),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    git2::ErrorCode::UnbornBranch | git2::ErrorCode::NotFound
-                ) =>
-            {
-                None
-            }
-            Err(e) => return Err(self.git(e)),
-        };
-        let base = match &head_commit {
-            Some(c) => Some(c.tree().map_err(|e| self.git(e))?),
-            None => None,
-        };
-        let mut tree_id = base.as_ref().map(|t| t.id());
-        for (rel, bytes) in changes {
-            let blob = repo.blob(bytes).map_err(|e| self.git(e))?;
-            let parts: Vec<&str> = rel.split('/').collect();
-            let current = match tree_id {
-                Some(id) => Some(repo.find_tree(id).map_err(|e| self.git(e))?),
-                None => None,
-            };
-            tree_id = Some(upsert(repo, current.as_ref(), &parts, blob).map_err(|e| self.git(e))?);
-        }
-        let tree = repo
-            .find_tree(tree_id.expect("at least one change"))
-            .map_err(|e| self.git(e))?;
-        let signature = repo
-            .signature()
-            .or_else(|_| git2::Signature::now("orla", "orla@localhost"))
-            .map_err(|e| self.git(e))?;
-        let parents: Vec<&git2::Commit> = head_commit.iter().collect();
-        let id = repo
-            .commit(
-                Some("HEAD"),
-                &signature,
-                &signature,
-                message,
-                &tree,
-                &parents,
-            )
-            .map_err(|e| self.git(e))?;
-        if !repo.is_bare() {
-            // Keep `git status` clean for the files just committed.
-            let mut index = repo.index().map_err(|e| self.git(e))?;
-            for (rel, _) in changes {
-                index.add_path(Path::new(rel)).map_err(|e| self.git(e))?;
-            }
-            index.write().map_err(|e| self.git(e))?;
-        }
-        Ok(Some(id.to_string()))
-    }
-}
-
-/// Returns the id of `base` with the blob at `path` set.
-fn upsert(
-    repo: &git2::Repository,
-    base: Option<&git2::Tree>,
-    path: &[&str],
-    blob: git2::Oid,
-) -> Result<git2::Oid, git2::Error> {
-    let mut builder = repo.treebuilder(base)?;
-    let (first, rest) = path.split_first().expect("paths are not empty");
-    if rest.is_empty() {
-        builder.insert(first, blob, 0o100644)?;
-    } else {
-        let sub = match base.and_then(|t| t.get_name(first)) {
-            Some(entry) if entry.kind() == Some(git2::ObjectType::Tree) => {
-                Some(repo.find_tree(entry.id())?)
-            }
-            _ => None,
-        };
-        let id = upsert(repo, sub.as_ref(), rest, blob)?;
-        builder.insert(first, id, 0o040000)?;
-    }
-    builder.write()
-}
-
 /// What a publish did.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Published {
@@ -445,7 +133,7 @@ pub fn publish(
         None if init => (IndexConfig::default(), true),
         None => {
             return Err(PublishError::NotAnIndex {
-                location: writer.location.clone(),
+                location: writer.location().to_string(),
             })
         }
     };
@@ -453,7 +141,7 @@ pub fn publish(
     let version = package.version.to_string();
     let archive = config.archive_for(name, &version);
     let template_err = |reason| PublishError::ArchiveTemplate {
-        location: writer.location.clone(),
+        location: writer.location().to_string(),
         template: config.archive.clone(),
         reason,
     };
@@ -498,7 +186,7 @@ pub fn publish(
             });
         }
         return Err(PublishError::Republish {
-            location: writer.location.clone(),
+            location: writer.location().to_string(),
             name: name.clone(),
             version,
             existing: existing.blake3.to_hex(),
@@ -508,7 +196,7 @@ pub fn publish(
     if let Some(on_disk) = writer.read(&archive)? {
         if on_disk != bytes {
             return Err(PublishError::StrayArchive {
-                location: writer.location.clone(),
+                location: writer.location().to_string(),
                 path: archive,
             });
         }
@@ -613,12 +301,12 @@ pub fn yank(
 ) -> Result<Yanked, PublishError> {
     if writer.config()?.is_none() {
         return Err(PublishError::NotAnIndex {
-            location: writer.location.clone(),
+            location: writer.location().to_string(),
         });
     }
     let (records, text) = writer.records(name)?;
     let no_such = || PublishError::NoSuchVersion {
-        location: writer.location.clone(),
+        location: writer.location().to_string(),
         name: name.to_string(),
         version: version.to_string(),
     };
@@ -663,6 +351,7 @@ pub fn yank(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn exact_specs() {
