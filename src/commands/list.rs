@@ -55,9 +55,35 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
             .installed
             .retain(|e| e.root == RootKindName::Project);
     }
+    // Deleted behind orla's back: the manifest still names them until the
+    // next command rewrites it, so they are marked, not shown as served.
+    let missing: Vec<bool> = manifest
+        .installed
+        .iter()
+        .map(|e| !std::path::Path::new(&e.path).exists())
+        .collect();
     if args.json {
-        let text = serde_json::to_string_pretty(&manifest.installed).expect("serialises") + "\n";
+        let mut value = serde_json::to_value(&manifest.installed).expect("serialises");
+        if let Some(entries) = value.as_array_mut() {
+            for (entry, gone) in entries.iter_mut().zip(&missing) {
+                if let (Some(entry), true) = (entry.as_object_mut(), gone) {
+                    entry.insert("missing".into(), true.into());
+                }
+            }
+        }
+        let text = serde_json::to_string_pretty(&value).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());
+    }
+    for (e, _) in manifest.installed.iter().zip(&missing).filter(|(_, m)| **m) {
+        let at = if e.version.is_empty() {
+            e.name.clone()
+        } else {
+            format!("{}@{}", e.name, e.version)
+        };
+        reporter.warn(&format!(
+            "{} {} is missing: {} was deleted outside orla (`orla install {at}` restores it; `orla verify` checks every package)",
+            e.name, e.version, e.path
+        ));
     }
     if manifest.installed.is_empty() {
         ctx.reporter.status(
@@ -69,7 +95,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         );
         return Ok(());
     }
-    super::write_stdout(table(&manifest.installed).as_bytes())
+    super::write_stdout(table(&manifest.installed, &missing).as_bytes())
 }
 
 /// A stale project manifest, regenerated; when the project cannot be
@@ -86,12 +112,13 @@ fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, Er
     }
 }
 
-fn table(entries: &[InstalledEntry]) -> String {
+fn table(entries: &[InstalledEntry], missing: &[bool]) -> String {
     // The ROOT column only matters when a project lists global tools too.
     let mixed = entries.iter().any(|e| e.root != entries[0].root);
     let rows: Vec<Vec<String>> = entries
         .iter()
-        .map(|e| {
+        .zip(missing)
+        .map(|(e, missing)| {
             let mut row = vec![
                 e.name.clone(),
                 if e.version.is_empty() {
@@ -99,7 +126,13 @@ fn table(entries: &[InstalledEntry]) -> String {
                 } else {
                     e.version.clone()
                 },
-                if e.active { "*".into() } else { String::new() },
+                if *missing {
+                    "missing".into()
+                } else if e.active {
+                    "*".into()
+                } else {
+                    String::new()
+                },
                 e.risk_level.as_str().to_string(),
                 match e.source.kind {
                     SourceKind::Registry => e.source.registry.clone().unwrap_or_default(),

@@ -20,6 +20,7 @@ use crate::store::Store;
 pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let project = ctx.project()?;
     let root = ctx.root()?;
+    crate::store::refuse_newer_manifest(&root)?;
     let specs = args
         .specs
         .iter()

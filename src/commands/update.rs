@@ -36,6 +36,7 @@ struct Move {
 pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
     let root = ctx.root()?;
+    crate::store::refuse_newer_manifest(&root)?;
     let project = ctx.project()?;
     let installed = root.scan(reporter)?;
     // The active install of each name, as the manifest chooses it: the

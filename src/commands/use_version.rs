@@ -28,6 +28,7 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
         Some(p) => ctx.project_root(p),
         None => ctx.global_root(),
     };
+    crate::store::refuse_newer_manifest(&root)?;
     let reporter = ctx.reporter.as_ref();
     let installed_of = |reporter: &dyn crate::progress::Reporter| -> Result<Vec<Installed>, Error> {
         let installed: Vec<Installed> = root

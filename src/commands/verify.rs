@@ -50,7 +50,15 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
         return Ok(());
     }
     let first = bad[0];
-    Err(Error::other(
+    let message = if bad.iter().any(|r| r.missing) {
+        format!(
+            "{} of {} installed package{} {} missing or changed",
+            bad.len(),
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" },
+            if bad.len() == 1 { "is" } else { "are" },
+        )
+    } else {
         format!(
             "{} of {} installed package{} differ{} from {} receipt{}",
             bad.len(),
@@ -59,8 +67,16 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
             if bad.len() == 1 { "s" } else { "" },
             if bad.len() == 1 { "its" } else { "their" },
             if bad.len() == 1 { "" } else { "s" },
-        ),
-        Some(if first.error.is_some() {
+        )
+    };
+    Err(Error::other(
+        message,
+        Some(if first.missing {
+            format!(
+                "`orla install {}@{}` installs it again; any install, uninstall or `orla use` drops it from the manifest",
+                first.name, first.version
+            )
+        } else if first.error.is_some() {
             // Maybe not orla's at all: a directory someone put there.
             format!(
                 "if orla installed {}, `orla install {}@{} --force` restores it; if not, remove the directory",

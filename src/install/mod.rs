@@ -46,6 +46,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     // In a project, registry installs go through orla.yaml and orla.lock;
     // a local package is in neither, so it is installed on its own.
     if let Some(project) = ctx.project()? {
+        crate::store::refuse_newer_manifest(&ctx.project_root(&project))?;
         if args.local.is_none() {
             return project::install(ctx, &project, args);
         }
@@ -75,6 +76,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         ));
     }
     let root = ctx.root()?;
+    crate::store::refuse_newer_manifest(&root)?;
     let reporter = ctx.reporter.as_ref();
     let mut plans = Vec::new();
     if let Some(path) = &args.local {

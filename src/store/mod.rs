@@ -94,6 +94,7 @@ impl<'a> Store<'a> {
             created_tools_dir: !root.tools_dir.exists(),
             _lock: lock,
         };
+        refuse_newer_manifest(root)?;
         store.recover(reporter)?;
         Ok(store)
     }
@@ -430,6 +431,7 @@ impl<'a> Store<'a> {
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
         let manifest = self.render_manifest(reporter)?;
+        self.report_vanished(&manifest, reporter);
         let path = self.root.manifest_path();
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.
@@ -454,6 +456,62 @@ impl<'a> Store<'a> {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
         Ok(manifest)
+    }
+}
+
+/// Refuses a root whose manifest a newer orla wrote: rewriting it as this
+/// orla's version would drop what it carries. Commands that change a root
+/// call it before anything else, even when they find nothing to change.
+pub fn refuse_newer_manifest(root: &InstallRoot) -> Result<(), StoreError> {
+    match Manifest::read(root) {
+        Err(e @ StoreError::Manifest { newer: true, .. }) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+impl Store<'_> {
+    /// Says which packages the old manifest served whose directory was
+    /// deleted behind orla's back (not by a removal this command journaled):
+    /// the new manifest drops them, and the user should know why a tool
+    /// went away or another version is served now.
+    fn report_vanished(&self, new: &Manifest, reporter: &dyn Reporter) {
+        let Ok(old) = Manifest::read(self.root) else {
+            return;
+        };
+        let journal = fs::read_to_string(self.journal_path()).unwrap_or_default();
+        let removed: Vec<Step> = journal
+            .lines()
+            .filter_map(Step::parse)
+            .filter(|s| s.kind == StepKind::Remove)
+            .collect();
+        let own = manifest::RootKindName::from(self.root.kind);
+        let ours = |e: &&manifest::InstalledEntry| e.root == own && !e.version.is_empty();
+        for entry in old.installed.iter().filter(ours) {
+            let kept = new
+                .installed
+                .iter()
+                .filter(ours)
+                .any(|n| n.name == entry.name && n.version == entry.version);
+            let by_this_command = removed
+                .iter()
+                .any(|s| s.name == entry.name && s.version.to_string() == entry.version);
+            if kept || by_this_command || Path::new(&entry.path).exists() {
+                continue;
+            }
+            let instead = new
+                .installed
+                .iter()
+                .filter(ours)
+                .find(|n| n.name == entry.name && n.active);
+            let served = match instead {
+                Some(n) if entry.active => format!("; {} {} is served instead", n.name, n.version),
+                _ => String::new(),
+            };
+            reporter.warn(&format!(
+                "{} {} was deleted outside orla ({} is gone): dropped from the manifest{served}",
+                entry.name, entry.version, entry.path
+            ));
+        }
     }
 }
 

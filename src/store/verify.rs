@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::manifest::{Manifest, RootKindName};
 use crate::root::receipt::{FileRecord, Receipt, RECEIPT_FILE};
 use crate::root::{InstallRoot, StoreError};
 
@@ -70,9 +71,13 @@ pub struct PackageReport {
     /// Files the receipt lists.
     pub files: usize,
     pub differences: Vec<Difference>,
-    /// Set when the package could not be checked at all (no readable receipt).
+    /// Set when the package could not be checked at all (no readable
+    /// receipt, or its directory is gone).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The manifest lists the package, but its directory is gone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub missing: bool,
 }
 
 impl PackageReport {
@@ -102,6 +107,7 @@ pub fn verify_root(
                 files: 0,
                 differences: Vec::new(),
                 error: Some(format!("no readable install receipt ({e})")),
+                missing: false,
             },
             Ok(receipt) => {
                 let differences = verify_package(&dir, &receipt.files)
@@ -113,10 +119,44 @@ pub fn verify_root(
                     files: receipt.files.len(),
                     differences,
                     error: None,
+                    missing: false,
                 }
             }
         };
         reports.push(report);
+    }
+    // What the manifest serves but is no longer on disk (deleted behind
+    // orla's back): there is nothing to walk, and the runtime would fail.
+    if let Ok(manifest) = Manifest::read(root) {
+        let own = RootKindName::from(root.kind);
+        for e in &manifest.installed {
+            let listed = reports
+                .iter()
+                .any(|r| r.name == e.name && r.version == e.version);
+            if e.root != own || e.version.is_empty() || listed || name.is_some_and(|n| n != e.name)
+            {
+                continue;
+            }
+            if Path::new(&e.path).exists() {
+                continue;
+            }
+            reports.push(PackageReport {
+                name: e.name.clone(),
+                version: e.version.clone(),
+                path: PathBuf::from(&e.path),
+                files: 0,
+                differences: Vec::new(),
+                error: Some(format!(
+                    "missing: the manifest lists it, but {} is gone",
+                    e.path
+                )),
+                missing: true,
+            });
+        }
+        reports.sort_by(|a, b| {
+            let v = |r: &PackageReport| semver::Version::parse(&r.version).ok();
+            (&a.name, v(a)).cmp(&(&b.name, v(b)))
+        });
     }
     Ok(reports)
 }
