@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -408,6 +409,25 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;migrate;help;help' {
             break
         }
+        'orla;serve' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'HTTP port [default: orla.yaml `port`, else 8080; 0 picks a free one]')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Address to listen on; anything but loopback exposes the tools to the network')
+            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'Also accept browser requests from this Origin (loopback origins always are)')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log format on stderr [default: orla.yaml `log_format`, else json]')
+            [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Log level [default: orla.yaml `log_level`, else info]')
+            [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Serve the global root (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'orla;help' {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
@@ -422,6 +442,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -494,6 +515,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;migrate;capsule' {
+            break
+        }
+        'orla;help;serve' {
             break
         }
         'orla;help;help' {

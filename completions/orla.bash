@@ -43,6 +43,9 @@ _orla() {
             orla,search)
                 cmd="orla__subcmd__search"
                 ;;
+            orla,serve)
+                cmd="orla__subcmd__serve"
+                ;;
             orla,tool)
                 cmd="orla__subcmd__tool"
                 ;;
@@ -102,6 +105,9 @@ _orla() {
                 ;;
             orla__subcmd__help,search)
                 cmd="orla__subcmd__help__subcmd__search"
+                ;;
+            orla__subcmd__help,serve)
+                cmd="orla__subcmd__help__subcmd__serve"
                 ;;
             orla__subcmd__help,tool)
                 cmd="orla__subcmd__help__subcmd__tool"
@@ -197,7 +203,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,7 +329,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update cache completions tool migrate help"
+            opts="install uninstall list init use verify search info update cache completions tool migrate serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,6 +497,20 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -795,6 +815,40 @@ _orla() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__serve)
+            opts="-q -h -V --stdio --port --host --allow-origin --global --log-format --log-level --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "json pretty" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -W "debug info warn error fatal" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -40,6 +40,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
+            cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;install'= {
@@ -369,6 +370,24 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;migrate;help;help'= {
         }
+        &'orla;serve'= {
+            cand --port 'HTTP port [default: orla.yaml `port`, else 8080; 0 picks a free one]'
+            cand --host 'Address to listen on; anything but loopback exposes the tools to the network'
+            cand --allow-origin 'Also accept browser requests from this Origin (loopback origins always are)'
+            cand --log-format 'Log format on stderr [default: orla.yaml `log_format`, else json]'
+            cand --log-level 'Log level [default: orla.yaml `log_level`, else info]'
+            cand --stdio 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
+            cand --global 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'orla;help'= {
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
@@ -383,6 +402,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
+            cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;help;install'= {
@@ -434,6 +454,8 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand capsule 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
         }
         &'orla;help;migrate;capsule'= {
+        }
+        &'orla;help;serve'= {
         }
         &'orla;help;help'= {
         }

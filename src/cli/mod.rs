@@ -76,6 +76,42 @@ pub enum Command {
     /// Move old formats to tool.yaml
     #[command(subcommand)]
     Migrate(MigrateCommand),
+    /// Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Serves the tools of the current root's runtime manifest, the one `orla list` shows: the project's (an orla.yaml here or in a parent) or the global one. The manifest is reloaded when it changes (`orla install` while serving) and on SIGHUP; connected clients are told the tool list changed. Logs are JSON lines on stderr (orla.yaml log_format/log_level). See docs/runtime.md."
+)]
+pub struct ServeArgs {
+    /// Speak MCP on stdin and stdout, as an MCP client that starts orla expects
+    #[arg(long, conflicts_with_all = ["port", "host", "allow_origin"])]
+    pub stdio: bool,
+
+    /// HTTP port [default: orla.yaml `port`, else 8080; 0 picks a free one]
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
+
+    /// Address to listen on; anything but loopback exposes the tools to the network
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+
+    /// Also accept browser requests from this Origin (loopback origins always are)
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+
+    /// Serve the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
+
+    /// Log format on stderr [default: orla.yaml `log_format`, else json]
+    #[arg(long, value_name = "FORMAT", value_parser = ["json", "pretty"])]
+    pub log_format: Option<String>,
+
+    /// Log level [default: orla.yaml `log_level`, else info]
+    #[arg(long, value_name = "LEVEL", value_parser = ["debug", "info", "warn", "error", "fatal"])]
+    pub log_level: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ mod list;
 mod migrate;
 mod scaffold;
 mod search;
+mod serve;
 mod tool;
 mod uninstall;
 mod update;
@@ -72,6 +73,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Tool(ToolCommand::Publish(args)) => tool::publish(&ctx, &args),
         Command::Tool(ToolCommand::Yank(args)) => tool::yank(&ctx, &args),
         Command::Migrate(MigrateCommand::Capsule(args)) => migrate::capsule(&ctx, &args),
+        Command::Serve(args) => serve::run(&ctx, &args),
         Command::Completions(_) => unreachable!("handled above"),
     };
     result.map_err(|e| global_tool_hint(&ctx, e, is_use))

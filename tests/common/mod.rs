@@ -113,7 +113,13 @@ impl TestContext {
     /// The binary with the test's environment and stdio left alone, for a
     /// pseudo-terminal to become its stdin, stdout and stderr.
     pub fn terminal_command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_orla"));
+        self.program_command(Path::new(env!("CARGO_BIN_EXE_orla")), args)
+    }
+
+    /// Another program (an MCP client that starts orla) with the test's
+    /// environment, so that the orla it starts uses the test's roots.
+    pub fn program_command(&self, program: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(program);
         for (key, _) in std::env::vars_os() {
             if key.to_string_lossy().starts_with("ORLA_") {
                 cmd.env_remove(key);

@@ -1,0 +1,171 @@
+//! Running one call of a simple tool: one process (in its own process
+//! group) per call, stdin written and closed, stdout and stderr collected up
+//! to a cap, the whole group killed on timeout, on overflow, and once the
+//! tool itself has exited (so no stray child outlives its call).
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+
+use crate::invoke::Invocation;
+use crate::manifest::Tool;
+
+/// What came back from a process that ran.
+#[derive(Debug)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// The exit code; None when a signal ended it.
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+    pub duration: Duration,
+}
+
+#[derive(Debug)]
+pub enum RunError {
+    Spawn(std::io::Error),
+    Timeout { after: Duration, output: Output },
+    TooLarge { limit: usize, output: Output },
+}
+
+/// Limits of one call.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub timeout: Duration,
+    /// Bytes kept of stdout, and separately of stderr.
+    pub max_output: usize,
+}
+
+pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output, RunError> {
+    let started = Instant::now();
+    let (program, rest) = call
+        .argv
+        .split_first()
+        .ok_or_else(|| RunError::Spawn(std::io::Error::other("the manifest gives no command")))?;
+    let mut command = Command::new(program);
+    command
+        .args(rest)
+        .current_dir(&tool.working_dir)
+        .envs(&tool.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = command.spawn().map_err(RunError::Spawn)?;
+    let pid = child.id();
+    // A cancelled call (the future dropped) still kills the whole group.
+    let mut guard = GroupGuard(pid);
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = call.stdin;
+    let writer = tokio::spawn(async move {
+        // A tool that exits without reading its input is not an error.
+        let _ = stdin.write_all(&input).await;
+        let _ = stdin.shutdown().await;
+    });
+    let stdout = child.stdout.take().expect("piped");
+    let stderr = child.stderr.take().expect("piped");
+    let cap = limits.max_output;
+    let out_task = tokio::spawn(read_capped(stdout, cap));
+    let err_task = tokio::spawn(read_capped(stderr, cap));
+
+    enum End {
+        Exited(std::io::Result<std::process::ExitStatus>),
+        Timeout,
+        Overflow,
+    }
+    // Overflow is noticed by the reader finishing early with `over` set;
+    // poll the readers alongside the wait.
+    let (over_tx, mut over_rx) = tokio::sync::watch::channel(false);
+    let out_task = watch_overflow(out_task, over_tx.clone());
+    let err_task = watch_overflow(err_task, over_tx);
+    let end = tokio::select! {
+        status = child.wait() => End::Exited(status),
+        _ = tokio::time::sleep(limits.timeout) => End::Timeout,
+        Ok(_) = over_rx.wait_for(|o| *o) => End::Overflow,
+    };
+    kill_group(pid);
+    let status = match &end {
+        End::Exited(status) => status.as_ref().ok().copied(),
+        _ => child.wait().await.ok(),
+    };
+    guard.0 = None;
+    writer.abort();
+    let (stdout, _) = collect(out_task).await;
+    let (stderr, _) = collect(err_task).await;
+    let output = Output {
+        stdout,
+        stderr,
+        code: status.and_then(|s| s.code()),
+        signal: status.and_then(|s| std::os::unix::process::ExitStatusExt::signal(&s)),
+        duration: started.elapsed(),
+    };
+    match end {
+        End::Exited(Err(e)) => Err(RunError::Spawn(e)),
+        End::Exited(Ok(_)) => Ok(output),
+        End::Timeout => Err(RunError::Timeout {
+            after: limits.timeout,
+            output,
+        }),
+        End::Overflow => Err(RunError::TooLarge { limit: cap, output }),
+    }
+}
+
+type Reader = tokio::task::JoinHandle<(Vec<u8>, bool)>;
+
+fn watch_overflow(task: Reader, over: tokio::sync::watch::Sender<bool>) -> Reader {
+    tokio::spawn(async move {
+        let result = task.await.unwrap_or_default();
+        if result.1 {
+            let _ = over.send(true);
+        }
+        result
+    })
+}
+
+/// The pipes close once every process of the group is gone; a process that
+/// left the group may keep one open, so collection gives up after a moment.
+async fn collect(task: Reader) -> (Vec<u8>, bool) {
+    match tokio::time::timeout(Duration::from_secs(2), task).await {
+        Ok(Ok(result)) => result,
+        _ => (Vec::new(), false),
+    }
+}
+
+/// Reads up to `cap` bytes; returns them and whether there was more.
+async fn read_capped<R: AsyncRead + Unpin>(mut reader: R, cap: usize) -> (Vec<u8>, bool) {
+    let mut buf = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => return (buf, false),
+            Ok(n) => {
+                let room = cap.saturating_sub(buf.len());
+                buf.extend_from_slice(&chunk[..n.min(room)]);
+                if n > room {
+                    return (buf, true);
+                }
+            }
+        }
+    }
+}
+
+struct GroupGuard(Option<u32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        kill_group(self.0);
+    }
+}
+
+/// SIGKILL to the tool's whole process group (it leads its own group).
+pub fn kill_group(pid: Option<u32>) {
+    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+        // SAFETY: killpg has no memory effects; ESRCH (already gone) is fine.
+        unsafe {
+            libc::killpg(pid, libc::SIGKILL);
+        }
+    }
+}

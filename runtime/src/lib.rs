@@ -1,0 +1,182 @@
+//! orla-runtime: a thin MCP server for the tools of one orla runtime
+//! manifest (docs/manifest.md, manifest_version 2).
+//!
+//! It reads the manifest and nothing else of orla (its own serde types in
+//! [`manifest`]), so any other runtime could take its place. MCP goes
+//! through the official Rust SDK (rmcp): stdio, or Streamable HTTP on
+//! 127.0.0.1. The manifest is watched, and SIGHUP forces a reload; either
+//! way connected clients get `notifications/tools/list_changed` and no
+//! connection is dropped. docs/runtime.md describes the behaviour.
+
+pub mod capsule;
+pub mod errors;
+pub mod exec;
+mod http;
+pub mod invoke;
+pub mod log;
+pub mod manifest;
+pub mod server;
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use serde_json::json;
+
+use crate::log::{Level, Logger};
+use crate::manifest::Manifest;
+use crate::server::{Handler, Shared};
+
+#[derive(Debug, Clone)]
+pub enum Transport {
+    Stdio,
+    Http { host: IpAddr, port: Option<u16> },
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub manifest: PathBuf,
+    pub transport: Transport,
+    /// Overrides the manifest's `settings.log_format` (`json` or `pretty`).
+    pub log_format: Option<String>,
+    pub log_level: Option<String>,
+    /// Overrides every tool's timeout.
+    pub timeout: Option<Duration>,
+    /// Extra allowed browser origins for HTTP (loopback origins always are).
+    pub allowed_origins: Vec<String>,
+    pub max_output: usize,
+}
+
+impl Options {
+    pub fn new(manifest: PathBuf, transport: Transport) -> Options {
+        Options {
+            manifest,
+            transport,
+            log_format: None,
+            log_level: None,
+            timeout: None,
+            allowed_origins: Vec::new(),
+            max_output: server::DEFAULT_MAX_OUTPUT,
+        }
+    }
+}
+
+/// Serves until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Blocks.
+pub fn serve(options: Options) -> Result<(), String> {
+    let manifest = Manifest::read(&options.manifest)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    runtime.block_on(run(options, manifest))
+}
+
+fn logging(options: &Options, manifest: &Manifest) -> (Level, bool) {
+    let level = options
+        .log_level
+        .as_deref()
+        .or(Some(manifest.settings.log_level.as_str()))
+        .and_then(Level::parse)
+        .unwrap_or(Level::Info);
+    let pretty = options
+        .log_format
+        .as_deref()
+        .unwrap_or(&manifest.settings.log_format)
+        == "pretty";
+    (level, pretty)
+}
+
+async fn run(options: Options, manifest: Manifest) -> Result<(), String> {
+    let (level, pretty) = logging(&options, &manifest);
+    let logger = Logger::new(level, pretty);
+    let shared = Arc::new(Shared {
+        manifest: RwLock::new(Arc::new(manifest.clone())),
+        logger: logger.clone(),
+        peers: Mutex::new(Vec::new()),
+        capsules: capsule::Supervisor::new(logger.clone()),
+        max_output: options.max_output,
+        timeout_override: options.timeout,
+    });
+    shared.capsules.sync(&manifest.tools);
+    logger.info(
+        "serving",
+        json!({"manifest": options.manifest.display().to_string(), "tools": manifest.tools.len(),
+               "transport": match options.transport { Transport::Stdio => "stdio", Transport::Http { .. } => "http" }}),
+    );
+    tokio::spawn(reloader(shared.clone(), options.clone()));
+    let result = match options.transport.clone() {
+        Transport::Stdio => {
+            let handler = Handler {
+                shared: shared.clone(),
+            };
+            match handler.serve(rmcp::transport::stdio()).await {
+                Ok(service) => service
+                    .waiting()
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| format!("stdio transport: {e}")),
+                Err(e) => Err(format!("MCP initialisation failed: {e}")),
+            }
+        }
+        Transport::Http { host, port } => {
+            let port = port.unwrap_or(manifest.settings.port);
+            http::serve(shared.clone(), host, port, &options.allowed_origins).await
+        }
+    };
+    shared.capsules.stop_all();
+    logger.info("stopped", json!({}));
+    result
+}
+
+/// Reloads on SIGHUP and when the manifest file changes (polled: orla
+/// replaces it by rename, which no inotify watch on the old file sees).
+async fn reloader(shared: Arc<Shared>, options: Options) {
+    let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+    let mut last = std::fs::read(&options.manifest).ok();
+    loop {
+        let forced = tokio::select! {
+            _ = async { match hup.as_mut() { Some(h) => { h.recv().await; } None => std::future::pending().await } } => true,
+            _ = tokio::time::sleep(Duration::from_millis(300)) => false,
+        };
+        let now = std::fs::read(&options.manifest).ok();
+        if !forced && now == last {
+            continue;
+        }
+        last = now.clone();
+        let Some(bytes) = now else {
+            shared.logger.warn(
+                "manifest is gone; keeping the tools already loaded",
+                json!({"manifest": options.manifest.display().to_string()}),
+            );
+            continue;
+        };
+        match Manifest::parse(&bytes) {
+            Ok(manifest) => {
+                let (level, pretty) = logging(&options, &manifest);
+                shared.logger.configure(level, pretty);
+                shared.capsules.sync(&manifest.tools);
+                if forced {
+                    // SIGHUP also retries stopped capsules.
+                    for tool in manifest.tools.iter().filter(|t| t.is_capsule()) {
+                        if shared.capsules.state(&tool.name) == Some(capsule::State::Stopped) {
+                            shared.capsules.restart(&tool.name).await;
+                        }
+                    }
+                }
+                let count = manifest.tools.len();
+                *shared.manifest.write().expect("not poisoned") = Arc::new(manifest);
+                shared.logger.info(
+                    "reloaded",
+                    json!({"tools": count, "reason": if forced { "SIGHUP" } else { "manifest changed" }}),
+                );
+                shared.notify_list_changed().await;
+            }
+            Err(e) => shared.logger.error(
+                "cannot reload; keeping the tools already loaded",
+                json!({"error": e}),
+            ),
+        }
+    }
+}

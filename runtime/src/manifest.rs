@@ -1,0 +1,266 @@
+//! The runtime's own reading of orla's runtime manifest (manifest_version 2,
+//! documented in docs/manifest.md with a JSON Schema). Only the fields the
+//! runtime uses are modelled; everything else is ignored, so orla may add
+//! fields without a new version. A manifest of another version is refused.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The manifest version this runtime reads.
+pub const MANIFEST_VERSION: u64 = 2;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Manifest {
+    pub manifest_version: u64,
+    #[serde(default)]
+    pub settings: Settings,
+    pub tools: Vec<Tool>,
+}
+
+/// The RFC 1 options (orla.yaml in a project, else defaults).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Settings {
+    pub port: u16,
+    pub timeout_ms: u64,
+    pub log_format: String,
+    pub log_level: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            port: 8080,
+            timeout_ms: 30_000,
+            log_format: "json".into(),
+            log_level: "info".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Arguments {
+    Flags,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Simple,
+    Capsule,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+    pub description: String,
+    pub command: Vec<String>,
+    pub arguments: Arguments,
+    pub working_dir: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub mode: Mode,
+    pub capsule: Option<Capsule>,
+    pub timeout_ms: Option<u64>,
+    pub startup_timeout_ms: Option<u64>,
+    pub hot_load: Option<HotLoad>,
+    pub retry: Option<Retry>,
+    pub input_schema: Value,
+    pub output_schema: Option<Value>,
+    pub permissions: Vec<String>,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Capsule {
+    pub framing: String,
+    pub handshake: String,
+    pub first_request: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HotLoad {
+    pub watch: Vec<String>,
+    pub debounce_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Retry {
+    pub max_attempts: u32,
+    pub backoff_ms: u64,
+    pub max_backoff_ms: Option<u64>,
+    pub jitter: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Source {
+    pub kind: String,
+}
+
+impl Manifest {
+    pub fn read(path: &Path) -> Result<Manifest, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Manifest::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parses a manifest, refusing any version but [`MANIFEST_VERSION`].
+    pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        match value.get("manifest_version").and_then(Value::as_u64) {
+            Some(MANIFEST_VERSION) => {}
+            Some(v) => {
+                return Err(format!(
+                "manifest_version {v} is not known to this runtime (it reads {MANIFEST_VERSION})"
+            ))
+            }
+            None => return Err("manifest_version is missing".into()),
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
+
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+}
+
+impl Tool {
+    pub fn is_capsule(&self) -> bool {
+        self.mode == Mode::Capsule
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A manifest with every optional field present, so that serialising it
+    /// names every field the runtime reads.
+    fn full() -> Manifest {
+        Manifest {
+            manifest_version: MANIFEST_VERSION,
+            settings: Settings::default(),
+            tools: vec![Tool {
+                name: "t".into(),
+                version: "1.0.0".into(),
+                description: "d".into(),
+                command: vec!["/bin/sh".into(), "/t/bin/t".into()],
+                arguments: Arguments::Flags,
+                working_dir: "/t".into(),
+                args: vec!["--fast".into()],
+                env: BTreeMap::from([("A".into(), "1".into())]),
+                mode: Mode::Capsule,
+                capsule: Some(Capsule {
+                    framing: "json-lines".into(),
+                    handshake: "orla.hello".into(),
+                    first_request: "tools/call".into(),
+                }),
+                timeout_ms: Some(1000),
+                startup_timeout_ms: Some(1000),
+                hot_load: Some(HotLoad {
+                    watch: vec!["/t".into()],
+                    debounce_ms: Some(100),
+                }),
+                retry: Some(Retry {
+                    max_attempts: 2,
+                    backoff_ms: 10,
+                    max_backoff_ms: Some(100),
+                    jitter: "none".into(),
+                }),
+                input_schema: json!({"type": "object"}),
+                output_schema: Some(json!({"type": "object"})),
+                permissions: vec!["network".into()],
+                source: Source {
+                    kind: "registry".into(),
+                },
+            }],
+        }
+    }
+
+    /// Follows `$ref` (local `#/$defs/...` only) in the published schema.
+    fn resolve<'a>(root: &'a Value, mut node: &'a Value) -> &'a Value {
+        while let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            let pointer = r.trim_start_matches('#');
+            node = root
+                .pointer(pointer)
+                .unwrap_or_else(|| panic!("{r} resolves"));
+        }
+        node
+    }
+
+    /// Every key of `instance` is declared (and required) at the same place
+    /// in `schema`; schema-valued fields (input_schema...) are not entered.
+    fn check(root: &Value, schema: &Value, instance: &Value, at: &str, missing: &mut Vec<String>) {
+        let schema = resolve(root, schema);
+        match instance {
+            Value::Object(map) => {
+                let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+                    return;
+                };
+                let required: Vec<&str> = schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                for (key, value) in map {
+                    let path = format!("{at}/{key}");
+                    match props.get(key) {
+                        None => missing.push(path),
+                        Some(sub) => {
+                            if !required.contains(&key.as_str()) {
+                                missing.push(format!("{path} (not required)"));
+                            }
+                            check(root, sub, value, &path, missing);
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (i, item) in items.iter().enumerate() {
+                        check(root, item_schema, item, &format!("{at}/{i}"), missing);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_field_the_runtime_reads_is_in_the_published_schema() {
+        let text = include_str!("../../docs/manifest.schema.json");
+        let schema: Value = serde_json::from_str(text).unwrap();
+        let mut instance = serde_json::to_value(full()).unwrap();
+        // Fields holding JSON Schema documents are opaque here.
+        for key in ["input_schema", "output_schema"] {
+            instance["tools"][0][key] = json!({});
+        }
+        let mut missing = Vec::new();
+        check(&schema, &schema, &instance, "", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "not in docs/manifest.schema.json: {missing:?}"
+        );
+        assert_eq!(
+            schema.pointer("/properties/manifest_version/const"),
+            Some(&json!(MANIFEST_VERSION))
+        );
+    }
+
+    #[test]
+    fn other_versions_are_refused() {
+        let mut v = serde_json::to_value(full()).unwrap();
+        v["manifest_version"] = json!(1);
+        let err = Manifest::parse(v.to_string().as_bytes()).unwrap_err();
+        assert!(err.contains("manifest_version 1 is not known"), "{err}");
+        v["manifest_version"] = json!(2);
+        assert_eq!(Manifest::parse(v.to_string().as_bytes()).unwrap(), full());
+    }
+}

@@ -1,0 +1,490 @@
+//! The MCP side: tools/list from the manifest and tools/call dispatched to
+//! simple tools (one process per call) or capsules (one supervised process).
+
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext};
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::{json, Map, Value};
+
+use crate::capsule::Supervisor;
+use crate::errors::{self, ToolError};
+use crate::exec::{self, Limits, Output, RunError};
+use crate::invoke;
+use crate::log::Logger;
+use crate::manifest::{Manifest, Tool};
+
+/// Default bytes kept of a call's stdout (and, separately, stderr).
+pub const DEFAULT_MAX_OUTPUT: usize = 4 * 1024 * 1024;
+
+/// What every connection shares: the current manifest, the capsules, the
+/// connected peers (for `notifications/tools/list_changed`).
+pub struct Shared {
+    pub manifest: RwLock<Arc<Manifest>>,
+    pub logger: Logger,
+    pub peers: Mutex<Vec<Peer<RoleServer>>>,
+    pub capsules: Supervisor,
+    pub max_output: usize,
+    /// Overrides every tool's timeout (`orla serve --timeout`).
+    pub timeout_override: Option<Duration>,
+}
+
+impl Shared {
+    pub fn manifest(&self) -> Arc<Manifest> {
+        self.manifest.read().expect("not poisoned").clone()
+    }
+
+    /// Tells every connected client that the tool list changed.
+    pub async fn notify_list_changed(&self) {
+        let peers: Vec<Peer<RoleServer>> = {
+            let mut peers = self.peers.lock().expect("not poisoned");
+            peers.retain(|p| !p.is_transport_closed());
+            peers.clone()
+        };
+        for peer in peers {
+            let _ = peer.notify_tool_list_changed().await;
+        }
+    }
+
+    fn timeout_of(&self, manifest: &Manifest, tool: &Tool) -> Duration {
+        self.timeout_override.unwrap_or_else(|| {
+            Duration::from_millis(
+                tool.timeout_ms
+                    .unwrap_or(manifest.settings.timeout_ms)
+                    .max(1),
+            )
+        })
+    }
+}
+
+#[derive(Clone)]
+pub struct Handler {
+    pub shared: Arc<Shared>,
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("orla", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.shared
+            .peers
+            .lock()
+            .expect("not poisoned")
+            .push(context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let manifest = self.shared.manifest();
+        let tools: Vec<Value> = manifest.tools.iter().map(mcp_tool).collect();
+        serde_json::from_value(json!({ "tools": tools }))
+            .map_err(|e| ErrorData::internal_error(format!("tool list: {e}"), None))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let result = tokio::select! {
+            r = call(&self.shared, &request.name, args) => r?,
+            _ = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("the call was cancelled", None));
+            }
+        };
+        serde_json::from_value::<CallToolResult>(result)
+            .map(CallToolResponse::from)
+            .map_err(|e| ErrorData::internal_error(format!("tool result: {e}"), None))
+    }
+}
+
+/// The tools/list entry of a tool.
+pub fn mcp_tool(tool: &Tool) -> Value {
+    let mut entry = json!({
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": input_schema(&tool.input_schema),
+    });
+    if let Some(schema) = &tool.output_schema {
+        entry["outputSchema"] = output_schema(schema);
+    }
+    if let Some(annotations) = annotations(tool) {
+        entry["annotations"] = annotations;
+    }
+    entry
+}
+
+fn input_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(o) if o.get("type").and_then(Value::as_str) == Some("object") => {
+            schema.clone()
+        }
+        _ => json!({"type": "object", "properties": {}}),
+    }
+}
+
+/// MCP wants an object schema for structured output; any other schema is
+/// wrapped as the `result` property (and so is the value, see `structured`).
+fn output_schema(schema: &Value) -> Value {
+    if is_object_schema(schema) {
+        schema.clone()
+    } else {
+        json!({"type": "object", "properties": {"result": schema}, "required": ["result"]})
+    }
+}
+
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// MCP tool annotations from the declared permissions. A discovered
+/// executable declares nothing, so it gets none: clients then assume the
+/// worst (not read-only, destructive, open world).
+pub fn annotations(tool: &Tool) -> Option<Value> {
+    if tool.source.kind == "discovered" {
+        return None;
+    }
+    let has = |p: &str| tool.permissions.iter().any(|x| x == p);
+    let known = [
+        "filesystem:read",
+        "filesystem:write",
+        "network",
+        "process:exec",
+    ];
+    let unknown = tool
+        .permissions
+        .iter()
+        .any(|p| !known.contains(&p.as_str()));
+    let read_only = !unknown && tool.permissions.iter().all(|p| p == "filesystem:read");
+    let destructive = unknown || has("filesystem:write") || has("process:exec");
+    let open_world = unknown || has("network") || has("process:exec");
+    Some(json!({
+        "readOnlyHint": read_only,
+        "destructiveHint": destructive,
+        "openWorldHint": open_world,
+    }))
+}
+
+/// Runs one tools/call; Err only for protocol errors (an unknown tool).
+pub async fn call(
+    shared: &Shared,
+    name: &str,
+    args: Map<String, Value>,
+) -> Result<Value, ErrorData> {
+    let manifest = shared.manifest();
+    let Some(tool) = manifest.tool(name).cloned() else {
+        let error = ToolError::new(
+            errors::UNKNOWN_TOOL,
+            format!("no tool '{name}' is served here"),
+            false,
+        );
+        shared.logger.info(
+            "tool call",
+            json!({"tool": name, "outcome": "error", "tool_code": error.code, "duration_ms": 0}),
+        );
+        return Err(ErrorData::invalid_params(
+            format!("unknown tool '{name}'"),
+            Some(error.to_json()),
+        ));
+    };
+    let timeout = shared.timeout_of(&manifest, &tool);
+    let started = Instant::now();
+    let max_attempts = tool.retry.as_ref().map_or(1, |r| r.max_attempts.max(1));
+    let mut attempt = 1;
+    let result = loop {
+        let outcome = if tool.is_capsule() {
+            capsule_call(shared, &tool, &args, timeout).await
+        } else {
+            simple_call(shared, &tool, &args, timeout).await
+        };
+        match outcome {
+            Err((error, _)) if error.retryable && attempt < max_attempts => {
+                let delay = backoff(tool.retry.as_ref().expect("max_attempts > 1"), attempt);
+                shared.logger.warn(
+                    "retrying tool call",
+                    json!({"tool": name, "attempt": attempt, "tool_code": error.code, "delay_ms": delay.as_millis() as u64}),
+                );
+                tokio::time::sleep(delay).await;
+                attempt += 1;
+            }
+            other => break other,
+        }
+    };
+    let duration_ms = started.elapsed().as_millis() as u64;
+    Ok(match result {
+        Ok(value) => {
+            shared.logger.info(
+                "tool call",
+                json!({"tool": name, "outcome": "ok", "duration_ms": duration_ms, "attempts": attempt}),
+            );
+            value
+        }
+        Err((error, value)) => {
+            shared.logger.info(
+                "tool call",
+                json!({"tool": name, "outcome": "error", "duration_ms": duration_ms, "attempts": attempt,
+                       "tool_code": error.code, "tool_reason": error.reason, "retryable": error.retryable}),
+            );
+            value
+        }
+    })
+}
+
+type Outcome = Result<Value, (ToolError, Value)>;
+
+async fn simple_call(
+    shared: &Shared,
+    tool: &Tool,
+    args: &Map<String, Value>,
+    timeout: Duration,
+) -> Outcome {
+    let call = invoke::invocation(tool, args);
+    let limits = Limits {
+        timeout,
+        max_output: shared.max_output,
+    };
+    match exec::run(tool, call, limits).await {
+        Ok(output) if output.code == Some(0) => Ok(success(tool, &output)),
+        Ok(output) => {
+            let reason = match (output.code, output.signal) {
+                (Some(code), _) => format!("{} exited with status {code}", tool.name),
+                (None, Some(sig)) => format!("{} was killed by signal {sig}", tool.name),
+                _ => format!("{} failed", tool.name),
+            };
+            let error = ToolError::new(errors::EXIT_NONZERO, with_stderr(reason, &output), false);
+            Err(failure(error, Some(&output)))
+        }
+        Err(RunError::Spawn(e)) => {
+            let error = ToolError::new(
+                errors::SPAWN_FAILED,
+                format!(
+                    "cannot run {}: {e} (command: {})",
+                    tool.name,
+                    tool.command.join(" ")
+                ),
+                errors::spawn_retryable(&e),
+            );
+            Err(failure(error, None))
+        }
+        Err(RunError::Timeout { after, output }) => {
+            let error = ToolError::new(
+                errors::TIMEOUT,
+                format!(
+                    "{} timed out after {} ms and was stopped; raise runtime.timeout_ms in tool.yaml or timeout in orla.yaml",
+                    tool.name,
+                    after.as_millis()
+                ),
+                true,
+            );
+            Err(failure(error, Some(&output)))
+        }
+        Err(RunError::TooLarge { limit, output }) => {
+            let error = ToolError::new(
+                errors::OUTPUT_TOO_LARGE,
+                format!(
+                    "{} wrote more than {limit} bytes of output and was stopped",
+                    tool.name
+                ),
+                false,
+            );
+            Err(failure(error, Some(&output)))
+        }
+    }
+}
+
+fn with_stderr(reason: String, output: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+    match last {
+        Some(line) => format!("{reason}: {}", line.trim()),
+        None => reason,
+    }
+}
+
+fn text(t: impl Into<String>) -> Value {
+    json!({"type": "text", "text": t.into()})
+}
+
+fn success(tool: &Tool, output: &Output) -> Value {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let mut content = vec![text(stdout.clone())];
+    if !output.stderr.is_empty() {
+        content.push(text(format!(
+            "stderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )));
+    }
+    let mut result = json!({
+        "content": content,
+        "isError": false,
+        "_meta": {"orla/exit_code": output.code, "orla/duration_ms": output.duration.as_millis() as u64},
+    });
+    if let Some(schema) = &tool.output_schema {
+        if let Ok(value) = serde_json::from_str::<Value>(&stdout) {
+            result["structuredContent"] = structured(schema, value);
+        }
+    }
+    result
+}
+
+fn structured(schema: &Value, value: Value) -> Value {
+    if is_object_schema(schema) {
+        value
+    } else {
+        json!({ "result": value })
+    }
+}
+
+/// An `isError` result carrying the taxonomy in `_meta["orla/error"]`.
+fn failure(error: ToolError, output: Option<&Output>) -> (ToolError, Value) {
+    let mut content = vec![text(error.reason.clone())];
+    let mut meta = json!({"orla/error": error.to_json()});
+    if let Some(output) = output {
+        if !output.stdout.is_empty() {
+            content.push(text(format!(
+                "stdout:\n{}",
+                String::from_utf8_lossy(&output.stdout)
+            )));
+        }
+        if !output.stderr.is_empty() {
+            content.push(text(format!(
+                "stderr:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            )));
+        }
+        meta["orla/exit_code"] = json!(output.code);
+        meta["orla/duration_ms"] = json!(output.duration.as_millis() as u64);
+    }
+    let value = json!({"content": content, "isError": true, "_meta": meta});
+    (error, value)
+}
+
+async fn capsule_call(
+    shared: &Shared,
+    tool: &Tool,
+    args: &Map<String, Value>,
+    timeout: Duration,
+) -> Outcome {
+    let params = json!({"name": tool.name, "arguments": args});
+    match shared.capsules.call(&tool.name, params, timeout).await {
+        Ok(result) => Ok(capsule_result(tool, result)),
+        Err(error) => Err(failure(error, None)),
+    }
+}
+
+/// A capsule's answer: an MCP CallToolResult passes as it is; any other
+/// value becomes text and, when it is JSON the output schema can hold,
+/// structured content.
+fn capsule_result(tool: &Tool, result: Value) -> Value {
+    if result.get("content").is_some_and(Value::is_array) {
+        return result;
+    }
+    let mut out = json!({"content": [text(result.to_string())], "isError": false});
+    if let Some(schema) = &tool.output_schema {
+        out["structuredContent"] = structured(schema, result);
+    } else if result.is_object() {
+        out["structuredContent"] = result;
+    }
+    out
+}
+
+/// Capped exponential backoff with the policy's jitter (Orloj seed).
+fn backoff(retry: &crate::manifest::Retry, attempt: u32) -> Duration {
+    let base = retry
+        .backoff_ms
+        .saturating_mul(1u64 << (attempt - 1).min(20));
+    let capped = retry.max_backoff_ms.map_or(base, |m| base.min(m));
+    let ms = match retry.jitter.as_str() {
+        "full" => random_below(capped + 1),
+        "equal" => capped / 2 + random_below(capped / 2 + 1),
+        _ => capped,
+    };
+    Duration::from_millis(ms)
+}
+
+fn random_below(n: u64) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .subsec_nanos() as u64;
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    x % n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::{Retry, Source};
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let r = Retry {
+            max_attempts: 5,
+            backoff_ms: 100,
+            max_backoff_ms: Some(250),
+            jitter: "none".into(),
+        };
+        assert_eq!(backoff(&r, 1), Duration::from_millis(100));
+        assert_eq!(backoff(&r, 2), Duration::from_millis(200));
+        assert_eq!(backoff(&r, 3), Duration::from_millis(250));
+    }
+
+    fn tool_with(permissions: &[&str], kind: &str) -> Tool {
+        let mut t: Tool = serde_json::from_value(json!({
+            "name": "t", "version": "1", "description": "", "command": ["/t"], "arguments": "flags",
+            "working_dir": "/", "args": [], "env": {}, "mode": "simple", "capsule": null,
+            "timeout_ms": null, "startup_timeout_ms": null, "hot_load": null, "retry": null,
+            "input_schema": {"type": "object"}, "output_schema": null, "permissions": [],
+            "source": {"kind": "registry"}
+        }))
+        .unwrap();
+        t.permissions = permissions.iter().map(|p| p.to_string()).collect();
+        t.source = Source { kind: kind.into() };
+        t
+    }
+
+    #[test]
+    fn annotations_follow_permissions() {
+        let a = |p: &[&str]| annotations(&tool_with(p, "registry")).unwrap();
+        assert_eq!(a(&["filesystem:read"])["readOnlyHint"], true);
+        assert_eq!(a(&[])["destructiveHint"], false);
+        assert_eq!(a(&["network"])["openWorldHint"], true);
+        assert_eq!(a(&["network"])["readOnlyHint"], false);
+        assert_eq!(a(&["filesystem:write"])["destructiveHint"], true);
+        assert_eq!(a(&["filesystem:write"])["openWorldHint"], false);
+        assert_eq!(a(&["gpu"])["destructiveHint"], true);
+        assert!(annotations(&tool_with(&[], "discovered")).is_none());
+    }
+
+    #[test]
+    fn non_object_output_schemas_are_wrapped() {
+        let s = json!({"type": "array"});
+        assert_eq!(output_schema(&s)["properties"]["result"], s);
+        assert_eq!(structured(&s, json!([1])), json!({"result": [1]}));
+        let o = json!({"type": "object"});
+        assert_eq!(output_schema(&o), o);
+    }
+}

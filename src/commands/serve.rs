@@ -1,0 +1,57 @@
+//! `orla serve [--stdio]`: hands the current root's runtime manifest to the
+//! runtime crate (`orla-runtime`), which reads nothing else of orla.
+//!
+//! The manifest is brought up to date first, as `orla list` does (an
+//! interrupted command recovered, a stale project manifest regenerated, one
+//! written by an older orla rewritten), so what is served is what `orla
+//! list` shows.
+
+use crate::cli::ServeArgs;
+use crate::context::Context;
+use crate::error::Error;
+use crate::manifest::Manifest;
+use crate::root::{InstallRoot, StoreError};
+use crate::store::Store;
+
+pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
+    let root = if args.global {
+        ctx.global_root()
+    } else {
+        ctx.root()?
+    };
+    fresh_manifest(&root, ctx)?;
+    let transport = if args.stdio {
+        orla_runtime::Transport::Stdio
+    } else {
+        orla_runtime::Transport::Http {
+            host: args.host,
+            port: args.port,
+        }
+    };
+    let mut options = orla_runtime::Options::new(root.manifest_path(), transport);
+    options.log_format = args.log_format.clone();
+    options.log_level = args.log_level.clone();
+    options.allowed_origins = args.allow_origin.clone();
+    orla_runtime::serve(options).map_err(|e| {
+        let hint = e.contains("cannot listen").then(|| {
+            "another program uses the port: pass --port N (0 picks a free one) or set `port` in orla.yaml"
+                .to_string()
+        });
+        Error::other(e, hint)
+    })
+}
+
+fn fresh_manifest(root: &InstallRoot, ctx: &Context) -> Result<(), Error> {
+    let reporter = ctx.reporter.as_ref();
+    let current = !root.needs_recovery()
+        && root.manifest_path().is_file()
+        && match Manifest::read(root) {
+            Ok(manifest) => !manifest.is_stale(root),
+            Err(StoreError::Manifest { newer: false, .. }) => false,
+            Err(e) => return Err(e.into()),
+        };
+    if !current {
+        Store::open(root, reporter)?.sync_manifest(reporter)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,655 @@
+//! `orla serve`: the runtime as MCP clients see it. The tests run `orla
+//! serve` as a child and talk to it with real MCP clients: the official
+//! Python SDK (tests/mcp/client.py, `mcp` from PyPI in the venv that .ci/run
+//! makes; MCP_TEST_PYTHON names its python) over stdio and Streamable HTTP,
+//! and rmcp's client from Rust.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+
+use common::{PackageBuilder, TestContext};
+
+/// The python that has the `mcp` package. Unset outside CI: the test is
+/// skipped with a message; in CI a missing venv fails.
+fn python() -> Option<PathBuf> {
+    match std::env::var_os("MCP_TEST_PYTHON") {
+        Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "MCP_TEST_PYTHON is not set in CI: .ci/run creates the venv with `mcp` and exports it"
+            );
+            eprintln!(
+                "skipped: MCP_TEST_PYTHON is not set (a python with the `mcp` package; `bash .ci/run` sets one up)"
+            );
+            None
+        }
+    }
+}
+
+fn client_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py")
+}
+
+const ORLA: &str = env!("CARGO_BIN_EXE_orla");
+
+/// Runs the Python client against `orla serve --stdio` with `plan`.
+fn stdio_session(t: &TestContext, python: &Path, plan: Value) -> Value {
+    let script = client_script();
+    let args = [script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"];
+    run_client(t.program_command(python, &args), plan)
+}
+
+fn run_client(mut cmd: Command, plan: Value) -> Value {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(plan.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "client failed\nstdout: {stdout}\nstderr: {stderr}"
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\nstderr: {stderr}"))
+}
+
+fn names(tools: &Value) -> Vec<String> {
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no content: {result}"))
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn install_starters(t: &TestContext) {
+    t.run(&[
+        "install",
+        "-y",
+        "fs-read",
+        "fs-list",
+        "json-query",
+        "http-get",
+        "echo-capsule",
+    ])
+    .success();
+}
+
+#[test]
+fn the_manifest_says_how_each_starter_tool_is_run() {
+    let t = TestContext::new();
+    install_starters(&t);
+    let manifest = t.manifest();
+    assert_eq!(manifest["manifest_version"], 2);
+    for tool in manifest["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let command: Vec<&str> = tool["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            command.last().copied(),
+            tool["entrypoint"].as_str(),
+            "{name}"
+        );
+        assert_eq!(tool["working_dir"], tool["path"], "{name}");
+        if name == "echo-capsule" {
+            assert_eq!(tool["capsule"]["handshake"], "orla.hello");
+            assert_eq!(tool["capsule"]["framing"], "json-lines");
+        } else {
+            assert_eq!(tool["arguments"], "json", "{name}");
+            assert!(tool["capsule"].is_null(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn python_sdk_over_stdio_lists_and_calls_every_starter_tool() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_starters(&t);
+    let server = common::server::Server::start();
+    server.route(
+        "/hello",
+        common::server::Behaviour::Serve(b"hello web".to_vec()),
+    );
+    std::fs::write(t.work.join("notes.txt"), "line one\nline two\n").unwrap();
+    let notes = t.work.join("notes.txt");
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [
+            {"name": "fs-read", "arguments": {"path": notes, "offset": 5}},
+            {"name": "fs-list", "arguments": {"path": t.work}},
+            {"name": "json-query", "arguments": {"input": {"a": [1, {"b": "x"}]}, "path": "a[1].b"}},
+            {"name": "http-get", "arguments": {"url": server.url("/hello")}},
+            {"name": "echo-capsule", "arguments": {"message": "hi"}},
+            {"name": "no-such-tool", "arguments": {}},
+        ]}),
+    );
+    assert_eq!(
+        names(&out["tools"]),
+        [
+            "echo-capsule",
+            "fs-list",
+            "fs-read",
+            "http-get",
+            "json-query"
+        ]
+    );
+    let tool = |n: &str| {
+        out["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(tool("fs-read")["annotations"]["readOnlyHint"], true);
+    assert_eq!(tool("http-get")["annotations"]["openWorldHint"], true);
+    assert_eq!(tool("http-get")["annotations"]["readOnlyHint"], false);
+    assert_eq!(tool("fs-read")["inputSchema"]["required"], json!(["path"]));
+    // fs-list's output schema is an array: served wrapped in an object.
+    assert_eq!(
+        tool("fs-list")["outputSchema"]["properties"]["result"]["type"],
+        "array"
+    );
+
+    let calls = out["calls"].as_array().unwrap();
+    for call in &calls[..5] {
+        assert_eq!(call["isError"], false, "{call}");
+    }
+    assert!(text_of(&calls[0]).contains("one\nline two"), "{}", calls[0]);
+    assert_eq!(
+        calls[1]["structuredContent"]["result"][0]["name"],
+        "notes.txt"
+    );
+    assert_eq!(calls[2]["structuredContent"]["result"], "x");
+    assert_eq!(calls[3]["structuredContent"]["status"], 200);
+    assert_eq!(calls[3]["structuredContent"]["body"], "hello web");
+    assert_eq!(
+        calls[4]["structuredContent"]["echo"]["arguments"]["message"],
+        "hi"
+    );
+    let unknown = calls[5]["exception"].as_str().unwrap();
+    assert!(unknown.contains("unknown tool 'no-such-tool'"), "{unknown}");
+}
+
+/// A tool in the Orla ecosystem's convention, like orla-tool-fs: argparse
+/// flags, and an argument named `stdin` piped to stdin.
+fn flags_tool() -> PackageBuilder {
+    PackageBuilder::new("fs-flags", "1.0.0")
+        .permissions(&["filesystem:read"])
+        .yaml(
+            "mcp:\n  input_schema:\n    type: object\n    properties:\n      path: {type: string}\n      max_bytes: {type: integer}\n      stdin: {type: string}\n",
+        )
+        .file(
+            "bin/fs-flags",
+            r#"#!/usr/bin/env python3
+import argparse, json, sys
+p = argparse.ArgumentParser()
+p.add_argument("--mode")
+p.add_argument("--path", required=True)
+p.add_argument("--max-bytes", type=int)
+a = p.parse_args()
+print(json.dumps({"argv": sys.argv[1:], "path": a.path, "max_bytes": a.max_bytes, "stdin": sys.stdin.read()}))
+"#,
+            true,
+        )
+}
+
+fn install_local(t: &TestContext, pkg: &PackageBuilder) {
+    let src = pkg.write(&t.work);
+    t.run(&["install", "-y", "--local", src.to_str().unwrap()])
+        .success();
+}
+
+#[test]
+fn a_flags_tool_gets_key_value_flags_after_its_runtime_args() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_local(
+        &t,
+        &flags_tool().yaml("runtime:\n  args: [\"--mode\", \"fast\"]\n"),
+    );
+    assert_eq!(t.manifest()["tools"][0]["arguments"], "flags");
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [{"name": "fs-flags", "arguments": {"stdin": "piped text", "max_bytes": 12, "path": "a b.txt"}}]}),
+    );
+    let call = &out["calls"][0];
+    assert_eq!(call["isError"], false, "{call}");
+    let got: Value = serde_json::from_str(text_of(call).trim()).unwrap();
+    assert_eq!(
+        got["argv"],
+        json!(["--mode", "fast", "--path", "a b.txt", "--max-bytes", "12"])
+    );
+    assert_eq!(got["stdin"], "piped text");
+    assert_eq!(got["max_bytes"], 12);
+}
+
+fn script_tool(name: &str, script: &str, yaml: &str) -> PackageBuilder {
+    PackageBuilder::new(name, "1.0.0")
+        .yaml(yaml)
+        .file(&format!("bin/{name}"), script, true)
+}
+
+/// Whether a process is gone (or a zombie about to be reaped by init).
+fn is_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn failures_are_distinct_errors_with_the_taxonomy() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    let pidfile = t.work.join("child.pid");
+    install_local(
+        &t,
+        &script_tool(
+            "slow",
+            &format!(
+                "#!/bin/sh\nsleep 60 &\necho $! > '{}'\nsleep 60\n",
+                pidfile.display()
+            ),
+            "runtime:\n  timeout_ms: 300\n",
+        ),
+    );
+    install_local(
+        &t,
+        &script_tool(
+            "fails",
+            "#!/bin/sh\necho partial\necho 'bad input' >&2\nexit 3\n",
+            "",
+        ),
+    );
+    install_local(&t, &script_tool("flood", "#!/bin/sh\nexec yes orla\n", ""));
+    install_local(&t, &script_tool("gone", "#!/nonexistent/interpreter\n", ""));
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [
+            {"name": "slow"}, {"name": "fails"}, {"name": "flood"}, {"name": "gone"}
+        ]}),
+    );
+    let calls = out["calls"].as_array().unwrap();
+    let error = |i: usize| calls[i]["_meta"]["orla/error"].clone();
+    for (i, code, retryable) in [
+        (0, "timeout", true),
+        (1, "exit_nonzero", false),
+        (2, "output_too_large", false),
+        (3, "spawn_failed", false),
+    ] {
+        assert_eq!(calls[i]["isError"], true, "{}", calls[i]);
+        assert_eq!(error(i)["tool_code"], code, "{}", calls[i]);
+        assert_eq!(error(i)["retryable"], retryable, "{}", calls[i]);
+    }
+    assert_eq!(calls[1]["_meta"]["orla/exit_code"], 3);
+    let failed = text_of(&calls[1]);
+    assert!(
+        failed.contains("exited with status 3: bad input"),
+        "{failed}"
+    );
+    assert!(failed.contains("partial"), "{failed}");
+    // The timeout killed the tool's whole process group, its child too.
+    let pid: u32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        is_gone(pid),
+        "the background child {pid} outlived the timeout"
+    );
+}
+
+#[test]
+fn retry_applies_only_to_retryable_failures() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    let count = t.work.join("count");
+    let script = format!("#!/bin/sh\necho x >> '{}'\nsleep 5\n", count.display());
+    install_local(
+        &t,
+        &script_tool(
+            "flaky",
+            &script,
+            "runtime:\n  timeout_ms: 200\n  retry: {max_attempts: 3, backoff: 10ms}\n",
+        ),
+    );
+    let count2 = t.work.join("count2");
+    install_local(
+        &t,
+        &script_tool(
+            "broken",
+            &format!("#!/bin/sh\necho x >> '{}'\nexit 1\n", count2.display()),
+            "runtime:\n  retry: {max_attempts: 3, backoff: 10ms}\n",
+        ),
+    );
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [{"name": "flaky"}, {"name": "broken"}]}),
+    );
+    assert_eq!(
+        out["calls"][0]["_meta"]["orla/error"]["tool_code"],
+        "timeout"
+    );
+    assert_eq!(std::fs::read_to_string(&count).unwrap().lines().count(), 3);
+    assert_eq!(
+        out["calls"][1]["_meta"]["orla/error"]["tool_code"],
+        "exit_nonzero"
+    );
+    assert_eq!(std::fs::read_to_string(&count2).unwrap().lines().count(), 1);
+}
+
+const CRASHY_CAPSULE: &str = r#"#!/usr/bin/env python3
+import json, os, sys
+print(json.dumps({"jsonrpc": "2.0", "method": "orla.hello", "params": {"name": "crashy", "version": "1.0.0", "capabilities": ["tools"]}}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    args = req["params"]["arguments"]
+    if args.get("crash"):
+        os._exit(9)
+    print(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": {"content": [{"type": "text", "text": "pid %d" % os.getpid()}]}}), flush=True)
+"#;
+
+#[test]
+fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_local(
+        &t,
+        &script_tool(
+            "crashy",
+            CRASHY_CAPSULE,
+            "runtime:\n  mode: capsule\n  startup_timeout_ms: 5000\n",
+        ),
+    );
+    install_local(
+        &t,
+        &script_tool(
+            "mute",
+            "#!/bin/sh\nexec sleep 60\n",
+            "runtime:\n  mode: capsule\n  startup_timeout_ms: 100\n",
+        ),
+    );
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [
+            {"name": "crashy", "arguments": {}},
+            {"name": "crashy", "arguments": {"crash": true}},
+            {"name": "crashy", "arguments": {}},
+            {"name": "mute", "arguments": {}},
+        ]}),
+    );
+    let calls = out["calls"].as_array().unwrap();
+    assert_eq!(calls[0]["isError"], false, "{}", calls[0]);
+    assert_eq!(calls[1]["isError"], true);
+    assert_eq!(
+        calls[1]["_meta"]["orla/error"]["tool_code"],
+        "capsule_unavailable"
+    );
+    assert_eq!(calls[1]["_meta"]["orla/error"]["retryable"], true);
+    assert_eq!(calls[2]["isError"], false, "{}", calls[2]);
+    assert_ne!(
+        text_of(&calls[0]),
+        text_of(&calls[2]),
+        "a new process answers after the crash"
+    );
+    assert_eq!(calls[3]["isError"], true);
+    assert_eq!(
+        calls[3]["_meta"]["orla/error"]["tool_code"],
+        "capsule_unavailable"
+    );
+    assert!(
+        text_of(&calls[3]).contains("stopped after 5 failures"),
+        "{}",
+        calls[3]
+    );
+}
+
+/// `orla serve --port 0`: the URL it serves, read from its stderr.
+struct HttpServe {
+    child: Child,
+    url: String,
+}
+
+impl HttpServe {
+    fn start(t: &TestContext, extra: &[&str]) -> HttpServe {
+        let mut args = vec!["serve", "--port", "0"];
+        args.extend_from_slice(extra);
+        let mut child = t
+            .command(&args)
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut url = None;
+        let mut seen = String::new();
+        for line in (&mut stderr).lines() {
+            let line = line.unwrap();
+            seen.push_str(&line);
+            seen.push('\n');
+            if let Some(u) = line.strip_prefix("orla: serving MCP at ") {
+                url = Some(u.to_string());
+                break;
+            }
+        }
+        let url = url.unwrap_or_else(|| panic!("no URL in orla serve's stderr:\n{seen}"));
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = stderr.read_to_end(&mut sink);
+        });
+        HttpServe { child, url }
+    }
+
+    fn addr(&self) -> String {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_string()
+    }
+
+    /// A raw HTTP POST of an initialize request, with extra headers; the status.
+    fn post_initialize(&self, headers: &str) -> u16 {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+        .to_string();
+        let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr(),
+            body.len()
+        )
+        .unwrap();
+        let mut status = String::new();
+        BufReader::new(stream).read_line(&mut status).unwrap();
+        status.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+}
+
+impl Drop for HttpServe {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn python_sdk_over_http_makes_50_concurrent_calls() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_starters(&t);
+    let serve = HttpServe::start(&t, &[]);
+    assert!(serve.url.starts_with("http://127.0.0.1:"), "{}", serve.url);
+    std::fs::write(t.work.join("n.txt"), "concurrent").unwrap();
+    let calls: Vec<Value> = (0..50)
+        .map(|i| {
+            if i % 2 == 0 {
+                json!({"name": "fs-read", "arguments": {"path": t.work.join("n.txt")}})
+            } else {
+                json!({"name": "echo-capsule", "arguments": {"message": format!("m{i}")}})
+            }
+        })
+        .collect();
+    let script = client_script();
+    let out = run_client(
+        t.program_command(&python, &[script.to_str().unwrap(), "http", &serve.url]),
+        json!({"calls": calls, "concurrent": true}),
+    );
+    assert_eq!(names(&out["tools"]).len(), 5);
+    for (i, call) in out["calls"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(call["isError"], false, "call {i}: {call}");
+        if i % 2 == 0 {
+            assert_eq!(text_of(call), "concurrent");
+        } else {
+            assert_eq!(
+                call["structuredContent"]["echo"]["arguments"]["message"],
+                format!("m{i}")
+            );
+        }
+    }
+}
+
+#[test]
+fn http_refuses_a_foreign_origin() {
+    let t = TestContext::new();
+    let serve = HttpServe::start(&t, &[]);
+    assert_eq!(serve.post_initialize(""), 200);
+    assert_eq!(
+        serve.post_initialize("Origin: http://localhost:3000\r\n"),
+        200
+    );
+    assert_eq!(
+        serve.post_initialize("Origin: https://evil.example\r\n"),
+        403
+    );
+    let allowed = HttpServe::start(&t, &["--allow-origin", "https://app.example"]);
+    assert_eq!(
+        allowed.post_initialize("Origin: https://app.example\r\n"),
+        200
+    );
+}
+
+#[test]
+fn an_install_while_serving_notifies_the_client_and_adds_the_tool() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    t.run(&["install", "fs-read"]).success();
+    let script = client_script();
+    let mut child = t
+        .program_command(
+            &python,
+            &[script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"],
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(json!({"wait_list_changed": true}).to_string().as_bytes())
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the client ended before listing: {seen}");
+        }
+        seen.push_str(&line);
+        if line.trim() == "ready: list" {
+            break;
+        }
+    }
+    t.run(&["install", "fs-list"]).success();
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = stderr.read_to_string(&mut rest);
+        rest
+    });
+    let out = child.wait_with_output().unwrap();
+    let rest = drain.join().unwrap();
+    assert!(out.status.success(), "{seen}{rest}");
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-list", "fs-read"]);
+    assert!(rest.contains("\"msg\":\"reloaded\""), "{rest}");
+}
+
+#[test]
+fn the_rmcp_client_lists_and_calls_over_stdio() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read", "echo-capsule"]).success();
+    std::fs::write(t.work.join("r.txt"), "from rust").unwrap();
+    let path = t.work.join("r.txt");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use rmcp::model::CallToolRequestParams;
+        use rmcp::transport::TokioChildProcess;
+        use rmcp::ServiceExt;
+        let cmd = tokio::process::Command::from(t.command(&["serve", "--stdio"]));
+        let transport = TokioChildProcess::new(cmd).unwrap();
+        let client = ().serve(transport).await.unwrap();
+        let tools = client.list_all_tools().await.unwrap();
+        let mut listed: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, ["echo-capsule", "fs-read"]);
+        let mut args = serde_json::Map::new();
+        args.insert("path".into(), json!(path));
+        let result = client
+            .call_tool(CallToolRequestParams::new("fs-read").with_arguments(args))
+            .await
+            .unwrap();
+        assert_eq!(result.is_error, Some(false));
+        let value = serde_json::to_value(&result).unwrap();
+        assert_eq!(text_of(&value), "from rust");
+        client.cancel().await.unwrap();
+    });
+}
