@@ -134,6 +134,13 @@ pub fn parse_registries(
         if name.is_empty() || location.is_empty() {
             return Err("registries: every registry needs a name and a location".into());
         }
+        if name.chars().any(char::is_control) {
+            // A registry's name is printed in status lines and listings.
+            return Err(format!(
+                "registries: the name '{}' contains a control character",
+                name.escape_debug()
+            ));
+        }
         if out.iter().any(|r| r.name == name) {
             return Err(format!("registries: '{name}' is named twice"));
         }

@@ -82,11 +82,15 @@ impl Error {
         }
     }
 
-    /// The lines printed on stderr.
+    /// The lines printed on stderr. Errors quote what they refuse (an
+    /// archive entry's name, a registry's text), so control characters are
+    /// escaped: one error cannot draw other lines over itself.
     pub fn render(&self) -> String {
-        let mut out = format!("error: {}", one_line(&self.to_string()));
+        let message = one_line(&self.to_string());
+        let mut out = format!("error: {}", crate::progress::printable(&message));
         if let Some(hint) = self.hint() {
-            out.push_str(&format!("\nhint: {hint}"));
+            let hint = one_line(&hint);
+            out.push_str(&format!("\nhint: {}", crate::progress::printable(&hint)));
         }
         out
     }

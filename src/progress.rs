@@ -2,7 +2,22 @@
 //! only `Printer` knows indicatif. Bars appear only when stderr is a
 //! terminal and `--quiet` is off; status lines go to stderr so stdout stays
 //! for data (`list --json`).
+//!
+//! Text that reaches a terminal may come from a registry, a tool.yaml or an
+//! archive entry's name, so it is escaped before it is written: control
+//! characters (C0, DEL, C1: cursor movement, colours, erasing lines) and the
+//! Unicode controls that reorder what is shown (bidirectional overrides and
+//! isolates) are written as `\u001b`, which is also how JSON writes them, so
+//! JSON output stays valid JSON with the same meaning. Otherwise a description could draw a
+//! fake `Installed` line over an error. `printable` escapes one field (line
+//! breaks too, so a field cannot start a line of its own); the writers
+//! (`eprint_line` and the command layer's stdout writer) escape every line
+//! they write as a last resort, keeping the line breaks and tabs they were
+//! given and the bidirectional controls, which JSON output may carry raw and
+//! which do not move the cursor; `Printer` escapes the parts it is given and adds only its own
+//! colours.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -21,11 +36,52 @@ pub trait Reporter: Send + Sync {
     fn download_finish(&self, id: usize);
 }
 
-/// Writes one line to stderr. A closed or full stderr (`orla verify 2>&1 |
-/// head -1`, `2>/dev/full`) loses the line: `eprintln!` would panic instead.
+/// Writes one line (or several, separated by `\n`) to stderr, escaped. A
+/// closed or full stderr (`orla verify 2>&1 | head -1`, `2>/dev/full`)
+/// loses the line: `eprintln!` would panic instead.
 pub fn eprint_line(line: &str) {
+    write_stderr(&printable_lines(line));
+}
+
+fn write_stderr(line: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// True for the characters a terminal would act on rather than show.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+fn escape_with(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) && !keep(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// One field of output (a name, a description, a path) made safe to show:
+/// every control character, line breaks included, written as `\u00XX`.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    escape_with(text, |_| false)
+}
+
+/// Whole lines of output made safe to show: as `printable`, but the line
+/// breaks and tabs that lay the lines out are kept.
+pub fn printable_lines(text: &str) -> Cow<'_, str> {
+    escape_with(text, |c| c == '\n' || c == '\t' || !c.is_control())
 }
 
 /// Reports nothing; for library callers and tests.
@@ -67,10 +123,11 @@ impl Printer {
         }
     }
 
+    /// `line` is escaped by the caller: it holds this printer's colours.
     fn print(&self, line: String) {
         match &self.multi {
-            Some(multi) => multi.suspend(|| eprint_line(&line)),
-            None => eprint_line(&line),
+            Some(multi) => multi.suspend(|| write_stderr(&line)),
+            None => write_stderr(&line),
         }
     }
 
@@ -87,22 +144,28 @@ impl Reporter for Printer {
     fn status(&self, verb: &str, message: &str) {
         if !self.quiet {
             self.print(format!(
-                "{} {message}",
-                self.paint("1;32", &format!("{verb:>12}"))
+                "{} {}",
+                self.paint("1;32", &format!("{:>12}", printable(verb))),
+                printable(message)
             ));
         }
     }
 
     fn warn(&self, message: &str) {
-        self.print(format!("{}: {message}", self.paint("1;33", "warning")));
+        self.print(format!(
+            "{}: {}",
+            self.paint("1;33", "warning"),
+            printable(message)
+        ));
     }
 
     fn waiting_for_lock(&self, what: &str, path: &Path) {
         // Always shown, even with --quiet: a silent hang looks like a bug.
         self.print(format!(
-            "{} for lock on {what} ({}): another orla is running",
+            "{} for lock on {} ({}): another orla is running",
             self.paint("1;36", &format!("{:>12}", "Waiting")),
-            path.display()
+            printable(what),
+            printable(&path.display().to_string())
         ));
     }
 
@@ -122,7 +185,7 @@ impl Reporter for Printer {
                 .progress_chars("=> "),
             );
             bar.set_prefix("Fetching");
-            bar.set_message(label.to_string());
+            bar.set_message(printable(label).into_owned());
             let bar = multi.add(bar);
             self.bars.lock().expect("bars lock").insert(id, bar);
         }
@@ -144,5 +207,27 @@ impl Reporter for Printer {
                 multi.remove(&bar);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("fs-read 1.2.1"), "fs-read 1.2.1");
+        assert_eq!(
+            printable("ok\x1b[2K\r   Installed\nx\u{9b}y\u{202e}z"),
+            "ok\\u001b[2K\\u000d   Installed\\u000ax\\u009by\\u202ez"
+        );
+        assert_eq!(
+            printable_lines("a\tb\nc\x07\u{202e}"),
+            "a\tb\nc\\u0007\u{202e}"
+        );
+        // Escaping twice changes nothing more.
+        let once = printable("\x1b]0;title\x07").into_owned();
+        assert_eq!(printable(&once), once);
+        assert_eq!(printable("naïve — ok"), "naïve — ok");
     }
 }

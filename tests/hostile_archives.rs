@@ -144,6 +144,11 @@ fn assert_refused(server: &Server, case: &str, bytes: &[u8], message: &str) {
         "{case}: the error line names the problem\n{}",
         run.stderr
     );
+    assert!(
+        !run.stderr.contains(['\x1b', '\r']),
+        "{case}: raw control characters in\n{:?}",
+        run.stderr
+    );
     let after = (snapshot(&t.home), snapshot(&t.cache));
     assert_eq!(after.0, before.0, "{case}: ORLA_HOME changed");
     assert_eq!(after.1, before.1, "{case}: the cache changed");
@@ -231,6 +236,19 @@ fn path_traversal_is_refused() {
                 b"",
             )),
             "is not valid UTF-8",
+        ),
+        (
+            // Shown in the error, the name would clear the line and print
+            // a fake success over it.
+            "control-characters",
+            package_then(&raw(
+                b"bin/\x1b[2K\r   Installed evil",
+                tar::EntryType::Regular,
+                b"x",
+                0o644,
+                b"",
+            )),
+            "contains a control character",
         ),
     ];
     for (case, bytes, message) in cases {

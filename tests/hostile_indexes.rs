@@ -605,3 +605,110 @@ fn a_registry_yaml_name_that_is_not_a_tool_name_cannot_crash_search() {
         .success()
         .stdout_has("[]");
 }
+
+/// Every character a terminal would act on rather than show, or that
+/// reorders what it shows.
+fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|c| {
+            (c.is_control() && *c != '\n' && *c != '\t')
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect()
+}
+
+/// Regression: descriptions and keywords from a registry or a tool.yaml,
+/// and hostile names in errors, reached the terminal raw, so a package could
+/// erase a line and draw a fake "Installed" line over an error.
+#[test]
+fn terminal_escapes_from_registries_and_packages_are_shown_not_obeyed() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    let fake = "\x1b[2K\r\x1b[1;32m   Installed\x1b[0m evil 1.0.0\n\u{9b}31m\u{202e}gnp.exe";
+    let yaml_fake = "\\e[2K\\r\\e[1;32m   Installed\\e[0m evil 1.0.0\\n\\u009b31m\\u202egnp.exe";
+    let pkg = PackageBuilder::new("evil", "1.0.0");
+    let src = pkg.write(&t.dir.path().join("sources"));
+    std::fs::write(
+        src.join("tool.yaml"),
+        format!(
+            "name: evil\nversion: 1.0.0\ndescription: \"{yaml_fake}\"\nentrypoint: bin/evil\nkeywords: [\"{yaml_fake}\"]\n"
+        ),
+    )
+    .unwrap();
+    let (_, bytes) = orla::package::pack::pack_to_vec(&src).unwrap();
+    index.publish_bytes(&pkg, &bytes, "archives/evil/evil-1.0.0.tar.gz");
+    index.edit_records("evil", |r| {
+        r.description = fake.to_string();
+        r.keywords = vec![fake.to_string()];
+    });
+    let listing = RegistryYaml {
+        tools: vec![RegistryEntry {
+            name: "evil".into(),
+            description: fake.into(),
+            keywords: vec![fake.into()],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    std::fs::write(index.root.join("registry.yaml"), listing.to_yaml()).unwrap();
+    let registry = index.location();
+
+    let mut runs = vec![
+        (
+            "search",
+            t.run(&["search", "evil", "--registry", &registry]),
+        ),
+        ("info", t.run(&["info", "evil", "--registry", &registry])),
+        (
+            "install",
+            t.run(&["install", "evil", "--yes", "--registry", &registry]),
+        ),
+    ];
+    runs[2].1.success();
+    runs.push(("list", t.run(&["list"])));
+    runs.push(("verify", t.run(&["verify"])));
+    // A hostile name on the command line comes back in an error.
+    runs.push((
+        "error",
+        t.run(&["install", "evil\x1b[2K\rok", "--registry", &registry]),
+    ));
+    for (what, run) in &runs {
+        for (stream, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            assert_eq!(
+                raw_controls(text),
+                Vec::<char>::new(),
+                "{what}: raw control characters on {stream}:\n{text:?}"
+            );
+        }
+    }
+    // Shown escaped, on one line, where a person can read them.
+    for what in ["search", "info", "list"] {
+        let run = &runs.iter().find(|(w, _)| *w == what).unwrap().1;
+        run.success()
+            .stdout_has("\\u001b[2K\\u000d\\u001b[1;32m   Installed\\u001b[0m evil 1.0.0\\u000a\\u009b31m\\u202egnp.exe");
+    }
+    runs[5].1.failure(2).stderr_has("evil\\u001b[2K\\u000dok");
+    // --json keeps the data exact (JSON escapes control characters itself).
+    let json = t.run(&["list", "--json"]);
+    assert_eq!(json.json()[0]["description"], fake);
+}
+
+#[test]
+fn registry_names_with_control_characters_are_refused() {
+    let t = TestContext::new();
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "registries:\n  \"co\\e[2Kmpany\": ./index\n",
+    )
+    .unwrap();
+    let run = t.run(&["search", "x"]);
+    run.failure(1)
+        .stderr_has("the name 'co\\u{1b}[2Kmpany' contains a control character");
+    assert_eq!(
+        raw_controls(&run.stderr),
+        Vec::<char>::new(),
+        "{:?}",
+        run.stderr
+    );
+}

@@ -218,16 +218,17 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
 }
 
 fn render(info: &Info) -> String {
+    use crate::progress::printable;
     let mut out = format!(
         "{} {}\n",
-        info.name,
-        info.latest.as_deref().unwrap_or("(no installable version)")
+        printable(&info.name),
+        printable(info.latest.as_deref().unwrap_or("(no installable version)"))
     );
     if !info.description.is_empty() {
-        out.push_str(&format!("{}\n", info.description));
+        out.push_str(&format!("{}\n", printable(&info.description)));
     }
     out.push('\n');
-    let mut field = |k: &str, v: String| out.push_str(&format!("{k:<13}{v}\n"));
+    let mut field = |k: &str, v: String| out.push_str(&format!("{k:<13}{}\n", printable(&v)));
     if info.registry == info.registry_location {
         field("registry:", info.registry.clone());
     } else {
@@ -289,7 +290,11 @@ fn render(info: &Info) -> String {
         } else {
             format!("  ({})", notes.join(", "))
         };
-        out.push_str(&format!("  {:<12} {id}{notes}\n", v.version));
+        out.push_str(&format!(
+            "  {:<12} {}{notes}\n",
+            printable(&v.version),
+            printable(&id)
+        ));
     }
     out
 }

@@ -136,9 +136,13 @@ pub(crate) fn shell_quote(text: &str) -> String {
 }
 
 /// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
+/// Control characters are escaped (see `progress::printable`), line breaks
+/// and tabs kept: what a registry or package wrote is shown, never obeyed.
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let text = String::from_utf8_lossy(bytes);
+    let bytes = crate::progress::printable_lines(&text);
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    match out.write_all(bytes.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Error::other(format!("cannot write to stdout: {e}"), None)),
@@ -148,15 +152,26 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
 /// Aligns rows under a header, two spaces between columns; the last column
 /// is not padded, so long descriptions do not leave trailing blanks.
 pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    // Each cell on one line: a line break in a description is shown, not
+    // taken as the start of another row.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.as_ref()
+                .iter()
+                .map(|cell| crate::progress::printable(cell).into_owned())
+                .collect()
+        })
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row.as_ref()) {
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
     let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
     let mut out = String::new();
-    for row in std::iter::once(header.as_slice()).chain(rows.iter().map(AsRef::as_ref)) {
+    for row in std::iter::once(header.as_slice()).chain(rows.iter().map(Vec::as_slice)) {
         let last = row.len().saturating_sub(1);
         let cells: Vec<String> = row
             .iter()

@@ -97,6 +97,7 @@ fn text(reports: &[PackageReport]) -> String {
     let mut out = String::new();
     for r in reports {
         if let Some(error) = &r.error {
+            let error = crate::progress::printable(error);
             out.push_str(&format!("{} {}: {error}\n", r.name, r.version));
         } else if r.differences.is_empty() {
             out.push_str(&format!(
@@ -112,6 +113,7 @@ fn text(reports: &[PackageReport]) -> String {
                 if n == 1 { "" } else { "s" }
             ));
             for d in &r.differences {
+                let d = crate::progress::printable(&d.to_string()).into_owned();
                 out.push_str(&format!("  {d}\n"));
             }
         }

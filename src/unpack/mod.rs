@@ -3,8 +3,9 @@
 //! An archive may hold only regular files and directories: links, devices and
 //! fifos are refused outright, because link checks have a long history of
 //! bypasses (cargo and uv made the same choice). Absolute paths, `..`, a path
-//! that appears twice, non-UTF-8 names and orla's reserved receipt name are
-//! refused; setuid, setgid and sticky bits and group/world write are dropped;
+//! that appears twice, non-UTF-8 names, names holding control characters
+//! (which a terminal would obey when an error shows them) and orla's
+//! reserved receipt name are refused; setuid, setgid and sticky bits and group/world write are dropped;
 //! the unpacked size is capped, and so is the number of files and
 //! directories created, counting the parent directories an entry such as
 //! `a/b/c/f` creates without naming them, and the depth of every path: a
@@ -344,6 +345,12 @@ pub fn safe_path(raw: &[u8]) -> Result<String, UnpackError> {
                 return Err(UnpackError::UnsafePath {
                     path: shown(),
                     reason: "contains a backslash, NUL or drive prefix",
+                })
+            }
+            p if p.chars().any(char::is_control) => {
+                return Err(UnpackError::UnsafePath {
+                    path: shown(),
+                    reason: "contains a control character",
                 })
             }
             p if p == RECEIPT_FILE => {
