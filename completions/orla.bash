@@ -19,6 +19,9 @@ _orla() {
             orla,cache)
                 cmd="orla__subcmd__cache"
                 ;;
+            orla,client)
+                cmd="orla__subcmd__client"
+                ;;
             orla,completions)
                 cmd="orla__subcmd__completions"
                 ;;
@@ -79,8 +82,35 @@ _orla() {
             orla__subcmd__cache__subcmd__help,help)
                 cmd="orla__subcmd__cache__subcmd__help__subcmd__help"
                 ;;
+            orla__subcmd__client,add)
+                cmd="orla__subcmd__client__subcmd__add"
+                ;;
+            orla__subcmd__client,help)
+                cmd="orla__subcmd__client__subcmd__help"
+                ;;
+            orla__subcmd__client,list)
+                cmd="orla__subcmd__client__subcmd__list"
+                ;;
+            orla__subcmd__client,remove)
+                cmd="orla__subcmd__client__subcmd__remove"
+                ;;
+            orla__subcmd__client__subcmd__help,add)
+                cmd="orla__subcmd__client__subcmd__help__subcmd__add"
+                ;;
+            orla__subcmd__client__subcmd__help,help)
+                cmd="orla__subcmd__client__subcmd__help__subcmd__help"
+                ;;
+            orla__subcmd__client__subcmd__help,list)
+                cmd="orla__subcmd__client__subcmd__help__subcmd__list"
+                ;;
+            orla__subcmd__client__subcmd__help,remove)
+                cmd="orla__subcmd__client__subcmd__help__subcmd__remove"
+                ;;
             orla__subcmd__help,cache)
                 cmd="orla__subcmd__help__subcmd__cache"
+                ;;
+            orla__subcmd__help,client)
+                cmd="orla__subcmd__help__subcmd__client"
                 ;;
             orla__subcmd__help,completions)
                 cmd="orla__subcmd__help__subcmd__completions"
@@ -129,6 +159,15 @@ _orla() {
                 ;;
             orla__subcmd__help__subcmd__cache,dir)
                 cmd="orla__subcmd__help__subcmd__cache__subcmd__dir"
+                ;;
+            orla__subcmd__help__subcmd__client,add)
+                cmd="orla__subcmd__help__subcmd__client__subcmd__add"
+                ;;
+            orla__subcmd__help__subcmd__client,list)
+                cmd="orla__subcmd__help__subcmd__client__subcmd__list"
+                ;;
+            orla__subcmd__help__subcmd__client,remove)
+                cmd="orla__subcmd__help__subcmd__client__subcmd__remove"
                 ;;
             orla__subcmd__help__subcmd__migrate,capsule)
                 cmd="orla__subcmd__help__subcmd__migrate__subcmd__capsule"
@@ -203,7 +242,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate serve help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +353,148 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__client)
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__add)
+            opts="-q -h -V --global --name --config --dry-run --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__help)
+            opts="add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__list)
+            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__client__subcmd__remove)
+            opts="-q -h -V --global --name --config --dry-run --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__completions)
             opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -329,7 +510,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update cache completions tool migrate serve help"
+            opts="install uninstall list init use verify search info update cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,6 +552,62 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__cache__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__client)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__client__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__client__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__client__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -825,7 +1062,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__serve)
-            opts="-q -h -V --stdio --port --host --allow-origin --global --log-format --log-level --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,6 +1077,10 @@ _orla() {
                     return 0
                     ;;
                 --allow-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -41,6 +41,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
+            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;install'= {
@@ -374,6 +375,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --port 'HTTP port [default: orla.yaml `port`, else 8080; 0 picks a free one]'
             cand --host 'Address to listen on; anything but loopback exposes the tools to the network'
             cand --allow-origin 'Also accept browser requests from this Origin (loopback origins always are)'
+            cand --project 'Serve the project in DIR (its orla.yaml, or a parent''s), wherever orla starts'
             cand --log-format 'Log format on stderr [default: orla.yaml `log_format`, else json]'
             cand --log-level 'Log level [default: orla.yaml `log_level`, else info]'
             cand --stdio 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
@@ -387,6 +389,77 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'orla;client'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand remove 'Remove orla''s entry from a client''s configuration'
+            cand list 'Show which clients are configured to start orla'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;client;add'= {
+            cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
+            cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --global 'Use the global root even inside a project'
+            cand --dry-run 'Print the change without writing anything'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;client;remove'= {
+            cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
+            cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --global 'Use the global root even inside a project'
+            cand --dry-run 'Print the change without writing anything'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;client;list'= {
+            cand --json 'Print a JSON array, one object per client'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;client;help'= {
+            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand remove 'Remove orla''s entry from a client''s configuration'
+            cand list 'Show which clients are configured to start orla'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'orla;client;help;add'= {
+        }
+        &'orla;client;help;remove'= {
+        }
+        &'orla;client;help;list'= {
+        }
+        &'orla;client;help;help'= {
         }
         &'orla;help'= {
             cand install 'Install tools from a registry, or a local package'
@@ -403,6 +476,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
+            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;help;install'= {
@@ -456,6 +530,17 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;migrate;capsule'= {
         }
         &'orla;help;serve'= {
+        }
+        &'orla;help;client'= {
+            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand remove 'Remove orla''s entry from a client''s configuration'
+            cand list 'Show which clients are configured to start orla'
+        }
+        &'orla;help;client;add'= {
+        }
+        &'orla;help;client;remove'= {
+        }
+        &'orla;help;client;list'= {
         }
         &'orla;help;help'= {
         }

@@ -634,7 +634,9 @@ fn the_rmcp_client_lists_and_calls_over_stdio() {
         use rmcp::model::CallToolRequestParams;
         use rmcp::transport::TokioChildProcess;
         use rmcp::ServiceExt;
-        let cmd = tokio::process::Command::from(t.command(&["serve", "--stdio"]));
+        let mut cmd = t.command(&["serve", "--stdio"]);
+        cmd.stderr(Stdio::null());
+        let cmd = tokio::process::Command::from(cmd);
         let transport = TokioChildProcess::new(cmd).unwrap();
         let client = ().serve(transport).await.unwrap();
         let tools = client.list_all_tools().await.unwrap();
@@ -652,4 +654,148 @@ fn the_rmcp_client_lists_and_calls_over_stdio() {
         assert_eq!(text_of(&value), "from rust");
         client.cancel().await.unwrap();
     });
+}
+
+fn claude_config(t: &TestContext) -> PathBuf {
+    t.dir
+        .path()
+        .join("user/.config/Claude/claude_desktop_config.json")
+}
+
+#[test]
+fn client_add_claude_desktop_writes_an_entry_that_serves_and_keeps_the_rest() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read"]).success();
+    let config = claude_config(&t);
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let original = "{\"globalShortcut\": \"Ctrl+Space\",\n \"mcpServers\": {\"other\": {\"command\": \"npx\", \"args\": [\"x\"]}}}\n";
+    std::fs::write(&config, original).unwrap();
+
+    let dry = t.run(&["client", "add", "claude-desktop", "--dry-run"]);
+    dry.success()
+        .stdout_has("would change")
+        .stdout_has("+ \"orla\": {");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+
+    t.run(&["client", "add", "claude-desktop"])
+        .success()
+        .stderr_has("Added");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(written["globalShortcut"], "Ctrl+Space");
+    assert_eq!(written["mcpServers"]["other"]["command"], "npx");
+    let entry = &written["mcpServers"]["orla"];
+    assert_eq!(entry["command"], ORLA);
+    assert_eq!(entry["args"], json!(["serve", "--stdio", "--global"]));
+    assert_eq!(entry["env"]["ORLA_HOME"], t.home.display().to_string());
+    let keys: Vec<&String> = written["mcpServers"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["other", "orla"], "order kept, orla appended");
+    let backup = config.with_file_name("claude_desktop_config.json.orla-backup");
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), original);
+
+    // Adding again changes nothing.
+    t.run(&["client", "add", "claude-desktop"])
+        .success()
+        .stderr_has("Unchanged");
+
+    let listed = t.run(&["client", "list", "--json"]);
+    listed.success();
+    let claude = listed
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == "claude-desktop")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        claude["entries"],
+        json!([{"name": "orla", "serves": "global"}])
+    );
+
+    // The entry works: an MCP client starting exactly what it says sees the tools.
+    if let Some(python) = python() {
+        let script = client_script();
+        let mut args = vec![script.to_str().unwrap().to_string(), "stdio".into()];
+        args.push(entry["command"].as_str().unwrap().into());
+        for a in entry["args"].as_array().unwrap() {
+            args.push(a.as_str().unwrap().into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run_client(t.program_command(&python, &args), json!({}));
+        assert_eq!(names(&out["tools"]), ["fs-read"]);
+    }
+
+    t.run(&["client", "remove", "claude-desktop"])
+        .success()
+        .stderr_has("Removed");
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert!(after["mcpServers"].get("orla").is_none());
+    assert_eq!(after["mcpServers"]["other"]["command"], "npx");
+    t.run(&["client", "remove", "claude-desktop"])
+        .failure(1)
+        .stderr_has("has no entry \"orla\"");
+}
+
+#[test]
+fn client_add_in_a_project_writes_the_projects_own_editor_config() {
+    let t = TestContext::new();
+    let project = t.work.join("my app");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["client", "add", "cursor"]).success();
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".cursor/mcp.json")).unwrap())
+            .unwrap();
+    let entry = &written["mcpServers"]["orla-my-app"];
+    assert_eq!(
+        entry["args"],
+        json!([
+            "serve",
+            "--stdio",
+            "--project",
+            project.display().to_string()
+        ])
+    );
+    t.run_in(&project, &["client", "add", "vscode"]).success();
+    let vscode: Value =
+        serde_json::from_str(&std::fs::read_to_string(project.join(".vscode/mcp.json")).unwrap())
+            .unwrap();
+    assert_eq!(vscode["servers"]["orla-my-app"]["type"], "stdio");
+    // A file orla cannot parse is left alone, with the entry to paste.
+    std::fs::write(project.join(".vscode/mcp.json"), "// comment\n{}").unwrap();
+    t.run_in(&project, &["client", "add", "vscode", "--name", "x"])
+        .failure(1)
+        .stderr_has("is not JSON orla can edit")
+        .stderr_has("by hand");
+    t.run(&["client", "add", "zed"])
+        .failure(2)
+        .stderr_has("unknown MCP client 'zed'");
+}
+
+#[test]
+fn serve_project_dir_serves_that_project_from_anywhere() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    let project = t.work.join("p");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["install", "fs-list"]).success();
+    let script = client_script();
+    let dir = project.display().to_string();
+    let out = run_client(
+        t.program_command(
+            &python,
+            &[
+                script.to_str().unwrap(),
+                "stdio",
+                ORLA,
+                "serve",
+                "--stdio",
+                "--project",
+                &dir,
+            ],
+        ),
+        json!({}),
+    );
+    assert_eq!(names(&out["tools"]), ["fs-list"]);
 }

@@ -78,6 +78,52 @@ pub enum Command {
     Migrate(MigrateCommand),
     /// Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)
     Serve(ServeArgs),
+    /// Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`
+    #[command(subcommand)]
+    Client(ClientCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClientCommand {
+    /// Add the entry that makes a client start `orla serve --stdio`
+    Add(ClientArgs),
+    /// Remove orla's entry from a client's configuration
+    Remove(ClientArgs),
+    /// Show which clients are configured to start orla
+    List(ClientListArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Clients: claude-desktop, cursor, vscode, windsurf. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory>, else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json. Other entries in the file are kept, and the file as it was is saved next to it with the suffix .orla-backup. See docs/runtime.md."
+)]
+pub struct ClientArgs {
+    /// The client: claude-desktop, cursor, vscode or windsurf
+    #[arg(value_name = "CLIENT")]
+    pub client: String,
+
+    /// Use the global root even inside a project
+    #[arg(long)]
+    pub global: bool,
+
+    /// The entry's name [default: orla, or orla-<directory> for a project]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// The client's configuration file [default: where the client reads it]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Print the change without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ClientListArgs {
+    /// Print a JSON array, one object per client
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -102,8 +148,12 @@ pub struct ServeArgs {
     pub allow_origin: Vec<String>,
 
     /// Serve the global root (~/.orla or ORLA_HOME), even inside a project
-    #[arg(long)]
+    #[arg(long, conflicts_with = "project")]
     pub global: bool,
+
+    /// Serve the project in DIR (its orla.yaml, or a parent's), wherever orla starts
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
 
     /// Log format on stderr [default: orla.yaml `log_format`, else json]
     #[arg(long, value_name = "FORMAT", value_parser = ["json", "pretty"])]

@@ -1,6 +1,7 @@
 //! One thin function per command: resolve settings, call the stages.
 
 mod cache;
+mod client;
 mod info;
 mod init;
 mod install;
@@ -74,6 +75,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Tool(ToolCommand::Yank(args)) => tool::yank(&ctx, &args),
         Command::Migrate(MigrateCommand::Capsule(args)) => migrate::capsule(&ctx, &args),
         Command::Serve(args) => serve::run(&ctx, &args),
+        Command::Client(command) => client::run(&ctx, &command),
         Command::Completions(_) => unreachable!("handled above"),
     };
     result.map_err(|e| global_tool_hint(&ctx, e, is_use))

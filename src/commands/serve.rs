@@ -16,6 +16,23 @@ use crate::store::Store;
 pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
     let root = if args.global {
         ctx.global_root()
+    } else if let Some(dir) = &args.project {
+        let dir = ctx.cwd.join(dir);
+        match crate::project::Project::find(&dir)? {
+            Some(project) => ctx.project_root(&project),
+            None => {
+                return Err(Error::usage(
+                    format!(
+                        "--project: there is no orla.yaml in {} or its parents",
+                        dir.display()
+                    ),
+                    Some(format!(
+                        "run `orla init {}` to make it a project",
+                        dir.display()
+                    )),
+                ))
+            }
+        }
     } else {
         ctx.root()?
     };

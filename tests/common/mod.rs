@@ -129,6 +129,8 @@ impl TestContext {
             .current_dir(&self.work)
             .env("HOME", self.dir.path().join("user"))
             .env("XDG_CACHE_HOME", self.dir.path().join("xdg-cache"))
+            // MCP clients' configuration (`orla client`) lives here on Linux.
+            .env("XDG_CONFIG_HOME", self.dir.path().join("user/.config"))
             .env("ORLA_HOME", &self.home)
             .env("ORLA_CACHE_DIR", &self.cache)
             .env("NO_COLOR", "1");
