@@ -194,7 +194,7 @@ fn reinstall_is_skipped_unless_forced() {
     assert_eq!(std::fs::read_to_string(&bin).unwrap(), "tampered");
     t.run(&["install", "fs-list", "--force"])
         .success()
-        .stderr_has("Installed fs-list 1.0.0");
+        .stderr_has("Reinstalled fs-list 1.0.0");
     assert!(std::fs::read_to_string(&bin).unwrap().starts_with("#!"));
     assert!(!t.tools_dir().join(".orla-staging").exists());
 }
@@ -233,7 +233,8 @@ fn bad_specs_and_names_get_one_line_errors() {
         .stderr_has("hint: write NAME, NAME@VERSION");
     t.run(&["install", "../etc"])
         .failure(2)
-        .stderr_has("invalid tool spec '../etc'");
+        .stderr_has("'../etc' looks like a path, not a tool name")
+        .stderr_has("hint: to install a local package, run `orla install --local ../etc`");
     t.run(&["install", "FS-READ"])
         .failure(2)
         .stderr_has("did you mean 'fs-read'?");

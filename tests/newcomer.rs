@@ -138,3 +138,101 @@ fn a_changed_package_fails_verify_and_an_uninstall_does_not_count_as_deleted() {
         run.stderr
     );
 }
+
+#[test]
+fn installing_over_a_damaged_package_directory_fails_instead_of_skipping() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    // A version directory that is not served: its receipt is damaged.
+    let dir = t.tools_dir().join("fs-read/1.2.1");
+    std::fs::write(dir.join(".orla-receipt.json"), "{").unwrap();
+    let run = t.run(&["install", "fs-read@1.2"]);
+    run.failure(1).stderr_has("--force");
+    let mut out = shown(&["install", "fs-read@1.2"], &run);
+    let force = ["install", "fs-read@1.2", "--force"];
+    let run = t.run(&force);
+    run.success();
+    out.push_str(&shown(&force, &run));
+    t.run(&["verify"]).success();
+    assert_snapshot(&t, "damaged-package", out);
+}
+
+#[test]
+fn a_local_package_whose_source_changed_is_installed_again() {
+    let t = TestContext::new();
+    let src = common::PackageBuilder::new("mine", "0.1.0").write(&t.work);
+    let path = src.display().to_string();
+    let local = ["install", "--local", path.as_str()];
+    t.run(&local).success();
+    // The same content again: skipped, and it says why.
+    let mut out = transcript(&t, &local);
+    let entry = src.join("bin/mine");
+    common::write_file(&entry, "#!/bin/sh\necho edited\n", true);
+    let run = t.run(&local);
+    run.success().stderr_has("Reinstalled mine 0.1.0");
+    out.push_str(&shown(&local, &run));
+    let installed = t.tools_dir().join("mine/0.1.0/bin/mine");
+    assert_eq!(
+        std::fs::read_to_string(installed).unwrap(),
+        "#!/bin/sh\necho edited\n"
+    );
+    t.run(&["verify"]).success();
+    // An archive of the same content as the installed copy is skipped too.
+    let archive = t.work.join("mine.tar.gz");
+    t.run(&["tool", "pack", &path, "-o", &archive.display().to_string()])
+        .success();
+    t.run(&["install", "--local", &archive.display().to_string()])
+        .success()
+        .stderr_has("already installed from the same content");
+    let out = out.replace(&path, "[SRC]");
+    assert_snapshot(&t, "local-reinstall", out);
+}
+
+#[test]
+fn every_install_says_which_version_is_served() {
+    let t = TestContext::new();
+    let mut out = String::new();
+    for args in [
+        &["install", "fs-read@1.2"][..],
+        // An older version and a pre-release do not take over...
+        &["install", "fs-read@1.1"],
+        &["install", "fs-read@2.0.0-rc.1"],
+        // ...until chosen.
+        &["use", "fs-read@2.0.0-rc.1"],
+    ] {
+        let run = t.run(args);
+        run.success();
+        out.push_str(&shown(args, &run));
+    }
+    assert_snapshot(&t, "active-version", out);
+    let served = &t.manifest()["tools"][0];
+    assert_eq!(served["version"], "2.0.0-rc.1");
+    t.run(&["use", "fs-read"]).success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
+}
+
+#[test]
+fn a_pre_release_alone_is_served() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@2.0.0-rc.1"])
+        .success()
+        .stderr_has("fs-read 2.0.0-rc.1 is the version served");
+    assert_eq!(t.manifest()["tools"][0]["version"], "2.0.0-rc.1");
+}
+
+#[test]
+fn a_spec_that_looks_like_a_path_or_an_archive_hints_at_local() {
+    let t = TestContext::new();
+    common::PackageBuilder::new("mine", "0.1.0").write(&t.work);
+    let mut out = String::new();
+    for args in [
+        &["install", "./mine-0.1.0-src"][..],
+        &["install", "mine-0.1.0.tar.gz"],
+        &["install", "../elsewhere/my tool"],
+    ] {
+        let run = t.run(args);
+        run.failure(2).stderr_has("--local");
+        out.push_str(&shown(args, &run));
+    }
+    assert_snapshot(&t, "path-spec", out);
+}

@@ -21,8 +21,12 @@ use std::path::PathBuf;
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::manifest::{Manifest, RootKindName};
+use crate::package::ToolYaml;
 use crate::registries::Registries;
 use crate::resolve::Spec;
+use crate::root::receipt::{Receipt, SourceKind};
+use crate::root::InstallRoot;
 use crate::store::Store;
 use apply::{apply, skip_installed};
 use consent::confirm;
@@ -43,6 +47,9 @@ pub struct Request {
 /// Installs what `args` asks for into the current root (a project's, through
 /// its orla.yaml and orla.lock, or the global one).
 pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
+    for spec in &args.specs {
+        refuse_path_spec(ctx, spec)?;
+    }
     // In a project, registry installs go through orla.yaml and orla.lock;
     // a local package is in neither, so it is installed on its own.
     if let Some(project) = ctx.project()? {
@@ -101,8 +108,14 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         }
     }
 
-    // Already installed: nothing to do unless --force (installs are idempotent).
+    // Already installed: nothing to do unless --force (installs are
+    // idempotent). A local package is installed again when its content
+    // changed (an edited source directory), replacing the installed copy.
+    let mut changed_local = Vec::new();
     if !args.force {
+        refuse_damaged(&root, &plans)?;
+        skip_unchanged_local(&mut plans, ctx, &root);
+        changed_local = take_local(&mut plans);
         skip_installed(
             &mut plans,
             ctx,
@@ -116,7 +129,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
             confirm(ctx, &plan.label, perms, args.yes)?;
         }
     }
-    if plans.is_empty() {
+    if plans.is_empty() && changed_local.is_empty() {
         return Ok(());
     }
 
@@ -130,14 +143,155 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
             &root,
             "installed meanwhile by another orla",
         );
+        skip_unchanged_local(&mut changed_local, ctx, &root);
     }
-    let done = apply(ctx, &store, &plans, args.force, args.yes)?;
-    store.sync_manifest(reporter)?;
+    // What remains is either not installed or a local package to replace.
+    let replace = args.force || !changed_local.is_empty();
+    plans.append(&mut changed_local);
+    let before: Vec<_> = root
+        .package_dirs()?
+        .into_iter()
+        .map(|(_, _, d)| d)
+        .collect();
+    let done = apply(ctx, &store, &plans, replace, args.yes)?;
+    let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
-        reporter.status(
-            "Installed",
-            &format!("{name} {version} to {}", path.display()),
-        );
+        let verb = if before.contains(&path) {
+            "Reinstalled"
+        } else {
+            "Installed"
+        };
+        reporter.status(verb, &format!("{name} {version} to {}", path.display()));
+        report_active(ctx, &manifest, root.kind.into(), &name, &version);
     }
     Ok(())
+}
+
+/// A spec that looks like a path or an archive (`./dir`, `x.tar.gz`, an
+/// existing directory) is a local package given without `--local`: saying
+/// so beats "tool name must start with a lowercase letter".
+fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
+    let archive = [".tar.gz", ".tgz", ".tar"]
+        .iter()
+        .any(|ext| spec.ends_with(ext));
+    let pathlike = spec.contains(['/', '\\']) || spec.starts_with(['.', '~']) || archive;
+    if !pathlike {
+        return Ok(());
+    }
+    let what = if archive {
+        "an archive"
+    } else if ctx.cwd.join(spec).is_dir() {
+        "a directory"
+    } else {
+        "a path"
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=~".contains(c);
+    let quoted = if spec.chars().all(plain) {
+        spec.to_string()
+    } else {
+        format!("'{}'", spec.replace('\'', "'\\''"))
+    };
+    Err(Error::usage(
+        format!("'{spec}' looks like {what}, not a tool name"),
+        Some(format!(
+            "to install a local package, run `orla install --local {quoted}`"
+        )),
+    ))
+}
+
+/// After an install, which version of the tool is served: one rule (the
+/// version `orla use` pinned, else the newest installed stable version, else
+/// the newest pre-release; see docs/install.md), said every time, so that
+/// installing an older version or a pre-release does not look like it
+/// switched the tool.
+fn report_active(
+    ctx: &Context,
+    manifest: &Manifest,
+    own: RootKindName,
+    name: &str,
+    version: &semver::Version,
+) {
+    let active = manifest
+        .installed
+        .iter()
+        .find(|e| e.name == name && e.active && e.root == own);
+    let Some(active) = active else { return };
+    let message = if active.version == version.to_string() {
+        format!("{name} {version} is the version served")
+    } else {
+        let why = if !version.pre.is_empty() {
+            "pre-releases are served only when chosen"
+        } else {
+            "the newest installed stable version is served"
+        };
+        format!(
+            "{name} {} stays the version served ({why}); `orla use {name}@{version}` serves {version}",
+            active.version
+        )
+    };
+    ctx.reporter.status("Active", &message);
+}
+
+/// A version directory that exists but is not served (its install receipt
+/// or tool.yaml cannot be read, or orla did not write it) is not "already
+/// installed": saying so and exiting 0 would leave nothing served.
+fn refuse_damaged(root: &InstallRoot, plans: &[Plan]) -> Result<(), Error> {
+    for (name, version) in plans.iter().filter_map(|p| p.target.as_ref()) {
+        let dir = root.package_dir(name, version);
+        let readable = Receipt::read(&dir).is_ok() && ToolYaml::read(&dir).is_ok();
+        if dir.exists() && !readable {
+            return Err(Error::other(
+                format!(
+                    "{name} {version} is not installed: {} exists but is damaged (its install receipt or tool.yaml cannot be read), so nothing is served from it",
+                    dir.display()
+                ),
+                Some(format!(
+                    "`orla install {name}@{version} --force` replaces it with a fresh copy"
+                )),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Drops the local packages whose exact content is already installed (the
+/// same digest in a receipt), saying so.
+fn skip_unchanged_local(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot) {
+    let installed = root.scan(&crate::progress::Silent).unwrap_or_default();
+    plans.retain(|plan| {
+        if plan.source.kind != SourceKind::Local {
+            return true;
+        }
+        let same = installed.iter().find(|p| {
+            p.receipt.source.kind == SourceKind::Local
+                && p.receipt.source.blake3 == plan.source.blake3
+                && plan
+                    .target
+                    .as_ref()
+                    .is_none_or(|(n, v)| *n == p.receipt.name && *v == p.receipt.version)
+        });
+        match same {
+            Some(p) => {
+                ctx.reporter.status(
+                    "Skipping",
+                    &format!(
+                        "{} {}: already installed from the same content (--force reinstalls it)",
+                        p.receipt.name, p.receipt.version
+                    ),
+                );
+                false
+            }
+            None => true,
+        }
+    });
+}
+
+/// Takes the local plans out of `plans`: they are installed even over an
+/// installed copy of the same version, whose content differs.
+fn take_local(plans: &mut Vec<Plan>) -> Vec<Plan> {
+    let (local, rest) = std::mem::take(plans)
+        .into_iter()
+        .partition(|p| p.source.kind == SourceKind::Local);
+    *plans = rest;
+    local
 }

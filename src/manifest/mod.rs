@@ -12,7 +12,7 @@
 //!   (version 1 lacked how arguments are passed, so a v1 reader must not
 //!   guess at a v2 file, nor the reverse).
 //! - `tools`: what the runtime serves, one entry per tool name (the active
-//!   version: the newest installed), with absolute paths, the interpreter from
+//!   version, see below), with absolute paths, the interpreter from
 //!   the entrypoint's `#!` line (RFC 1 4.3) and the full `command` line that
 //!   runs it (see `command`), the argument convention (`flags` or `json`),
 //!   the working directory, args, env, mode, the capsule framing, timeouts,
@@ -24,7 +24,8 @@
 //!   from a project's orla.yaml or the defaults.
 //!
 //! The active version of a tool is the one `orla use` pinned, else (in a
-//! project) the one orla.lock pins, else the newest installed.
+//! project) the one orla.lock pins, else the newest installed stable
+//! version, else the newest installed pre-release (as `latest` selects).
 //!
 //! A project's manifest also lists the loose executables of its tools_dir
 //! (RFC 1 discovery, `source.kind: discovered`; an installed package of the
@@ -225,7 +226,10 @@ impl Manifest {
         inputs: &Inputs,
         reporter: &dyn Reporter,
     ) -> Manifest {
-        // The preferred version when it is installed, else the newest.
+        // The preferred version when it is installed, else the newest stable
+        // one, else the newest pre-release: what `latest` selects, so that
+        // installing a pre-release does not switch a tool to it.
+        let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
         let mut active: HashMap<&str, &semver::Version> = HashMap::new();
         for pkg in installed {
             let name = pkg.receipt.name.as_str();
@@ -235,7 +239,7 @@ impl Manifest {
                 continue;
             }
             let entry = active.entry(name).or_insert(version);
-            if version > *entry && inputs.preferred.get(name) != Some(*entry) {
+            if rank(version) > rank(entry) && inputs.preferred.get(name) != Some(*entry) {
                 *entry = version;
             }
         }
