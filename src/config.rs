@@ -8,6 +8,7 @@
 //!   - name: local
 //!     location: ./my-index   # relative to the file that names it
 //! registry_ttl: 10m          # how long a cloned git index is used before it is fetched again
+//! public_registry: false     # drop the Orla project's registry (or name another location)
 //! ```
 //!
 //! `registries` may also be a mapping `name: location` (kept in file order).
@@ -23,6 +24,14 @@ pub const CONFIG_FILE: &str = "config.yaml";
 /// The TTL of a cloned git index when nothing else is configured.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
 
+/// The Orla project's public registry (an RFC 3 registry: registry.yaml
+/// only), consulted after the default registry for a tool that one lacks.
+pub const PUBLIC_REGISTRY: &str = "https://github.com/dorcha-inc/orla-registry.git";
+
+/// The name the public registry goes by in messages, receipts and
+/// `--registry`.
+pub const PUBLIC_REGISTRY_NAME: &str = "orla";
+
 /// One configured registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NamedRegistry {
@@ -37,6 +46,9 @@ pub struct NamedRegistry {
 pub struct UserConfig {
     pub registries: Vec<NamedRegistry>,
     pub registry_ttl: Option<Duration>,
+    /// `public_registry:`: `Some(None)` drops the Orla project's registry,
+    /// `Some(Some(location))` replaces it; `None` keeps the default.
+    pub public_registry: Option<Option<String>>,
     pub path: Option<PathBuf>,
 }
 
@@ -71,7 +83,7 @@ impl ConfigError {
             }
             ConfigError::Io { .. } => None,
             ConfigError::Invalid { .. } => Some(
-                "see docs/registries.md for the format of `registries:` and `registry_ttl`".into(),
+                "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`".into(),
             ),
         }
     }
@@ -82,13 +94,15 @@ impl ConfigError {
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a mapping with the keys registries and registry_ttl"
+    expecting = "a mapping with the keys registries, registry_ttl and public_registry"
 )]
 struct RawConfig {
     #[serde(default)]
     registries: serde_yaml::Value,
     #[serde(default)]
     registry_ttl: Option<serde_yaml::Value>,
+    #[serde(default)]
+    public_registry: Option<serde_yaml::Value>,
 }
 
 impl UserConfig {
@@ -114,9 +128,17 @@ impl UserConfig {
             None => None,
             Some(v) => Some(parse_ttl_value(v).map_err(|m| invalid(format!("registry_ttl: {m}")))?),
         };
+        let public_registry = match &raw.public_registry {
+            None => None,
+            Some(v) => Some(
+                parse_public_registry(v)
+                    .map_err(|m| invalid(format!("public_registry: {m}")))?,
+            ),
+        };
         Ok(UserConfig {
             registries,
             registry_ttl,
+            public_registry,
             path: Some(path),
         })
     }
@@ -178,6 +200,17 @@ pub fn parse_registries(
         _ => return Err("registries: expected a list of {name, location}".into()),
     }
     Ok(out)
+}
+
+/// `false`, `off` or `none` drop the public registry; any other string is
+/// the location to use instead.
+pub fn parse_public_registry(value: &serde_yaml::Value) -> Result<Option<String>, String> {
+    match value {
+        serde_yaml::Value::Bool(false) => Ok(None),
+        serde_yaml::Value::String(s) if ["off", "false", "none"].contains(&s.trim()) => Ok(None),
+        serde_yaml::Value::String(s) if !s.trim().is_empty() => Ok(Some(s.trim().to_string())),
+        _ => Err("expected false (to drop it) or a registry location".into()),
+    }
 }
 
 fn parse_ttl_value(value: &serde_yaml::Value) -> Result<Duration, String> {

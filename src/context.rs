@@ -19,6 +19,10 @@ pub const ENV_HOME: &str = "ORLA_HOME";
 pub const ENV_CACHE_DIR: &str = "ORLA_CACHE_DIR";
 /// The registry used when `--registry` is not given (default `builtin`).
 pub const ENV_REGISTRY: &str = "ORLA_REGISTRY";
+/// The registry consulted after the default one for a tool it lacks: `off`
+/// drops it, anything else is its location (default: the Orla project's
+/// public registry); overrides `public_registry` in config.yaml.
+pub const ENV_PUBLIC_REGISTRY: &str = "ORLA_PUBLIC_REGISTRY";
 /// How long a cloned git registry is used before it is fetched again
 /// (`90`, `90s`, `10m`, `2h`); overrides `registry_ttl` in config.yaml.
 pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
@@ -34,6 +38,9 @@ pub struct Context {
     pub cache_dir: PathBuf,
     pub cwd: PathBuf,
     pub default_registry: Option<String>,
+    /// The Orla project's public registry (or the location replacing it),
+    /// consulted when the default registry lacks a tool; `None` when dropped.
+    pub public_registry: Option<String>,
     /// `<home>/config.yaml`.
     pub config: UserConfig,
     /// Never use the network: registries and archives come from the cache.
@@ -112,7 +119,16 @@ impl Context {
                 ))
             }
         };
+        let public_registry = match non_empty(ENV_PUBLIC_REGISTRY) {
+            Some(text) => crate::config::parse_public_registry(&serde_yaml::Value::String(text))
+                .map_err(|m| Error::usage(format!("{ENV_PUBLIC_REGISTRY}: {m}"), None))?,
+            None => config
+                .public_registry
+                .clone()
+                .unwrap_or_else(|| Some(crate::config::PUBLIC_REGISTRY.to_string())),
+        };
         Ok(Context {
+            public_registry,
             home,
             cache_dir,
             config,

@@ -3,7 +3,13 @@
 //! 1. the project's orla.yaml `registries:` (relative locations from the project),
 //! 2. `~/.orla/config.yaml` `registries:` (relative locations from `~/.orla`),
 //! 3. the default: `ORLA_REGISTRY`, else `builtin`, unless a configured
-//!    registry already has that location.
+//!    registry already has that location;
+//! 4. the Orla project's public registry (`orla`, an RFC 3 git registry),
+//!    unless dropped (`public_registry: false` in config.yaml,
+//!    `ORLA_PUBLIC_REGISTRY=off`) or configured already. It is a fallback:
+//!    only `install`, `info` and `update` of a tool no earlier registry
+//!    has fetch it, so the common case needs no network; `search` reads it
+//!    when it is cached or reachable and says nothing when offline.
 //!
 //! `--registry NAME|LOCATION` replaces the list with one registry: the
 //! configured one called NAME, else LOCATION. A tool found in several
@@ -15,7 +21,7 @@
 use std::cell::OnceCell;
 use std::path::PathBuf;
 
-use crate::config::{parse_registries, NamedRegistry};
+use crate::config::{parse_registries, NamedRegistry, PUBLIC_REGISTRY_NAME};
 use crate::context::Context;
 use crate::error::Error;
 use crate::index::{IndexError, Lookup, Registry, RegistryLocation};
@@ -25,6 +31,8 @@ pub struct Slot {
     /// The configured name, if it has one.
     pub name: Option<String>,
     pub location: String,
+    /// The public registry: consulted only for tools no earlier one has.
+    pub fallback: bool,
     base: PathBuf,
     opened: OnceCell<Result<Registry, String>>,
 }
@@ -48,12 +56,21 @@ impl<'a> Registries<'a> {
         let slot = |r: NamedRegistry| Slot {
             name: Some(r.name),
             location: r.location,
+            fallback: false,
             base: r.base,
             opened: OnceCell::new(),
         };
         let unnamed = |location: &str| Slot {
             name: None,
             location: location.to_string(),
+            fallback: false,
+            base: ctx.cwd.clone(),
+            opened: OnceCell::new(),
+        };
+        let public = |location: &str| Slot {
+            name: Some(PUBLIC_REGISTRY_NAME.to_string()),
+            location: location.to_string(),
+            fallback: true,
             base: ctx.cwd.clone(),
             opened: OnceCell::new(),
         };
@@ -68,8 +85,18 @@ impl<'a> Registries<'a> {
                     .iter()
                     .map(|r| r.name.clone())
                     .find(|n| strsim::damerau_levenshtein(n, choice) <= 2);
+                let public_location = ctx
+                    .public_registry
+                    .as_deref()
+                    .filter(|_| choice == PUBLIC_REGISTRY_NAME);
                 match configured.into_iter().find(|r| r.name == choice) {
                     Some(r) => vec![slot(r)],
+                    // `--registry orla`, and `update` of a tool installed from it.
+                    None if public_location.is_some() => {
+                        let mut s = public(public_location.unwrap_or_default());
+                        s.fallback = false;
+                        vec![s]
+                    }
                     None => match near.filter(|_| looks_like_name) {
                         Some(near) => {
                             return Err(Error::usage(
@@ -84,9 +111,18 @@ impl<'a> Registries<'a> {
             None => {
                 let default = ctx.default_registry.as_deref().unwrap_or("builtin");
                 let has_default = configured.iter().any(|r| r.location == default);
+                let public_location = ctx.public_registry.as_deref().filter(|p| {
+                    *p != default
+                        && !configured
+                            .iter()
+                            .any(|r| r.location == *p || r.name == PUBLIC_REGISTRY_NAME)
+                });
                 let mut slots: Vec<Slot> = configured.into_iter().map(slot).collect();
                 if !has_default {
                     slots.push(unnamed(default));
+                }
+                if let Some(location) = public_location {
+                    slots.push(public(location));
                 }
                 slots
             }
@@ -126,13 +162,26 @@ impl<'a> Registries<'a> {
         }
     }
 
-    /// Every registry that opens; one that does not is reported and skipped.
+    /// The registry of a slot if it has been opened already.
+    pub fn opened<'s>(&self, slot: &'s Slot) -> Option<&'s Registry> {
+        slot.opened.get().and_then(|r| r.as_ref().ok())
+    }
+
+    /// Every registry that opens; one that does not is reported and skipped
+    /// (the public fallback silently when working offline).
     pub fn open_all(&self) -> Result<Vec<&Registry>, Error> {
         let mut out = Vec::new();
         let mut first_error = None;
         for slot in &self.slots {
             match self.open(slot) {
                 Ok(r) => out.push(r),
+                Err(_) if slot.fallback && self.ctx.offline => {}
+                Err(e) if slot.fallback => {
+                    self.ctx.reporter.warn(&format!(
+                        "skipping registry {}: it could not be reached ({e}); --offline uses the cached copy once it has been fetched",
+                        slot.shown()
+                    ));
+                }
                 Err(e) if self.slots.len() > 1 => {
                     self.ctx
                         .reporter
@@ -152,9 +201,36 @@ impl<'a> Registries<'a> {
     pub fn find(&self, name: &str) -> Result<Found<'_>, Error> {
         let mut first_error: Option<Error> = None;
         let mut suggestion = None;
-        for slot in &self.slots {
+        for (i, slot) in self.slots.iter().enumerate() {
             let registry = match self.open(slot) {
                 Ok(r) => r,
+                // The public registry answers only for a tool the others
+                // lack: its failure is the answer when they all lacked it.
+                Err(e) if slot.fallback => {
+                    // A typo of a tool an earlier registry has is better
+                    // answered with "did you mean".
+                    if first_error.is_some() || suggestion.is_some() {
+                        continue;
+                    }
+                    let earlier: Vec<String> = self.slots[..i].iter().map(Slot::shown).collect();
+                    let lacked = if earlier.is_empty() {
+                        String::new()
+                    } else {
+                        format!("no tool '{name}' in registry {}, and ", earlier.join(", "))
+                    };
+                    let (message, hint) = if self.ctx.offline {
+                        (
+                            format!("{lacked}registry {} ({}) has not been fetched yet, and --offline forbids the network", slot.shown(), slot.location),
+                            "run the command once without --offline; after that, --offline uses the cached copy".to_string(),
+                        )
+                    } else {
+                        (
+                            format!("{lacked}registry {} ({}) could not be reached: {e}", slot.shown(), slot.location),
+                            "check your connection; --offline uses the cached copy of the registry once it has been fetched".to_string(),
+                        )
+                    };
+                    return Err(Error::other(message, Some(hint)));
+                }
                 Err(e) if self.slots.len() > 1 => {
                     self.ctx
                         .reporter

@@ -384,13 +384,18 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
     s.t.run(&["verify"]).success();
 }
 
-/// A git registry (not on this machine's trust boundary) may not make orla
-/// fetch a repository from this machine: an RFC 3 git-source entry whose
-/// `repository` is `file://` or a path is refused, while a local directory
-/// registry may name one.
+/// A remote git registry (served over HTTP) may not make orla fetch a
+/// repository from this machine: an RFC 3 git-source entry whose
+/// `repository` is `file://` or a path is refused, while a registry on this
+/// machine (a directory, or a git repository by `file://` URL or path) may
+/// name one.
 #[test]
 fn a_remote_registry_cannot_name_a_local_repository() {
     let t = TestContext::new();
+    let Some(http) = common::git::GitHttp::start(t.dir.path()) else {
+        eprintln!("skipped: git http-backend is not installed");
+        return;
+    };
     // A "private" repository on this machine, with a tagged tool in it.
     let private = t.dir.path().join("private-repo");
     let repo = git2::Repository::init(&private).unwrap();
@@ -435,7 +440,8 @@ fn a_remote_registry_cannot_name_a_local_repository() {
         let bare = t.dir.path().join(format!("reg-{}.git", repository.len()));
         let wrepo = git2::Repository::init(&work).unwrap();
         commit(&wrepo, None);
-        let url = common::git::push_to_bare(&wrepo, &bare, "master");
+        let local_url = common::git::push_to_bare(&wrepo, &bare, "master");
+        let url = format!("{}/reg-{}.git", http.addr, repository.len());
         let before = snapshot(&t.home);
         t.run(&["install", "evil", "--registry", &url])
             .failure(1)
@@ -443,15 +449,17 @@ fn a_remote_registry_cannot_name_a_local_repository() {
             .stderr_has(if repository.starts_with("ext::") {
                 "of evil uses a git transport orla does not allow"
             } else {
-                "of evil is on this machine, which only a local directory registry may name"
+                "of evil is on this machine, which only a registry on this machine may name"
             });
         assert_eq!(snapshot(&t.home), before, "{repository}");
         t.run(&["info", "evil", "--registry", &url]).failure(1);
-        // The same entry in a local directory registry is the user's own.
+        // The same entry in a registry on this machine is the user's own.
         if !repository.starts_with("ext::") {
-            t.run(&["install", "evil", "--registry", &index.location()])
-                .success();
-            t.run(&["uninstall", "evil"]).success();
+            for location in [index.location(), local_url] {
+                t.run(&["install", "evil", "--registry", &location])
+                    .success();
+                t.run(&["uninstall", "evil"]).success();
+            }
         }
     }
     assert!(!std::path::Path::new("/tmp/orla-pwned").exists());

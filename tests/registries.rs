@@ -7,6 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::git::GitHttp;
 use common::server::{Behaviour, Server};
 use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};
 use orla::index::{RegistryEntry, RegistryYaml};
@@ -962,11 +963,11 @@ fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
     std::fs::write(t.home.join("config.yaml"), "registires: []\n").unwrap();
     t.run(&["list"])
         .failure(1)
-        .stderr_has("unknown field `registires`, expected `registries` or `registry_ttl`");
+        .stderr_has("unknown field `registires`, expected one of `registries`, `registry_ttl`, `public_registry`");
     std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
     let run = t.run(&["list"]);
     run.failure(1)
-        .stderr_has("expected a mapping with the keys registries and registry_ttl");
+        .stderr_has("expected a mapping with the keys registries, registry_ttl and public_registry");
     assert!(!run.stderr.contains("RawConfig"));
 }
 
@@ -1050,129 +1051,6 @@ fn search_shows_a_tool_once_from_the_first_registry_and_info_the_commit() {
         .to_string();
     assert_eq!(info["registry_commit"], head);
     assert_eq!(info["also_in"], serde_json::json!(["builtin"]));
-}
-
-/// git's own smart-HTTP server (`git http-backend`, run as CGI) on
-/// 127.0.0.1, serving the repositories under `root`: the transport of
-/// `https://` git registries without TLS. `None` when git is not installed.
-struct GitHttp {
-    addr: String,
-    requests: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl GitHttp {
-    fn start(root: &Path) -> Option<GitHttp> {
-        use std::io::{BufRead, BufReader, Read, Write};
-        let exec = std::process::Command::new("git")
-            .arg("--exec-path")
-            .output()
-            .ok()?;
-        let backend =
-            PathBuf::from(String::from_utf8_lossy(&exec.stdout).trim()).join("git-http-backend");
-        if !backend.is_file() {
-            return None;
-        }
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = format!("http://{}", listener.local_addr().unwrap());
-        let root = root.to_path_buf();
-        let requests = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let (root, backend) = (root.clone(), backend.clone());
-                std::thread::spawn(move || {
-                    let mut reader = BufReader::new(stream.try_clone().unwrap());
-                    let mut line = String::new();
-                    reader.read_line(&mut line).unwrap();
-                    let mut parts = line.split_whitespace();
-                    let method = parts.next().unwrap_or("GET").to_string();
-                    let target = parts.next().unwrap_or("/").to_string();
-                    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-                    let (mut length, mut chunked, mut content_type) =
-                        (0usize, false, String::new());
-                    loop {
-                        let mut header = String::new();
-                        reader.read_line(&mut header).unwrap();
-                        let header = header.trim_end();
-                        if header.is_empty() {
-                            break;
-                        }
-                        let (k, v) = header.split_once(':').unwrap_or((header, ""));
-                        match k.to_ascii_lowercase().as_str() {
-                            "content-length" => length = v.trim().parse().unwrap_or(0),
-                            "transfer-encoding" => {
-                                chunked = v.to_ascii_lowercase().contains("chunked")
-                            }
-                            "content-type" => content_type = v.trim().to_string(),
-                            _ => {}
-                        }
-                    }
-                    let mut body = Vec::new();
-                    if chunked {
-                        loop {
-                            let mut size = String::new();
-                            reader.read_line(&mut size).unwrap();
-                            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-                            let mut chunk = vec![0; n + 2];
-                            reader.read_exact(&mut chunk).unwrap();
-                            if n == 0 {
-                                break;
-                            }
-                            body.extend_from_slice(&chunk[..n]);
-                        }
-                    } else {
-                        body.resize(length, 0);
-                        reader.read_exact(&mut body).unwrap();
-                    }
-                    let mut child = std::process::Command::new(&backend)
-                        .env_clear()
-                        .env("GIT_PROJECT_ROOT", &root)
-                        .env("GIT_HTTP_EXPORT_ALL", "1")
-                        .env("REQUEST_METHOD", &method)
-                        .env("PATH_INFO", path)
-                        .env("QUERY_STRING", query)
-                        .env("CONTENT_TYPE", &content_type)
-                        .env("CONTENT_LENGTH", body.len().to_string())
-                        .stdin(std::process::Stdio::piped())
-                        .stdout(std::process::Stdio::piped())
-                        .stderr(std::process::Stdio::null())
-                        .spawn()
-                        .unwrap();
-                    child.stdin.take().unwrap().write_all(&body).unwrap();
-                    let out = child.wait_with_output().unwrap().stdout;
-                    let split = out
-                        .windows(4)
-                        .position(|w| w == b"\r\n\r\n")
-                        .map(|i| (i, 4))
-                        .or_else(|| out.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2)))
-                        .unwrap_or((out.len(), 0));
-                    let head = String::from_utf8_lossy(&out[..split.0]).to_string();
-                    let payload = &out[(split.0 + split.1).min(out.len())..];
-                    let mut status = "200 OK".to_string();
-                    let mut headers = String::new();
-                    for h in head.lines() {
-                        match h.split_once(':') {
-                            Some((k, v)) if k.eq_ignore_ascii_case("status") => {
-                                status = v.trim().to_string()
-                            }
-                            Some(_) => headers.push_str(&format!("{h}\r\n")),
-                            None => {}
-                        }
-                    }
-                    let mut stream = stream;
-                    let _ = write!(
-                        stream,
-                        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
-                        payload.len()
-                    );
-                    let _ = stream.write_all(payload);
-                });
-            }
-        });
-        Some(GitHttp { addr, requests })
-    }
 }
 
 #[test]

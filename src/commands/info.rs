@@ -49,6 +49,10 @@ struct VersionInfo {
     size: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tag: Option<String>,
+    /// Git sources: the commit the tag points at; `null` for a version the
+    /// registry's `versions:` list names but the repository has no tag for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commit: Option<Option<String>>,
     installed: bool,
     active: bool,
 }
@@ -144,37 +148,34 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                     blake3: Some(r.blake3.to_string()),
                     size: Some(r.size),
                     tag: None,
+                    commit: None,
                     installed: is_installed(&r.version),
                     active: is_active(&r.version),
                 })
                 .collect();
         }
-        Lookup::GitSource(entry) => {
+        Lookup::GitSource(source_entry) => {
             info.source = "git";
-            let url = registry.tool_repository(entry)?;
-            let repo = ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref());
+            let url = registry.tool_repository(&source_entry.entry)?;
+            let repo = ToolRepo::open(&url, &ctx.git_access(), ctx.reporter.as_ref());
             match repo
                 .as_ref()
                 .map_err(Clone::clone)
                 .and_then(|repo| repo.tags())
             {
                 Ok(tags) => {
+                    let offered = crate::install::plan::offered(source_entry, &tags);
                     let latest = Spec {
                         name: name.clone(),
                         requirement: Requirement::Latest,
                         raw: None,
                     };
-                    info.latest = resolve::select(&latest, &tags)
-                        .ok()
-                        .map(|s| s.record.version.to_string());
+                    let chosen = resolve::select(&latest, &offered).ok().map(|s| s.record);
+                    info.latest = chosen.map(|o| o.version.to_string());
                     // The permissions of the version `install` would pick,
                     // from its tool.yaml in the cached tag.
-                    let tag = tags
-                        .iter()
-                        .find(|t| Some(t.version.to_string()) == info.latest)
-                        .map(|t| t.name.clone());
-                    let tool = tag.and_then(|tag| {
-                        let bytes = repo.as_ref().ok()?.read_file(&tag, "tool.yaml").ok()??;
+                    let tool = chosen.filter(|o| o.commit.is_some()).and_then(|o| {
+                        let bytes = repo.as_ref().ok()?.read_file(&o.tag, "tool.yaml").ok()??;
                         let text = String::from_utf8(bytes).ok()?;
                         crate::package::ToolYaml::parse(&text, "tool.yaml").ok()
                     });
@@ -182,16 +183,17 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                         info.risk_level = Some(tool.risk().as_str().to_string());
                         info.permissions = tool.permissions;
                     }
-                    info.versions = tags
+                    info.versions = offered
                         .iter()
-                        .map(|t| VersionInfo {
-                            version: t.version.to_string(),
+                        .map(|o| VersionInfo {
+                            version: o.version.to_string(),
                             yanked: false,
                             blake3: None,
                             size: None,
-                            tag: Some(t.name.clone()),
-                            installed: is_installed(&t.version),
-                            active: is_active(&t.version),
+                            tag: Some(o.tag.clone()),
+                            commit: Some(o.commit.clone()),
+                            installed: is_installed(&o.version),
+                            active: is_active(&o.version),
                         })
                         .collect();
                 }
@@ -202,7 +204,12 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         }
     }
     for slot in &registries.slots {
-        let Ok(other) = registries.open(slot) else {
+        // The public registry is fetched only for tools the others lack.
+        let other = match slot.fallback {
+            true => registries.opened(slot).ok_or(()),
+            false => registries.open(slot).map_err(|_| ()),
+        };
+        let Ok(other) = other else {
             continue;
         };
         if other.name != registry.name && matches!(other.lookup(&name), Ok(Some(_))) {
@@ -280,9 +287,11 @@ fn render(info: &Info) -> String {
         } else if v.installed {
             notes.push("installed");
         }
-        let id = match (&v.blake3, &v.tag) {
-            (Some(d), _) => format!("blake3:{d}"),
-            (None, Some(t)) => format!("tag {t}"),
+        let id = match (&v.blake3, &v.tag, &v.commit) {
+            (Some(d), _, _) => format!("blake3:{d}"),
+            (None, Some(t), Some(Some(c))) => format!("tag {t}, commit {c}"),
+            (None, Some(t), Some(None)) => format!("tag {t} (not in the repository)"),
+            (None, Some(t), None) => format!("tag {t}"),
             _ => String::new(),
         };
         let notes = if notes.is_empty() {

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::cli::SearchArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::index::{Lookup, Registry, RegistryEntry};
+use crate::index::{Lookup, Registry, RegistryEntry, RegistryKind};
 use crate::registries::Registries;
 
 #[derive(Debug, Serialize)]
@@ -93,6 +93,19 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
             keywords: entry.keywords,
             registry: registry.name.clone(),
             source: "index",
+            score,
+        };
+    }
+    if registry.kind == RegistryKind::Rfc3 {
+        // Every tool of an RFC 3 registry is a git source; its versions are
+        // its repository's tags, which `orla info` fetches.
+        return Hit {
+            name: entry.name,
+            version: None,
+            description: entry.description,
+            keywords: entry.keywords,
+            registry: registry.name.clone(),
+            source: "git",
             score,
         };
     }

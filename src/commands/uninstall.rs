@@ -8,9 +8,9 @@
 use crate::cli::UninstallArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::fs::atomic_write;
 use crate::package::names;
 use crate::project::lockfile::LockFile;
+use crate::project::transaction::Transaction;
 use crate::project::Project;
 use crate::resolve::{Requirement, Spec};
 use crate::root::pins::Pins;
@@ -44,31 +44,22 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
     let lock = read_lock()?;
     let (doomed, forget) = decide(&specs, &installed, lock.as_ref(), project.as_ref())?;
     // The orla.yaml edit is prepared first: if it is refused, nothing changes.
-    let mut yaml = None;
-    if let (Some(project), false) = (&project, forget.is_empty()) {
-        let path = project.config_path();
-        let mut text =
-            std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
-        for name in &forget {
-            text = crate::install::project::edit_yaml(project, &text, name, None)?;
+    let txn = match (&project, forget.is_empty()) {
+        (Some(project), false) => {
+            let mut txn = Transaction::begin(project)?;
+            for name in &forget {
+                txn.forget(name)?;
+            }
+            Some(txn)
         }
-        yaml = Some((path, text));
-    }
+        _ => None,
+    };
     for (name, version) in &doomed {
         names::validate_name(name).map_err(|e| Error::other(e, None))?;
         store.remove(name, version)?;
     }
-    if let Some((path, text)) = yaml {
-        atomic_write(&path, text.as_bytes()).map_err(StoreError::io("cannot write", &path))?;
-    }
-    if let (Some(project), Some(mut lock)) = (&project, lock) {
-        let before = lock.tools.len();
-        lock.tools.retain(|t| !forget.contains(&t.name));
-        if lock.tools.len() != before {
-            let path = project.lock_path();
-            atomic_write(&path, lock.to_toml().as_bytes())
-                .map_err(StoreError::io("cannot write", &path))?;
-        }
+    if let Some(txn) = txn {
+        txn.commit()?;
     }
     // A pin (`orla use`) of a removed version would only linger.
     let mut pins = Pins::read(&root.state_dir)?;

@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use crate::cli::UpdateArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::fs::atomic_write;
-use crate::project::lockfile::{LockFile, LockedTool};
+use crate::project::lockfile::LockedTool;
+use crate::project::transaction::Transaction;
 use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
@@ -208,13 +208,11 @@ fn relock(
     root: &InstallRoot,
     moves: &[Move],
 ) -> Result<(), Error> {
-    let path = project.lock_path();
-    let mut lock = LockFile::read(&path)?.unwrap_or_default();
-    let mut changed = false;
+    let mut txn = Transaction::begin(project)?;
     for m in moves {
         let requirement = match project.config.tools.get(&m.name) {
             Some(r) => r.trim().to_string(),
-            None => match lock.get(&m.name) {
+            None => match txn.lock().get(&m.name) {
                 Some(old) => old.requirement.clone(),
                 None => continue,
             },
@@ -226,16 +224,13 @@ fn relock(
             )
         })?;
         if let Some(pin) = LockedTool::from_source(&m.name, &m.to, &requirement, &receipt.source) {
-            lock.set(pin);
-            changed = true;
+            txn.pin(pin);
         }
     }
-    if changed {
-        atomic_write(&path, lock.to_toml().as_bytes())
-            .map_err(StoreError::io("cannot write", &path))?;
+    if txn.commit()?.lock {
         ctx.reporter.status(
             "Locked",
-            &format!("the updated versions in {}", path.display()),
+            &format!("the updated versions in {}", project.lock_path().display()),
         );
     }
     Ok(())

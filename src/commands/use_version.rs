@@ -14,8 +14,8 @@
 use crate::cli::UseArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::fs::atomic_write;
-use crate::project::lockfile::{LockFile, LockedTool};
+use crate::project::lockfile::LockedTool;
+use crate::project::transaction::Transaction;
 use crate::resolve::{Requirement, Spec};
 use crate::root::pins::Pins;
 use crate::root::{Installed, StoreError};
@@ -114,24 +114,12 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
                             )),
                         )
                     })?;
-            let mut text = None;
+            let mut txn = Transaction::begin(project)?;
             if !keep {
-                let path = project.config_path();
-                let old =
-                    std::fs::read_to_string(&path).map_err(StoreError::io("cannot read", &path))?;
-                text = Some(crate::install::project::edit_yaml(
-                    project,
-                    &old,
-                    &spec.name,
-                    Some(&requirement),
-                )?);
+                txn.require(&spec.name, &requirement)?;
             }
-            let mut lock = LockFile::read(&project.lock_path())?.unwrap_or_default();
-            lock.set(pin);
-            if let Some(text) = text {
-                let path = project.config_path();
-                atomic_write(&path, text.as_bytes())
-                    .map_err(StoreError::io("cannot write", &path))?;
+            txn.pin(pin);
+            if txn.commit()?.yaml {
                 reporter.status(
                     "Updated",
                     &format!(
@@ -140,9 +128,6 @@ pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
                     ),
                 );
             }
-            let path = project.lock_path();
-            atomic_write(&path, lock.to_toml().as_bytes())
-                .map_err(StoreError::io("cannot write", &path))?;
             // The lock decides now; a machine-local pin would hide it.
             if pins.tools.remove(&spec.name).is_some() {
                 pins.write(&root.state_dir)?;

@@ -6,6 +6,10 @@
 //! The repository's tags are fetched into a bare repository in the cache,
 //! `<cache>/git-tools/<name>-<hash>/` (named like registry clones), so a
 //! second install needs no network and `--offline` works once it is there.
+//! The tags are a tool's list of versions, so they are refreshed as a
+//! registry is: fetched again when older than the registry TTL (or with
+//! `--refresh`), the time of the last fetch kept in
+//! `<name>-<hash>.state.json` beside the repository.
 //! Files come straight out of git objects, never through a working tree or
 //! checkout filters: only regular files (mode 644 or 755) and directories
 //! are accepted; symlinks and submodules are refused as in archives
@@ -20,6 +24,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::index::GitAccess;
 use crate::package::RECEIPT_FILE;
 use crate::progress::Reporter;
 use crate::unpack::FileRecord;
@@ -31,6 +36,8 @@ use crate::verify::Digest;
 pub struct Tag {
     pub name: String,
     pub version: semver::Version,
+    /// The commit the tag points at (an annotated tag peeled).
+    pub commit: String,
 }
 
 impl crate::resolve::Candidate for Tag {
@@ -43,6 +50,16 @@ impl crate::resolve::Candidate for Tag {
 pub struct ToolRepo {
     pub url: String,
     dir: std::path::PathBuf,
+    /// True when this run fetched it (rather than reading the cache).
+    pub fetched: bool,
+}
+
+/// What is kept beside a cached tool repository.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct RepoState {
+    url: String,
+    /// Seconds since the Unix epoch of the last successful fetch.
+    fetched_at: u64,
 }
 
 /// What a checkout produced.
@@ -64,18 +81,22 @@ fn msg(e: git2::Error) -> String {
 }
 
 impl ToolRepo {
-    /// Fetches the tags of `url` into the cache (unless `offline`, or when
-    /// the fetch fails and a cached copy exists, with a warning).
+    /// Fetches the tags of `url` into the cache unless the cached copy is
+    /// younger than `access.ttl` (and `access.refresh` is not set), or
+    /// `access.offline`; a failed fetch falls back to a cached copy with a
+    /// warning.
     pub fn open(
         url: &str,
-        cache_dir: &Path,
-        offline: bool,
+        access: &GitAccess,
         reporter: &dyn Reporter,
     ) -> Result<ToolRepo, String> {
+        let offline = access.offline;
         // Named as registry clones are, but under `git-tools/`.
-        let dir = cache_dir
+        let dir = access
+            .cache_dir
             .join("git-tools")
             .join(crate::git::cache_name(url));
+        let state_path = dir.with_extension("state.json");
         let lock_path = dir.with_extension("lock");
         let _lock = crate::lock::FileLock::acquire(
             &lock_path,
@@ -85,20 +106,43 @@ impl ToolRepo {
         )
         .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
         let cached = git2::Repository::open_bare(&dir).is_ok();
+        let fresh = cached
+            && !access.refresh
+            && std::fs::read(&state_path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<RepoState>(&b).ok())
+                .filter(|s| s.url == url)
+                .is_some_and(|s| {
+                    std::time::Duration::from_secs(crate::git::now().saturating_sub(s.fetched_at))
+                        < access.ttl
+                });
+        let mut fetched = false;
         if offline {
             if !cached {
                 return Err(format!(
                     "{url} is not in the cache and --offline forbids the network"
                 ));
             }
-        } else {
+        } else if !fresh {
             let existed = dir.exists();
-            if let Err(e) = fetch_tags(&dir, url) {
-                if cached {
+            reporter.status("Fetching", &format!("the tags of {url}"));
+            match fetch_tags(&dir, url) {
+                Ok(()) => {
+                    fetched = true;
+                    let state = RepoState {
+                        url: url.to_string(),
+                        fetched_at: crate::git::now(),
+                    };
+                    let text = serde_json::to_string_pretty(&state).expect("state serialises");
+                    // A state that cannot be written only costs a fetch next time.
+                    let _ = crate::fs::atomic_write(&state_path, text.as_bytes());
+                }
+                Err(e) if cached => {
                     reporter.warn(&format!(
                         "cannot fetch {url} ({e}); using the tags cached earlier"
                     ));
-                } else {
+                }
+                Err(e) => {
                     if !existed {
                         let _ = std::fs::remove_dir_all(&dir);
                     }
@@ -109,7 +153,54 @@ impl ToolRepo {
         Ok(ToolRepo {
             url: url.to_string(),
             dir,
+            fetched,
         })
+    }
+
+    /// True when the cached objects hold `commit`.
+    pub fn has_commit(&self, commit: &str) -> bool {
+        let Ok(repo) = git2::Repository::open_bare(&self.dir) else {
+            return false;
+        };
+        git2::Oid::from_str(commit).is_ok_and(|oid| repo.find_commit(oid).is_ok())
+    }
+
+    /// The tree digest (see the module documentation) of `commit`, computed
+    /// from the cached objects without writing a file; `None` when the
+    /// cache does not hold it.
+    pub fn commit_tree_digest(&self, commit: &str) -> Option<Digest> {
+        let repo = git2::Repository::open_bare(&self.dir).ok()?;
+        let oid = git2::Oid::from_str(commit).ok()?;
+        let tree = repo.find_commit(oid).ok()?.tree().ok()?;
+        let mut files = BTreeMap::new();
+        let mut failed = false;
+        tree.walk(git2::TreeWalkMode::PreOrder, |prefix, entry| {
+            let executable = match entry.filemode() {
+                0o100755 => true,
+                0o100644 | 0o100664 => false,
+                _ => return git2::TreeWalkResult::Ok,
+            };
+            match repo.find_blob(entry.id()) {
+                Ok(blob) => {
+                    let path = format!("{prefix}{}", entry.name().unwrap_or_default());
+                    files.insert(
+                        path,
+                        FileRecord {
+                            blake3: Digest::of(blob.content()),
+                            size: blob.size() as u64,
+                            executable,
+                        },
+                    );
+                    git2::TreeWalkResult::Ok
+                }
+                Err(_) => {
+                    failed = true;
+                    git2::TreeWalkResult::Abort
+                }
+            }
+        })
+        .ok()?;
+        (!failed).then(|| tree_digest(&files))
     }
 
     /// Every `v`-prefixed semver tag, newest first.
@@ -121,9 +212,14 @@ impl ToolRepo {
             .flatten()
             .filter_map(|name| {
                 let version = semver::Version::parse(name.strip_prefix('v')?).ok()?;
+                let commit = repo
+                    .revparse_single(&format!("refs/tags/{name}"))
+                    .and_then(|o| o.peel_to_commit())
+                    .ok()?;
                 Some(Tag {
                     name: name.to_string(),
                     version,
+                    commit: commit.id().to_string(),
                 })
             })
             .collect();
@@ -321,6 +417,7 @@ mod tests {
         ToolRepo {
             url: "file:///nowhere".into(),
             dir: dir.to_path_buf(),
+            fetched: false,
         }
     }
 

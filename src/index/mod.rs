@@ -34,7 +34,8 @@ use std::path::{Path, PathBuf};
 pub use git::{GitAccess, GitIndex};
 pub use location::RegistryLocation;
 pub use record::{
-    ArchiveLocation, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT,
+    ArchiveLocation, GitSourceEntry, IndexConfig, ListedVersion, RegistryEntry, RegistryYaml,
+    VersionRecord, INDEX_FORMAT,
 };
 
 use crate::package::names;
@@ -107,7 +108,7 @@ impl IndexError {
             }
             IndexError::UnknownFormat { .. } => Some("upgrade orla to read this registry".into()),
             IndexError::BadLocation { .. } => Some(
-                "a registry is `builtin`, a directory holding config.json, a git URL, or a name from config.yaml".into(),
+                "a registry is `builtin`, a directory holding config.json or registry.yaml, a git URL, or a name from config.yaml".into(),
             ),
             // An http(s) URL is read as git; a plain web directory of index
             // files answers git's requests with 404.
@@ -151,8 +152,21 @@ enum Source {
 pub enum Lookup {
     /// Published versions with archives and digests.
     Records(Vec<VersionRecord>),
-    /// An RFC 3 entry: versions are the `v`-tags of `repository`.
-    GitSource(RegistryEntry),
+    /// An RFC 3 entry: versions are the `v`-tags of `repository` (only
+    /// those of its `versions:` list, when it has one).
+    GitSource(GitSourceEntry),
+}
+
+/// What a registry location holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegistryKind {
+    /// The fast format: config.json and one file of version records per
+    /// tool (docs/registry-format.md).
+    Index,
+    /// An RFC 3 registry (6.3), as the Orla project's own: registry.yaml
+    /// and nothing else; every tool is a git repository whose `v` tags are
+    /// its versions.
+    Rfc3,
 }
 
 /// An opened registry index.
@@ -162,6 +176,7 @@ pub struct Registry {
     pub name: String,
     source: Source,
     pub config: IndexConfig,
+    pub kind: RegistryKind,
 }
 
 /// The sharded path of a tool's file. `name` must already be valid.
@@ -218,13 +233,22 @@ impl Registry {
             name,
             source,
             config: IndexConfig::default(),
+            kind: RegistryKind::Index,
         };
-        let bytes = registry
-            .read("config.json")?
-            .ok_or_else(|| IndexError::BadLocation {
+        let Some(bytes) = registry.read("config.json")? else {
+            // registry.yaml alone: an RFC 3 registry. A sparse index is
+            // always the fast format (it has no listing to search).
+            let rfc3 = !matches!(registry.source, Source::Sparse(_))
+                && registry.read("registry.yaml")?.is_some();
+            if rfc3 {
+                registry.kind = RegistryKind::Rfc3;
+                return Ok(registry);
+            }
+            return Err(IndexError::BadLocation {
                 location: registry.name.clone(),
-                reason: "has no config.json, so it is not an orla registry index".into(),
-            })?;
+                reason: "has no config.json, so it is not an orla registry index (nor registry.yaml, so not an RFC 3 registry)".into(),
+            });
+        };
         registry.config = IndexConfig::parse(&bytes)
             .map_err(|message| registry.malformed("config.json", message))?;
         if registry.config.format != INDEX_FORMAT {
@@ -354,24 +378,66 @@ impl Registry {
         }
         let path = shard_path(name);
         if let Some(bytes) = self.read(&path)? {
+            if self.kind == RegistryKind::Rfc3 {
+                // Records without config.json: an index that lost its
+                // config, not an RFC 3 registry.
+                return Err(IndexError::BadLocation {
+                    location: self.name.clone(),
+                    reason: format!("has no config.json, yet holds version records ({path}): a fast-format index needs its config.json"),
+                });
+            }
             let records =
                 VersionRecord::parse_file(&bytes, name).map_err(|m| self.malformed(&path, m))?;
             return Ok(Some(Lookup::Records(records)));
         }
-        let listing = self.listing()?;
-        Ok(listing
-            .tools
+        Ok(self
+            .git_sources()?
             .into_iter()
-            .find(|t| t.name == name && t.repository.is_some())
+            .find(|t| t.entry.name == name && t.entry.repository.is_some())
             .map(Lookup::GitSource))
+    }
+
+    /// The registry.yaml entries with their `versions:` lists.
+    pub fn git_sources(&self) -> Result<Vec<GitSourceEntry>, IndexError> {
+        match self.read("registry.yaml")? {
+            None => Ok(Vec::new()),
+            Some(bytes) => GitSourceEntry::parse_all(&bytes)
+                .map_err(|m| self.malformed("registry.yaml", m)),
+        }
+    }
+
+    /// True for a registry on this machine: builtin, a directory, or a git
+    /// repository by `file://` URL or path. Only such a registry may name
+    /// tool repositories on this machine.
+    pub fn is_on_this_machine(&self) -> bool {
+        match &self.source {
+            Source::Builtin | Source::Dir(_) => true,
+            Source::Git(g) => g.url.starts_with("file://") || !g.url.contains("://"),
+            Source::Sparse(_) => false,
+        }
+    }
+
+    /// The directory relative tool repository paths are taken from: a
+    /// directory registry's, or a local git registry's repository.
+    fn local_base(&self) -> Option<PathBuf> {
+        match &self.source {
+            Source::Dir(root) => Some(root.clone()),
+            Source::Git(g) if self.is_on_this_machine() => {
+                Some(PathBuf::from(g.url.strip_prefix("file://").unwrap_or(&g.url)))
+            }
+            _ => None,
+        }
     }
 
     /// Where the repository of an RFC 3 git-source tool may be fetched
     /// from. Any registry may name a network URL (https, http, ssh, git,
-    /// with or without `git+`, or `user@host:path`); only a local directory
-    /// registry may name a repository on this machine (`file://` or a path),
-    /// so a remote registry cannot make orla read one of the user's private
-    /// repositories and install its tree as a tool.
+    /// with or without `git+`, or `user@host:path`); only a registry on this
+    /// machine (a directory, or a git registry by `file://` URL or path) may
+    /// name a repository on this machine (`file://` or a path, relative
+    /// paths taken from the registry's directory), so a remote registry
+    /// cannot make orla read one of the user's private repositories and
+    /// install its tree as a tool, while registries and their tools can
+    /// still be mirrored together on one machine or a file share.
     pub fn tool_repository(&self, entry: &RegistryEntry) -> Result<String, IndexError> {
         let raw = entry.repository.clone().unwrap_or_default();
         let bad = |reason| IndexError::BadRepository {
@@ -381,13 +447,13 @@ impl Registry {
             reason,
         };
         let url = raw.strip_prefix("git+").unwrap_or(&raw);
-        let local_registry = matches!(self.source, Source::Dir(_));
+        let local_registry = self.local_base().is_some();
         if let Some((scheme, _)) = url.split_once("://") {
             return match scheme {
                 "https" | "http" | "ssh" | "git" => Ok(url.to_string()),
                 "file" if local_registry => Ok(url.to_string()),
                 "file" => Err(bad(
-                    "is on this machine, which only a local directory registry may name",
+                    "is on this machine, which only a registry on this machine may name",
                 )),
                 _ => Err(bad("uses a scheme orla does not fetch")),
             };
@@ -399,14 +465,17 @@ impl Registry {
         let scp_like = url
             .split_once(':')
             .is_some_and(|(host, _)| host.contains('@') && !host.contains('/'));
-        if scp_like || local_registry {
-            return Ok(url.to_string());
-        }
         if url.is_empty() {
             return Err(bad("is empty"));
         }
+        if scp_like {
+            return Ok(url.to_string());
+        }
+        if let Some(base) = self.local_base() {
+            return Ok(base.join(url).display().to_string());
+        }
         Err(bad(
-            "is on this machine, which only a local directory registry may name",
+            "is on this machine, which only a registry on this machine may name",
         ))
     }
 

@@ -152,6 +152,40 @@ pub struct RegistryEntry {
     pub keywords: Vec<String>,
 }
 
+/// A registry.yaml entry as an RFC 3 registry reads it: the listing's
+/// fields, and the `versions: [{version, tag}]` list older revisions of the
+/// Orla project's registry carry. When present, the list is the set of
+/// versions that may be installed.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct GitSourceEntry {
+    #[serde(flatten)]
+    pub entry: RegistryEntry,
+    #[serde(default)]
+    pub versions: Option<Vec<ListedVersion>>,
+}
+
+/// One item of an entry's `versions:` list.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct ListedVersion {
+    pub version: semver::Version,
+    pub tag: String,
+}
+
+/// registry.yaml read for its RFC 3 entries (see [`GitSourceEntry`]).
+#[derive(Debug, Clone, Default, Deserialize)]
+struct GitSourceListing {
+    #[serde(default)]
+    tools: Vec<GitSourceEntry>,
+}
+
+impl GitSourceEntry {
+    /// The entries of a registry.yaml, with their `versions:` lists.
+    pub fn parse_all(bytes: &[u8]) -> Result<Vec<GitSourceEntry>, String> {
+        let listing: GitSourceListing = serde_yaml::from_slice(bytes).map_err(|e| e.to_string())?;
+        Ok(listing.tools)
+    }
+}
+
 impl RegistryYaml {
     pub fn parse(bytes: &[u8]) -> Result<RegistryYaml, String> {
         serde_yaml::from_slice(bytes).map_err(|e| e.to_string())

@@ -83,10 +83,20 @@ pub(crate) fn apply(
 
     let mut ready = Vec::new();
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
-        let package = Package::load(&unpacked.root)?;
+        let mut package = Package::load(&unpacked.root)?;
         let mut source = plan.source.clone();
         if let Some((commit, tree, size)) = git {
             check_tag(plan, &source, &package)?;
+            // A git-source tool is the registry's name for it: a tool
+            // renamed between releases (fs was file-read, then readfile)
+            // installs under that name, as the Orla CLI installs it.
+            if let Some((name, _)) = plan.target.as_ref().filter(|(n, _)| *n != package.name) {
+                reporter.warn(&format!(
+                    "{} {}: its tool.yaml calls it '{}'; installing it as '{name}', the registry's name",
+                    name, package.version, package.name
+                ));
+                package.name = name.clone();
+            }
             // A plan from orla.lock names its commit and tree: a moved tag
             // or changed files must not slip in.
             if let Some(pinned) = &plan.source.commit {
@@ -153,19 +163,23 @@ pub(crate) fn apply(
 fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Error> {
     let tag = source.tag.as_deref().unwrap_or_default();
     if tag.strip_prefix('v') != Some(package.version.to_string().as_str()) {
-        return Err(Error::other(
-            format!(
-                "tag {tag} of {} holds tool.yaml version {}; the tag and the version must match",
-                source.repository.as_deref().unwrap_or(&plan.label),
-                package.version
-            ),
-            Some(
-                "nothing was installed; the tool's maintainers should retag or fix tool.yaml"
-                    .into(),
-            ),
+        return Err(tag_mismatch(
+            tag,
+            source.repository.as_deref().unwrap_or(&plan.label),
+            &package.version.to_string(),
         ));
     }
     Ok(())
+}
+
+/// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
+pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str) -> Error {
+    Error::other(
+        format!(
+            "tag {tag} of {repository} holds tool.yaml version {stated}; the tag and the version must match"
+        ),
+        Some("nothing was installed; the tool's maintainers should retag or fix tool.yaml".into()),
+    )
 }
 
 /// The archive must be the package the index promised: same name, same

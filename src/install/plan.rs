@@ -9,7 +9,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::git::ToolRepo;
 use crate::fetch::Job;
-use crate::index::{ArchiveLocation, Lookup, Registry, RegistryEntry, VersionRecord};
+use crate::index::{ArchiveLocation, GitSourceEntry, Lookup, Registry, VersionRecord};
 use crate::registries::Registries;
 use crate::resolve::{self, Spec};
 use crate::root::receipt::{Source, SourceKind};
@@ -51,39 +51,130 @@ pub(crate) fn plan_spec(
     }
 }
 
+/// A version an RFC 3 entry offers: a `v`-tag of its repository, or, when
+/// the entry has a `versions:` list, each version of that list (which may
+/// name a tag the repository does not have: `commit` is then `None`).
+#[derive(Debug, Clone)]
+pub(crate) struct Offered {
+    pub version: semver::Version,
+    pub tag: String,
+    pub commit: Option<String>,
+}
+
+impl resolve::Candidate for Offered {
+    fn version(&self) -> &semver::Version {
+        &self.version
+    }
+}
+
+/// The versions `entry` offers from the repository's `tags`, newest first:
+/// every tag, or only those its `versions:` list allows.
+pub(crate) fn offered(entry: &GitSourceEntry, tags: &[crate::fetch::git::Tag]) -> Vec<Offered> {
+    let mut out: Vec<Offered> = match &entry.versions {
+        None => tags
+            .iter()
+            .map(|t| Offered {
+                version: t.version.clone(),
+                tag: t.name.clone(),
+                commit: Some(t.commit.clone()),
+            })
+            .collect(),
+        Some(listed) => listed
+            .iter()
+            .map(|l| Offered {
+                version: l.version.clone(),
+                tag: l.tag.clone(),
+                commit: tags
+                    .iter()
+                    .find(|t| t.name == l.tag)
+                    .map(|t| t.commit.clone()),
+            })
+            .collect(),
+    };
+    out.sort_by(|a, b| b.version.cmp(&a.version));
+    out
+}
+
+/// Opens the repository of a git-source entry, its tags fetched as the
+/// registry TTL allows.
+fn open_repo(ctx: &Context, url: &str, name: &str, refresh: bool) -> Result<ToolRepo, Error> {
+    let mut access = ctx.git_access();
+    access.refresh |= refresh;
+    ToolRepo::open(url, &access, ctx.reporter.as_ref()).map_err(|e| {
+        Error::other(
+            format!("cannot fetch the tags of {name} from {url}: {e}"),
+            Some(if ctx.offline {
+                "run the command once without --offline to fetch them".into()
+            } else {
+                "check the repository URL in the registry's registry.yaml and your connection"
+                    .into()
+            }),
+        )
+    })
+}
+
 /// Resolves an RFC 3 git-source tool: tags from the repository (7.3).
+/// The tool is installed under the registry's name for it, whatever its
+/// tool.yaml calls it (a tool renamed between releases stays one tool).
 fn git_plan(
     ctx: &Context,
     registry: &Registry,
-    entry: &RegistryEntry,
+    source_entry: &GitSourceEntry,
     spec: &Spec,
 ) -> Result<Plan, Error> {
+    let entry = &source_entry.entry;
     let url = registry.tool_repository(entry)?;
-    let repo =
-        ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref()).map_err(|e| {
-            Error::other(
-                format!("cannot fetch the tags of {} from {url}: {e}", entry.name),
-                Some(
-                    "check the repository URL in the registry's registry.yaml and your connection"
-                        .into(),
-                ),
-            )
-        })?;
-    let tags = repo
-        .tags()
-        .map_err(|e| Error::other(format!("{url}: {e}"), None))?;
-    let selected = resolve::select(spec, &tags)?.record;
-    let (version, tag) = (selected.version.clone(), selected.name.clone());
+    let mut repo = open_repo(ctx, &url, &entry.name, false)?;
+    let tags_of = |repo: &ToolRepo| {
+        repo.tags()
+            .map(|tags| offered(source_entry, &tags))
+            .map_err(|e| Error::other(format!("{url}: {e}"), None))
+    };
+    let mut candidates = tags_of(&repo)?;
+    // A tag pushed since the cached fetch: look again before saying no.
+    if resolve::select(spec, &candidates).is_err() && !repo.fetched && !ctx.offline {
+        repo = open_repo(ctx, &url, &entry.name, true)?;
+        candidates = tags_of(&repo)?;
+    }
+    let selected = resolve::select(spec, &candidates)?.record.clone();
+    let (version, tag) = (selected.version.clone(), selected.tag.clone());
+    let refuse = |message: String| {
+        Error::other(
+            message,
+            Some(
+                "nothing was installed; report it to the registry's or the tool's maintainers"
+                    .into(),
+            ),
+        )
+    };
+    if selected.commit.is_none() {
+        return Err(refuse(format!(
+            "registry {} lists {} {version} at tag {tag}, but the repository {url} has no tag {tag}",
+            registry.name, entry.name
+        )));
+    }
+    if tag.strip_prefix('v') != Some(version.to_string().as_str()) {
+        return Err(refuse(format!(
+            "registry {} lists {} {version} at tag {tag}; the tag and the version must match",
+            registry.name, entry.name
+        )));
+    }
     // The tag's tool.yaml, read from the fetched objects, declares the
     // permissions, so consent comes before anything is written (as for
-    // index records); the checkout is then held to the same list.
-    let declared = repo
+    // index records); the checkout is then held to the same list. Its
+    // version is checked now too (RFC 3 7.1 step 6), before any checkout.
+    let tool = repo
         .read_file(&tag, "tool.yaml")
         .ok()
         .flatten()
         .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok())
-        .map(|tool| tool.permissions);
+        .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok());
+    if let Some(stated) = tool.as_ref().and_then(|t| t.version.as_deref()) {
+        if crate::package::names::parse_version(stated).ok().as_ref() != Some(&version) {
+            return Err(super::apply::tag_mismatch(&tag, &url, stated));
+        }
+    }
+    let declared = tool.map(|tool| tool.permissions);
     let label = format!("{} {version}", entry.name);
     Ok(Plan {
         label,
@@ -195,8 +286,12 @@ pub(crate) fn pinned_git_plan(
 ) -> Result<Plan, Error> {
     let url = source.repository.clone().unwrap_or_default();
     let tag = source.tag.clone().unwrap_or_else(|| format!("v{version}"));
-    let repo = ToolRepo::open(&url, &ctx.cache_dir, ctx.offline, ctx.reporter.as_ref())
-        .map_err(|e| Error::other(format!("cannot fetch {name} from {url}: {e}"), None))?;
+    let mut repo = open_repo(ctx, &url, name, false)?;
+    // The pinned commit may be newer than the cached tags.
+    let pinned = source.commit.as_deref().unwrap_or_default();
+    if !repo.has_commit(pinned) && !repo.fetched && !ctx.offline {
+        repo = open_repo(ctx, &url, name, true)?;
+    }
     Ok(Plan {
         label: format!("{name} {version}"),
         target: Some((name.to_string(), version.clone())),

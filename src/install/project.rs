@@ -20,20 +20,18 @@
 //! pins whose archive lives inside a git registry are looked up again, and
 //! the registry must still give the pinned digest.
 
-use std::collections::BTreeMap;
-
 use super::plan::{self, Plan};
 use super::Request;
 use crate::context::Context;
 use crate::error::Error;
-use crate::fs::atomic_write;
 use crate::index::ArchiveLocation;
 use crate::project::lockfile::{LockFile, LockKind, LockedTool};
-use crate::project::{edit, Project};
+use crate::project::transaction::Transaction;
+use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::{Receipt, SourceKind};
-use crate::root::{InstallRoot, StoreError};
+use crate::root::InstallRoot;
 use crate::store::Store;
 
 /// One tool the project wants after this command.
@@ -227,21 +225,17 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     let done = super::apply::apply(ctx, &store, &plans, true, args.yes)?;
 
     // orla.yaml, then orla.lock, then the manifest, which follows the lock.
-    let mut text = std::fs::read_to_string(project.config_path())
-        .map_err(StoreError::io("cannot read", &project.config_path()))?;
-    let original = text.clone();
     // Read again under the root's lock: another orla may have pinned
     // something meanwhile, and its pins must survive this command.
-    let mut new_lock = LockFile::read(&project.lock_path())?.unwrap_or_default();
+    let mut txn = Transaction::begin(project)?;
+    txn.create_lock();
     for name in &dropped {
-        new_lock.remove(name);
+        txn.unpin(name);
     }
     let mut locked_now = Vec::new();
     for want in &wants {
         let requirement = want.requirement.clone().expect("set above");
-        if declared.get(&want.name).map(|r| r.trim()) != Some(requirement.as_str()) {
-            text = edit_yaml(project, &text, &want.name, Some(&requirement))?;
-        }
+        txn.require(&want.name, &requirement)?;
         let pin = match &want.pin {
             Some(pin) => pin.clone(),
             None => {
@@ -263,19 +257,9 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
                 pin.name, pin.version, pin.requirement
             ));
         }
-        new_lock.set(pin);
+        txn.pin(pin);
     }
-    if text != original {
-        atomic_write(&project.config_path(), text.as_bytes())
-            .map_err(StoreError::io("cannot write", &project.config_path()))?;
-    }
-    let lock_text = new_lock.to_toml();
-    let lock_changed =
-        std::fs::read_to_string(project.lock_path()).ok().as_deref() != Some(lock_text.as_str());
-    if lock_changed {
-        atomic_write(&project.lock_path(), lock_text.as_bytes())
-            .map_err(StoreError::io("cannot write", &project.lock_path()))?;
-    }
+    let lock_changed = txn.commit()?.lock;
     store.sync_manifest(reporter)?;
     for (name, version, path) in done {
         reporter.status(
@@ -409,50 +393,6 @@ fn pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Err
         ));
     }
     Ok(plan)
-}
-
-/// Rewrites one `tools:` entry of orla.yaml's text and checks that the
-/// result parses to exactly the intended change.
-pub(crate) fn edit_yaml(
-    project: &Project,
-    text: &str,
-    name: &str,
-    requirement: Option<&str>,
-) -> Result<String, Error> {
-    let edited = match requirement {
-        Some(r) => edit::set_tool(text, name, r),
-        None => edit::remove_tool(text, name),
-    };
-    let path = project.config_path();
-    let refuse = |why: String| {
-        Error::other(
-            format!("cannot edit {} safely: {why}", path.display()),
-            Some(match requirement {
-                Some(r) => {
-                    format!("add `{name}: \"{r}\"` under `tools:` by hand and run `orla install`")
-                }
-                None => format!("remove `{name}` from `tools:` by hand"),
-            }),
-        )
-    };
-    let edited = edited.map_err(refuse)?;
-    let before = crate::project::parse(text, &project.dir).map_err(|e| refuse(e.message))?;
-    let after = crate::project::parse(&edited, &project.dir).map_err(|e| refuse(e.message))?;
-    let mut expected: BTreeMap<String, String> = before.tools.clone();
-    match requirement {
-        Some(r) => expected.insert(name.to_string(), r.to_string()),
-        None => expected.remove(name),
-    };
-    let same_rest = before.port == after.port
-        && before.timeout == after.timeout
-        && before.tools_dir == after.tools_dir
-        && before.log_format == after.log_format
-        && before.log_level == after.log_level
-        && before.registries == after.registries;
-    if after.tools != expected || !same_rest {
-        return Err(refuse("the edit would change more than that entry".into()));
-    }
-    Ok(edited)
 }
 
 /// `<project>/.orla/` is machine state (the manifest, pins, the lock file

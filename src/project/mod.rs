@@ -27,6 +27,7 @@
 pub mod discover;
 pub mod edit;
 pub mod lockfile;
+pub mod transaction;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -133,12 +134,33 @@ pub enum ProjectError {
         message: String,
         hint: Option<String>,
     },
+    /// An orla.yaml edit that would change more than the one entry meant.
+    #[error("cannot edit {} safely: {why}", path.display())]
+    UnsafeEdit {
+        path: PathBuf,
+        why: String,
+        hint: String,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl ProjectError {
     pub fn hint(&self) -> Option<String> {
         match self {
             ProjectError::Invalid { hint: Some(h), .. } => Some(h.clone()),
+            ProjectError::UnsafeEdit { hint, .. } => Some(hint.clone()),
+            ProjectError::Write { source, .. } if crate::fs::is_out_of_space(source) => Some(
+                "free some disk space (or raise the quota) and run the command again; nothing was changed"
+                    .into(),
+            ),
+            ProjectError::Write { .. } => {
+                Some("check that you may write to the project directory".into())
+            }
             _ => Some(
                 "fix orla.yaml (see docs/projects.md), or run the command outside the project"
                     .into(),

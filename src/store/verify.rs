@@ -8,6 +8,11 @@
 //! mode or type differ is *changed*. The receipt itself is not a package
 //! file and is not listed. Links are never followed, so a symbolic link
 //! planted in a package is reported, not read through.
+//!
+//! A package checked out of a git tag (an RFC 3 git-source tool) records
+//! the commit and the tree digest of its files (see `fetch::git`); its
+//! receipt's file list must still give that digest, so a file list edited
+//! to match changed files does not pass.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -17,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::manifest::{Manifest, RootKindName};
-use crate::root::receipt::{FileRecord, Receipt, RECEIPT_FILE};
+use crate::root::receipt::{FileRecord, Receipt, SourceKind, RECEIPT_FILE};
 use crate::root::{InstallRoot, StoreError};
 
 /// How one path differs from the receipt.
@@ -118,7 +123,7 @@ pub fn verify_root(
                     path: dir,
                     files: receipt.files.len(),
                     differences,
-                    error: None,
+                    error: git_tree_mismatch(&receipt),
                     missing: false,
                 }
             }
@@ -159,6 +164,24 @@ pub fn verify_root(
         });
     }
     Ok(reports)
+}
+
+/// For a package checked out of a git tag: the receipt's file list must
+/// still give the tree digest recorded with the commit at install time, so
+/// a file list edited to match changed files is caught.
+fn git_tree_mismatch(receipt: &Receipt) -> Option<String> {
+    if receipt.source.kind != SourceKind::Git {
+        return None;
+    }
+    let listed = crate::fetch::git::tree_digest(&receipt.files);
+    (listed != receipt.source.blake3).then(|| {
+        format!(
+            "the receipt's file list gives tree digest {listed}, but commit {} of {} was installed with tree digest {}",
+            receipt.source.commit.as_deref().unwrap_or("(unknown)"),
+            receipt.source.repository.as_deref().unwrap_or("(unknown)"),
+            receipt.source.blake3
+        )
+    })
 }
 
 /// Compares the files under `dir` with `expected` (paths relative to `dir`,

@@ -133,6 +133,10 @@ impl TestContext {
             .env("XDG_CONFIG_HOME", self.dir.path().join("user/.config"))
             .env("ORLA_HOME", &self.home)
             .env("ORLA_CACHE_DIR", &self.cache)
+            // Tests never use the network: the Orla project's public
+            // registry, the fallback for tools builtin lacks, is dropped
+            // (a test that needs it names a 127.0.0.1 location instead).
+            .env("ORLA_PUBLIC_REGISTRY", "off")
             .env("NO_COLOR", "1");
         cmd
     }
