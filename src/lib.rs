@@ -20,6 +20,7 @@ pub mod git;
 pub mod http;
 pub mod index;
 pub mod install;
+pub mod interrupt;
 pub mod lock;
 pub mod manifest;
 pub mod package;

@@ -236,3 +236,30 @@ fn a_spec_that_looks_like_a_path_or_an_archive_hints_at_local() {
     }
     assert_snapshot(&t, "path-spec", out);
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_the_consent_prompt_restores_the_cursor_and_exits_130() {
+    use common::pty::{expect, finish_with, send, spawn};
+    let t = TestContext::new();
+    let mut s = spawn(&t, &["install", "http-get"]);
+    expect(&mut s, "Install http-get 1.0.0 with network?");
+    send(&mut s, "\x03");
+    // The cursor the prompt hid is shown again.
+    expect(&mut s, "\x1b[?25h");
+    finish_with(s, 130);
+    assert!(!t.tools_dir().join("http-get").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_the_scaffold_wizard_restores_the_cursor_and_exits_130() {
+    use common::pty::{expect, finish_with, send, spawn};
+    let t = TestContext::new();
+    let mut s = spawn(&t, &["tool", "scaffold", "wiz"]);
+    expect(&mut s, "Description");
+    send(&mut s, "\x03");
+    expect(&mut s, "\x1b[?25h");
+    finish_with(s, 130);
+    assert!(!t.work.join("wiz").exists());
+}

@@ -23,6 +23,9 @@ const PERMISSIONS: [&str; 4] = [
 
 pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     let ask = ctx.interactive && !args.yes;
+    // Ctrl-C during the questions restores the cursor and exits 130; it is
+    // dropped before anything is written.
+    let interrupt = ask.then(crate::interrupt::PromptGuard::new);
     let wizard = Wizard {
         theme: ColorfulTheme::default(),
     };
@@ -208,6 +211,7 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
         binary,
         year: scaffold::current_year(),
     };
+    drop(interrupt);
     // The directory may have been taken while the questions were answered.
     check_free(&dir, args.force)?;
     scaffold::write(&dir, &plan.files(), args.force).map_err(|e| {

@@ -48,6 +48,8 @@ pub(crate) fn confirm_risk(
             Some("pass --yes to accept these permissions".into()),
         ));
     }
+    // Ctrl-C at the question restores the cursor and exits 130.
+    let _interrupt = crate::interrupt::PromptGuard::new();
     let accepted = dialoguer::Confirm::new()
         .with_prompt(format!("Install {label} with {shown}?"))
         .default(false)
