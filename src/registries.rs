@@ -16,7 +16,9 @@
 //! registries is taken from the first (cargo and uv behave the same way
 //! with their default index); `orla info` says which one answered.
 //! Registries are opened lazily, so a git registry that does not have the
-//! tool is only fetched when an earlier one did not have it.
+//! tool is only fetched when an earlier one did not have it. A registry
+//! that cannot be opened stops the lookup (unless `--offline`): a later
+//! registry must not answer for a name the unreadable one may hold.
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
@@ -231,12 +233,29 @@ impl<'a> Registries<'a> {
                     };
                     return Err(Error::other(message, Some(hint)));
                 }
-                Err(e) if self.slots.len() > 1 => {
+                // Offline, the registries not cached are left out: the
+                // user chose to work with what is on this machine.
+                Err(e) if self.slots.len() > 1 && self.ctx.offline => {
                     self.ctx
                         .reporter
                         .warn(&format!("skipping registry {}: {e}", slot.shown()));
                     first_error.get_or_insert(e);
                     continue;
+                }
+                // A registry that cannot be read may hold the tool: taking
+                // the name from a later one instead is how dependency
+                // confusion happens (a public tool named like a private one).
+                Err(e) if i + 1 < self.slots.len() => {
+                    return Err(Error::other(
+                        format!(
+                            "registry {} cannot be read, and it may hold '{name}', so the registries after it are not asked for that name ({e})",
+                            slot.shown()
+                        ),
+                        Some(
+                            "fix the registry or the connection and run the command again; `--registry NAME` names the registry to use, --offline uses the cached registries only"
+                                .to_string(),
+                        ),
+                    ));
                 }
                 Err(e) => return Err(e),
             };

@@ -263,3 +263,30 @@ fn ctrl_c_in_the_scaffold_wizard_restores_the_cursor_and_exits_130() {
     finish_with(s, 130);
     assert!(!t.work.join("wiz").exists());
 }
+
+#[test]
+fn an_unreachable_registry_stops_the_lookup_instead_of_falling_through() {
+    let t = TestContext::new();
+    // A company registry first (unreachable: nothing listens on port 9),
+    // then builtin, which also has a tool called fs-read.
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "registries:\n  - name: company\n    location: http://127.0.0.1:9/index.git\n  - name: builtin\n    location: builtin\n",
+    )
+    .unwrap();
+    let run = t.run(&["install", "fs-read"]);
+    run.failure(1).stderr_has("registry company cannot be read");
+    assert!(!t.tools_dir().join("fs-read").exists());
+    let mut out = shown(&["install", "fs-read"], &run);
+    // Offline, what is cached is used, and the skip is said.
+    let offline = ["install", "fs-read", "--offline"];
+    let run = t.run(&offline);
+    run.success().stderr_has("skipping registry company");
+    out.push_str(&shown(&offline, &run));
+    // Naming the registry explicitly is the other way out.
+    t.run(&["uninstall", "fs-read"]).success();
+    t.run(&["install", "fs-read", "--registry", "builtin"])
+        .success();
+    assert_snapshot(&t, "unreachable-registry", out);
+}
