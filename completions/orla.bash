@@ -25,6 +25,9 @@ _orla() {
             orla,completions)
                 cmd="orla__subcmd__completions"
                 ;;
+            orla,dir)
+                cmd="orla__subcmd__dir"
+                ;;
             orla,help)
                 cmd="orla__subcmd__help"
                 ;;
@@ -40,8 +43,17 @@ _orla() {
             orla,list)
                 cmd="orla__subcmd__list"
                 ;;
+            orla,ls)
+                cmd="orla__subcmd__list"
+                ;;
             orla,migrate)
                 cmd="orla__subcmd__migrate"
+                ;;
+            orla,rm)
+                cmd="orla__subcmd__uninstall"
+                ;;
+            orla,run)
+                cmd="orla__subcmd__run"
                 ;;
             orla,search)
                 cmd="orla__subcmd__search"
@@ -63,6 +75,9 @@ _orla() {
                 ;;
             orla,verify)
                 cmd="orla__subcmd__verify"
+                ;;
+            orla,which)
+                cmd="orla__subcmd__which"
                 ;;
             orla__subcmd__cache,clear)
                 cmd="orla__subcmd__cache__subcmd__clear"
@@ -115,6 +130,9 @@ _orla() {
             orla__subcmd__help,completions)
                 cmd="orla__subcmd__help__subcmd__completions"
                 ;;
+            orla__subcmd__help,dir)
+                cmd="orla__subcmd__help__subcmd__dir"
+                ;;
             orla__subcmd__help,help)
                 cmd="orla__subcmd__help__subcmd__help"
                 ;;
@@ -132,6 +150,9 @@ _orla() {
                 ;;
             orla__subcmd__help,migrate)
                 cmd="orla__subcmd__help__subcmd__migrate"
+                ;;
+            orla__subcmd__help,run)
+                cmd="orla__subcmd__help__subcmd__run"
                 ;;
             orla__subcmd__help,search)
                 cmd="orla__subcmd__help__subcmd__search"
@@ -153,6 +174,9 @@ _orla() {
                 ;;
             orla__subcmd__help,verify)
                 cmd="orla__subcmd__help__subcmd__verify"
+                ;;
+            orla__subcmd__help,which)
+                cmd="orla__subcmd__help__subcmd__which"
                 ;;
             orla__subcmd__help__subcmd__cache,clear)
                 cmd="orla__subcmd__help__subcmd__cache__subcmd__clear"
@@ -242,7 +266,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall list init use verify search info update cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,8 +533,22 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__dir)
+            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update cache completions tool migrate serve client help"
+            opts="install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,6 +673,20 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__help__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -722,6 +774,20 @@ _orla() {
         orla__subcmd__help__subcmd__migrate__subcmd__capsule)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -901,6 +967,20 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__help__subcmd__which)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__info)
             opts="-q -h -V --registry --json --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1036,6 +1116,24 @@ _orla() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__run)
+            opts="-y -q -h -V --registry --yes --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --registry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1385,6 +1483,20 @@ _orla() {
             ;;
         orla__subcmd__verify)
             opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__which)
+            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -29,13 +29,18 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
+            cand rm 'Remove installed tools'
             cand list 'List installed tools'
+            cand ls 'List installed tools'
             cand init 'Make a directory an orla project: write a commented orla.yaml'
             cand use 'Choose which installed version of a tool the manifest serves'
             cand verify 'Check installed tools against their install receipts'
             cand search 'Search the registries for tools'
             cand info 'Show a tool''s versions, permissions and installs'
             cand update 'Move installed tools to their newest allowed version'
+            cand run 'Run a registry tool once without installing it (as uvx and npx do)'
+            cand which 'Print the entrypoint the manifest serves for a tool'
+            cand dir 'Print the directory tools are installed into'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -73,7 +78,32 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;rm'= {
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'orla;list'= {
+            cand --json 'Print a JSON array, one object per installed name and version'
+            cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand --project 'List only the project''s own tools (an error outside a project)'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;ls'= {
             cand --json 'Print a JSON array, one object per installed name and version'
             cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
             cand --project 'List only the project''s own tools (an error outside a project)'
@@ -153,6 +183,44 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --dry-run 'Show what would change, and change nothing'
             cand -y 'Accept the new versions'' permissions without asking'
             cand --yes 'Accept the new versions'' permissions without asking'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;run'= {
+            cand --registry 'Registry to take the tool from (a configured name or a location)'
+            cand -y 'Accept the tool''s permissions without asking'
+            cand --yes 'Accept the tool''s permissions without asking'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;which'= {
+            cand --global 'Look in the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;dir'= {
+            cand --global 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -471,6 +539,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand search 'Search the registries for tools'
             cand info 'Show a tool''s versions, permissions and installs'
             cand update 'Move installed tools to their newest allowed version'
+            cand run 'Run a registry tool once without installing it (as uvx and npx do)'
+            cand which 'Print the entrypoint the manifest serves for a tool'
+            cand dir 'Print the directory tools are installed into'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -496,6 +567,12 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;info'= {
         }
         &'orla;help;update'= {
+        }
+        &'orla;help;run'= {
+        }
+        &'orla;help;which'= {
+        }
+        &'orla;help;dir'= {
         }
         &'orla;help;cache'= {
             cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'

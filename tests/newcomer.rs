@@ -290,3 +290,79 @@ fn an_unreachable_registry_stops_the_lookup_instead_of_falling_through() {
         .success();
     assert_snapshot(&t, "unreachable-registry", out);
 }
+
+/// `orla run` with `input` on stdin.
+fn run_with_stdin(t: &TestContext, args: &[&str], input: &str) -> common::Run {
+    use std::io::Write;
+    let mut child = t
+        .command(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    common::to_run(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn run_runs_a_tool_from_the_verified_cache_without_installing_it() {
+    let t = TestContext::new();
+    std::fs::write(t.work.join("notes.txt"), "hello from notes\n").unwrap();
+    let run = run_with_stdin(&t, &["run", "fs-read@1.2"], r#"{"path": "notes.txt"}"#);
+    run.success()
+        .stdout_has("hello from notes")
+        .stderr_has("Running fs-read 1.2.1 (not installed)");
+    // Nothing installed, no manifest written.
+    assert!(!t.tools_dir().exists());
+    assert!(!t.home.join("manifest.json").exists());
+    let cached: Vec<_> = std::fs::read_dir(t.cache.join("run"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(cached.len(), 1);
+    // A cached copy that was changed is not run: it is fetched again.
+    let entry = cached[0].join("bin/fs-read");
+    std::fs::write(&entry, "#!/bin/sh\necho tampered\n").unwrap();
+    let run = run_with_stdin(&t, &["run", "fs-read@1.2"], r#"{"path": "notes.txt"}"#);
+    run.success().stdout_has("hello from notes");
+    assert!(!run.stdout.contains("tampered"));
+    // The tool's exit status is orla's.
+    let run = run_with_stdin(&t, &["run", "fs-read@1.2"], "not json");
+    assert_ne!(run.code, 0);
+    // Consent is asked as for an install.
+    t.run(&["run", "http-get"])
+        .failure(1)
+        .stderr_has("hint: pass --yes");
+}
+
+#[test]
+fn which_dir_and_the_short_aliases() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    t.run(&["install", "fs-read@1.1"]).success();
+    let which = t.run(&["which", "fs-read"]);
+    which.success();
+    assert_eq!(
+        which.stdout.trim(),
+        t.tools_dir()
+            .join("fs-read/1.2.1/bin/fs-read")
+            .display()
+            .to_string()
+    );
+    t.run(&["which", "json-query"])
+        .failure(1)
+        .stderr_has("json-query is not installed");
+    let dir = t.run(&["dir"]);
+    dir.success();
+    assert_eq!(dir.stdout.trim(), t.tools_dir().display().to_string());
+    t.run(&["ls"]).success().stdout_has("fs-read  1.2.1");
+    t.run(&["rm", "fs-read@1.1"]).success();
+    assert_eq!(t.list(), [("fs-read".to_string(), "1.2.1".to_string())]);
+}

@@ -50,8 +50,10 @@ pub enum Command {
     /// Install tools from a registry, or a local package
     Install(InstallArgs),
     /// Remove installed tools
+    #[command(visible_alias = "rm")]
     Uninstall(UninstallArgs),
     /// List installed tools
+    #[command(visible_alias = "ls")]
     List(ListArgs),
     /// Make a directory an orla project: write a commented orla.yaml
     Init(InitArgs),
@@ -65,6 +67,12 @@ pub enum Command {
     Info(InfoArgs),
     /// Move installed tools to their newest allowed version
     Update(UpdateArgs),
+    /// Run a registry tool once without installing it (as uvx and npx do)
+    Run(RunArgs),
+    /// Print the entrypoint the manifest serves for a tool
+    Which(WhichArgs),
+    /// Print the directory tools are installed into
+    Dir(DirArgs),
     /// Manage the download and registry cache
     #[command(subcommand)]
     Cache(CacheCommand),
@@ -299,6 +307,54 @@ pub struct UpdateArgs {
     pub yes: bool,
 }
 
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The version is resolved, its permissions shown and confirmed, and its archive \
+fetched and verified as `orla install` does, into the cache (`orla cache dir`), not into an install \
+root: the manifest does not change. A later run of the same version re-checks the cached files and \
+uses them. The tool runs in the current directory with ARGS after its own arguments and with orla's \
+stdin, stdout and stderr (a tool whose tool.yaml says `arguments: json` reads one JSON object on \
+stdin), and orla exits with its exit status.\n\nExample: echo '{\"path\": \"notes.txt\"}' | orla run fs-read@1.2"
+)]
+pub struct RunArgs {
+    /// The tool: NAME, NAME@VERSION or NAME@REQUIREMENT
+    #[arg(value_name = "SPEC")]
+    pub spec: String,
+
+    /// Arguments passed to the tool (after `--`)
+    #[arg(value_name = "ARGS", last = true)]
+    pub args: Vec<String>,
+
+    /// Registry to take the tool from (a configured name or a location)
+    #[arg(long, value_name = "NAME|LOCATION")]
+    pub registry: Option<String>,
+
+    /// Accept the tool's permissions without asking
+    #[arg(short, long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WhichArgs {
+    /// The tool's name
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// Look in the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Inside a project (an orla.yaml here or in a parent) this is the project's tools_dir."
+)]
+pub struct DirArgs {
+    /// The global root's directory (~/.orla/tools or ORLA_HOME/tools), even inside a project
+    #[arg(long)]
+    pub global: bool,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum CacheCommand {
     /// Remove cached archives and registry clones (they are fetched again when needed)
@@ -324,7 +380,7 @@ pub struct InitArgs {
     after_help = "The version must be installed. In a project, a tool orla.yaml requires is switched \
 in orla.lock (and its requirement in orla.yaml set to the exact version when the old one does not \
 allow it), so the choice is shared; other tools are pinned in the root's state directory \
-(pins.json). `orla use NAME` goes back to the default: the newest installed version (in a project, \
+(pins.json). `orla use NAME` goes back to the default: the newest installed stable version (in a project, \
 the newest one the requirement allows)."
 )]
 pub struct UseArgs {

@@ -7,6 +7,7 @@ mod init;
 mod install;
 mod list;
 mod migrate;
+mod run;
 mod scaffold;
 mod search;
 mod serve;
@@ -15,6 +16,7 @@ mod uninstall;
 mod update;
 mod use_version;
 mod verify;
+mod which;
 
 use std::io::Write;
 
@@ -67,6 +69,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Search(args) => search::run(&ctx, &args),
         Command::Info(args) => info::run(&ctx, &args),
         Command::Update(args) => update::run(&ctx, &args),
+        Command::Run(args) => run::run(&ctx, &args),
+        Command::Which(args) => which::which(&ctx, &args),
+        Command::Dir(args) => which::dir(&ctx, &args),
         Command::Cache(command) => cache::run(&ctx, &command),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),

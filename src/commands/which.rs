@@ -1,0 +1,50 @@
+//! `orla which NAME` and `orla dir`: where things are, for scripts and for
+//! people used to `which`, `uv tool dir` and `cargo install --list`.
+
+use crate::cli::{DirArgs, WhichArgs};
+use crate::context::Context;
+use crate::error::Error;
+use crate::manifest::Manifest;
+use crate::root::{InstallRoot, StoreError};
+
+/// Prints the entrypoint the manifest serves for NAME (the active version;
+/// in a project, a global tool too when the project does not shadow it).
+pub fn which(ctx: &Context, args: &WhichArgs) -> Result<(), Error> {
+    let name = super::tool_name("which", &args.name)?;
+    let root = root(ctx, args.global)?;
+    let manifest = Manifest::read(&root)?;
+    let Some(tool) = manifest.tools.iter().find(|t| t.name == name) else {
+        return Err(StoreError::NotInstalled {
+            what: name,
+            detail: format!(" in {}", root.tools_dir.display()),
+        }
+        .into());
+    };
+    if !std::path::Path::new(&tool.entrypoint).exists() {
+        return Err(Error::other(
+            format!(
+                "{} {} is served from {}, which was deleted outside orla",
+                tool.name, tool.version, tool.entrypoint
+            ),
+            Some(format!(
+                "`orla install {}@{} --force` restores it",
+                tool.name, tool.version
+            )),
+        ));
+    }
+    super::write_stdout(format!("{}\n", tool.entrypoint).as_bytes())
+}
+
+/// Prints the directory tools are installed into.
+pub fn dir(ctx: &Context, args: &DirArgs) -> Result<(), Error> {
+    let root = root(ctx, args.global)?;
+    super::write_stdout(format!("{}\n", root.tools_dir.display()).as_bytes())
+}
+
+fn root(ctx: &Context, global: bool) -> Result<InstallRoot, Error> {
+    if global {
+        Ok(ctx.global_root())
+    } else {
+        ctx.root()
+    }
+}
