@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'orla' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -56,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;install' {
             [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'Install a local package directory or .tar.gz archive')
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even if the version is already installed')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
@@ -73,6 +75,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;uninstall' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -85,6 +88,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;rm' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -97,6 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'List the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'List only the project''s own tools (an error outside a project)')
@@ -112,6 +117,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;ls' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'List the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'List only the project''s own tools (an error outside a project)')
@@ -127,6 +133,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;init' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -139,6 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;use' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Act on the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -152,6 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;verify' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -166,6 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;search' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Search only this registry (a configured name or a location)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, best match first')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -180,6 +190,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;info' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Look only in this registry (a configured name or a location)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON object')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -194,6 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;update' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to update from (a configured name or a location)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, and change nothing')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
@@ -210,6 +222,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;run' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to take the tool from (a configured name or a location)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tool''s permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tool''s permissions without asking')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -224,6 +237,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;which' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Look in the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -237,6 +251,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;dir' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -250,6 +265,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;cache' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -265,6 +281,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;cache;clear' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -277,6 +294,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;cache;dir' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -304,6 +322,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;completions' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -316,6 +335,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;tool' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -344,6 +364,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--tool-version', '--tool-version', [CompletionResultType]::ParameterName, 'The version to start at [default: 0.1.0]')
             [CompletionResult]::new('--author', '--author', [CompletionResultType]::ParameterName, 'Author or maintainer')
             [CompletionResult]::new('--license', '--license', [CompletionResultType]::ParameterName, 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write into an existing, non-empty directory, replacing the files scaffold writes')
@@ -359,6 +380,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;tool;validate' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the problems as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -374,6 +396,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;tool;pack' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -388,6 +411,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;tool;publish' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index to publish into')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--init', '--init', [CompletionResultType]::ParameterName, 'Create the index (config.json, registry.yaml) if it has none')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the published record as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -403,6 +427,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;tool;yank' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Un-yank: make the version installable by ranges again')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -443,6 +468,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;migrate' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -458,6 +484,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;migrate;capsule' {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Migrate every capsule under this tools directory')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only print the tool.yaml that would be written')
             [CompletionResult]::new('--remove-legacy', '--remove-legacy', [CompletionResultType]::ParameterName, 'Delete orla-tool.json instead of keeping orla-tool.json.bak')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing tool.yaml that differs from the migrated one')
@@ -490,6 +517,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Serve the project in DIR (its orla.yaml, or a parent''s), wherever orla starts')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log format on stderr [default: orla.yaml `log_format`, else json]')
             [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Log level [default: orla.yaml `log_level`, else info]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Serve the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -504,6 +532,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;client' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -522,6 +551,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;client;add' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change without writing anything')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -538,6 +568,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;client;remove' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change without writing anything')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -552,6 +583,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;client;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per client')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')

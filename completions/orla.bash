@@ -266,12 +266,16 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -280,12 +284,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version clear dir help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version clear dir help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -294,12 +302,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache__subcmd__clear)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -308,12 +320,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache__subcmd__dir)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -378,12 +394,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version add remove list help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -392,7 +412,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__add)
-            opts="-q -h -V --global --name --config --dry-run --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -404,6 +424,10 @@ _orla() {
                     ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -484,12 +508,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__list)
-            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -498,7 +526,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__remove)
-            opts="-q -h -V --global --name --config --dry-run --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -512,6 +540,10 @@ _orla() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -520,12 +552,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__completions)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -534,12 +570,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__dir)
-            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -982,7 +1022,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__info)
-            opts="-q -h -V --registry --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -990,6 +1030,10 @@ _orla() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1000,12 +1044,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__init)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1014,7 +1062,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__install)
-            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1028,6 +1076,10 @@ _orla() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1036,12 +1088,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__list)
-            opts="-q -h -V --json --global --project --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --global --project --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1050,12 +1106,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version capsule help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version capsule help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1064,7 +1124,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate__subcmd__capsule)
-            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1072,6 +1132,10 @@ _orla() {
             case "${prev}" in
                 --all)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1124,7 +1188,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__run)
-            opts="-y -q -h -V --registry --yes --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --registry --yes --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1132,6 +1196,10 @@ _orla() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1142,7 +1210,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__search)
-            opts="-q -h -V --registry --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1150,6 +1218,10 @@ _orla() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1160,7 +1232,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__serve)
-            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1190,6 +1262,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "debug info warn error fatal" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1198,12 +1274,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version scaffold validate pack publish yank help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version scaffold validate pack publish yank help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1310,7 +1390,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__pack)
-            opts="-o -q -h -V --output --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-o -q -h -V --output --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1324,6 +1404,10 @@ _orla() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1332,7 +1416,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__publish)
-            opts="-q -h -V --index --init --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --index --init --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1340,6 +1424,10 @@ _orla() {
             case "${prev}" in
                 --index)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1350,7 +1438,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__scaffold)
-            opts="-y -q -h -V --dir --description --language --binary --mode --permission --param --tool-version --author --license --yes --force --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --dir --description --language --binary --mode --permission --param --tool-version --author --license --yes --force --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1396,6 +1484,10 @@ _orla() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1404,12 +1496,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__validate)
-            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1418,7 +1514,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__yank)
-            opts="-q -h -V --index --undo --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --index --undo --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1426,6 +1522,10 @@ _orla() {
             case "${prev}" in
                 --index)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1436,12 +1536,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__uninstall)
-            opts="-q -h -V --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1450,7 +1554,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__update)
-            opts="-y -q -h -V --dry-run --registry --yes --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --dry-run --registry --yes --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1458,6 +1562,10 @@ _orla() {
             case "${prev}" in
                 --registry)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1468,12 +1576,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__use)
-            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1482,12 +1594,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__verify)
-            opts="-q -h -V --json --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1496,12 +1612,16 @@ _orla() {
             return 0
             ;;
         orla__subcmd__which)
-            opts="-q -h -V --global --quiet --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

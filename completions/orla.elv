@@ -18,6 +18,7 @@ set edit:completion:arg-completer[orla] = {|@words|
     }
     var completions = [
         &'orla'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -52,6 +53,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;install'= {
             cand --local 'Install a local package directory or .tar.gz archive'
             cand --registry 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --force 'Reinstall even if the version is already installed'
             cand -y 'Accept the tools'' permissions without asking'
             cand --yes 'Accept the tools'' permissions without asking'
@@ -68,6 +70,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;uninstall'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -79,6 +82,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;rm'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -90,6 +94,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;list'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
             cand --project 'List only the project''s own tools (an error outside a project)'
@@ -104,6 +109,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;ls'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
             cand --project 'List only the project''s own tools (an error outside a project)'
@@ -118,6 +124,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;init'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -129,6 +136,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;use'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'Act on the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -141,6 +149,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;verify'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -154,6 +163,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;search'= {
             cand --registry 'Search only this registry (a configured name or a location)'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON array, best match first'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -167,6 +177,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;info'= {
             cand --registry 'Look only in this registry (a configured name or a location)'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON object'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -180,6 +191,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;update'= {
             cand --registry 'Registry to update from (a configured name or a location)'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --dry-run 'Show what would change, and change nothing'
             cand -y 'Accept the new versions'' permissions without asking'
             cand --yes 'Accept the new versions'' permissions without asking'
@@ -195,6 +207,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;run'= {
             cand --registry 'Registry to take the tool from (a configured name or a location)'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -y 'Accept the tool''s permissions without asking'
             cand --yes 'Accept the tool''s permissions without asking'
             cand -q 'Print only errors and warnings'
@@ -208,6 +221,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;which'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'Look in the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -220,6 +234,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;dir'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -232,6 +247,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;cache'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -246,6 +262,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;cache;clear'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -257,6 +274,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;cache;dir'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -279,6 +297,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;cache;help;help'= {
         }
         &'orla;completions'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -290,6 +309,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;tool'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -317,6 +337,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --tool-version 'The version to start at [default: 0.1.0]'
             cand --author 'Author or maintainer'
             cand --license 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -y 'Ask nothing: take every answer from the flags and their defaults'
             cand --yes 'Ask nothing: take every answer from the flags and their defaults'
             cand --force 'Write into an existing, non-empty directory, replacing the files scaffold writes'
@@ -331,6 +352,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;tool;validate'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print the problems as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -345,6 +367,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;tool;pack'= {
             cand -o 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
             cand --output 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print the result as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -358,6 +381,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;tool;publish'= {
             cand --index 'The registry index to publish into'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --init 'Create the index (config.json, registry.yaml) if it has none'
             cand --json 'Print the published record as JSON'
             cand -q 'Print only errors and warnings'
@@ -372,6 +396,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;tool;yank'= {
             cand --index 'The registry index'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --undo 'Un-yank: make the version installable by ranges again'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -404,6 +429,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;tool;help;help'= {
         }
         &'orla;migrate'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -418,6 +444,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;migrate;capsule'= {
             cand --all 'Migrate every capsule under this tools directory'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --dry-run 'Only print the tool.yaml that would be written'
             cand --remove-legacy 'Delete orla-tool.json instead of keeping orla-tool.json.bak'
             cand --force 'Replace an existing tool.yaml that differs from the migrated one'
@@ -446,6 +473,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --project 'Serve the project in DIR (its orla.yaml, or a parent''s), wherever orla starts'
             cand --log-format 'Log format on stderr [default: orla.yaml `log_format`, else json]'
             cand --log-level 'Log level [default: orla.yaml `log_level`, else info]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --stdio 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
             cand --global 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
@@ -459,6 +487,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;client'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -476,6 +505,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;client;add'= {
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'Use the global root even inside a project'
             cand --dry-run 'Print the change without writing anything'
             cand -q 'Print only errors and warnings'
@@ -491,6 +521,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;client;remove'= {
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'Use the global root even inside a project'
             cand --dry-run 'Print the change without writing anything'
             cand -q 'Print only errors and warnings'
@@ -504,6 +535,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;client;list'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --json 'Print a JSON array, one object per client'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'

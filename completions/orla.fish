@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_orla_global_optspecs
-    string join \n q/quiet offline refresh allow-rollback h/help V/version
+    string join \n q/quiet color= offline refresh allow-rollback h/help V/version
 end
 
 function __fish_orla_needs_command
@@ -24,6 +24,9 @@ function __fish_orla_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c orla -n "__fish_orla_needs_command" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_needs_command" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_needs_command" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_needs_command" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -53,6 +56,9 @@ complete -c orla -n "__fish_orla_needs_command" -f -a "client" -d 'Configure MCP
 complete -c orla -n "__fish_orla_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand install" -l local -d 'Install a local package directory or .tar.gz archive' -r -F
 complete -c orla -n "__fish_orla_using_subcommand install" -l registry -d 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]' -r
+complete -c orla -n "__fish_orla_using_subcommand install" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand install" -l force -d 'Reinstall even if the version is already installed'
 complete -c orla -n "__fish_orla_using_subcommand install" -s y -l yes -d 'Accept the tools\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand install" -l locked -d 'In a project: fail instead of changing orla.lock (for CI)'
@@ -63,18 +69,27 @@ complete -c orla -n "__fish_orla_using_subcommand install" -l refresh -d 'Fetch 
 complete -c orla -n "__fish_orla_using_subcommand install" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand install" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand install" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand uninstall" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand rm" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand rm" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand rm" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand rm" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
 complete -c orla -n "__fish_orla_using_subcommand rm" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand rm" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand list" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand list" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand list" -l global -d 'List the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand list" -l project -d 'List only the project\'s own tools (an error outside a project)'
@@ -84,6 +99,9 @@ complete -c orla -n "__fish_orla_using_subcommand list" -l refresh -d 'Fetch git
 complete -c orla -n "__fish_orla_using_subcommand list" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand list" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand list" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand ls" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand ls" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand ls" -l global -d 'List the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand ls" -l project -d 'List only the project\'s own tools (an error outside a project)'
@@ -93,12 +111,18 @@ complete -c orla -n "__fish_orla_using_subcommand ls" -l refresh -d 'Fetch git r
 complete -c orla -n "__fish_orla_using_subcommand ls" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand ls" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand init" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand init" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand init" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand init" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
 complete -c orla -n "__fish_orla_using_subcommand init" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand init" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand init" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand use" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand use" -l global -d 'Act on the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand use" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand use" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -106,6 +130,9 @@ complete -c orla -n "__fish_orla_using_subcommand use" -l refresh -d 'Fetch git 
 complete -c orla -n "__fish_orla_using_subcommand use" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand use" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand use" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand verify" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand verify" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand verify" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand verify" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -114,6 +141,9 @@ complete -c orla -n "__fish_orla_using_subcommand verify" -l allow-rollback -d '
 complete -c orla -n "__fish_orla_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand search" -l registry -d 'Search only this registry (a configured name or a location)' -r
+complete -c orla -n "__fish_orla_using_subcommand search" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand search" -l json -d 'Print a JSON array, best match first'
 complete -c orla -n "__fish_orla_using_subcommand search" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand search" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -122,6 +152,9 @@ complete -c orla -n "__fish_orla_using_subcommand search" -l allow-rollback -d '
 complete -c orla -n "__fish_orla_using_subcommand search" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand search" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand info" -l registry -d 'Look only in this registry (a configured name or a location)' -r
+complete -c orla -n "__fish_orla_using_subcommand info" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand info" -l json -d 'Print a JSON object'
 complete -c orla -n "__fish_orla_using_subcommand info" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand info" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -130,6 +163,9 @@ complete -c orla -n "__fish_orla_using_subcommand info" -l allow-rollback -d 'Ac
 complete -c orla -n "__fish_orla_using_subcommand info" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand info" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand update" -l registry -d 'Registry to update from (a configured name or a location)' -r
+complete -c orla -n "__fish_orla_using_subcommand update" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand update" -l dry-run -d 'Show what would change, and change nothing'
 complete -c orla -n "__fish_orla_using_subcommand update" -s y -l yes -d 'Accept the new versions\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand update" -s q -l quiet -d 'Print only errors and warnings'
@@ -139,6 +175,9 @@ complete -c orla -n "__fish_orla_using_subcommand update" -l allow-rollback -d '
 complete -c orla -n "__fish_orla_using_subcommand update" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand update" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand run" -l registry -d 'Registry to take the tool from (a configured name or a location)' -r
+complete -c orla -n "__fish_orla_using_subcommand run" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand run" -s y -l yes -d 'Accept the tool\'s permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand run" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand run" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -146,6 +185,9 @@ complete -c orla -n "__fish_orla_using_subcommand run" -l refresh -d 'Fetch git 
 complete -c orla -n "__fish_orla_using_subcommand run" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand run" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand run" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand which" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand which" -l global -d 'Look in the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand which" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand which" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -153,6 +195,9 @@ complete -c orla -n "__fish_orla_using_subcommand which" -l refresh -d 'Fetch gi
 complete -c orla -n "__fish_orla_using_subcommand which" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand which" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand which" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand dir" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand dir" -l global -d 'The global root\'s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand dir" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand dir" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -160,6 +205,9 @@ complete -c orla -n "__fish_orla_using_subcommand dir" -l refresh -d 'Fetch git 
 complete -c orla -n "__fish_orla_using_subcommand dir" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand dir" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand dir" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -169,12 +217,18 @@ complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_sub
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -f -a "clear" -d 'Remove cached archives and registry clones (they are fetched again when needed)'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -f -a "dir" -d 'Print the cache directory'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -184,12 +238,18 @@ complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcomm
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Remove cached archives and registry clones (they are fetched again when needed)'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "dir" -d 'Print the cache directory'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c orla -n "__fish_orla_using_subcommand completions" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand completions" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand completions" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand completions" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
 complete -c orla -n "__fish_orla_using_subcommand completions" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -216,6 +276,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l tool-version -d 'The version to start at [default: 0.1.0]' -r
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l author -d 'Author or maintainer' -r
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l license -d 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]' -r
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s y -l yes -d 'Ask nothing: take every answer from the flags and their defaults'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l force -d 'Write into an existing, non-empty directory, replacing the files scaffold writes'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s q -l quiet -d 'Print only errors and warnings'
@@ -224,6 +287,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l json -d 'Print the problems as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -232,6 +298,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -s o -l output -d 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]' -r -F
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l json -d 'Print the result as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -240,6 +309,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l index -d 'The registry index to publish into' -r
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l init -d 'Create the index (config.json, registry.yaml) if it has none'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l json -d 'Print the published record as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -s q -l quiet -d 'Print only errors and warnings'
@@ -249,6 +321,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l index -d 'The registry index' -r
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank: make the version installable by ranges again'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -262,6 +337,9 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "publish" -d 'Publish a tool package into a registry index'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "yank" -d 'Mark a published version as yanked (or, with --undo, not yanked)'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -271,6 +349,9 @@ complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_s
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -f -a "capsule" -d 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l all -d 'Migrate every capsule under this tools directory' -r -F
+complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l dry-run -d 'Only print the tool.yaml that would be written'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l remove-legacy -d 'Delete orla-tool.json instead of keeping orla-tool.json.bak'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l force -d 'Replace an existing tool.yaml that differs from the migrated one'
@@ -293,6 +374,9 @@ info\t''
 warn\t''
 error\t''
 fatal\t''"
+complete -c orla -n "__fish_orla_using_subcommand serve" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand serve" -l stdio -d 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
 complete -c orla -n "__fish_orla_using_subcommand serve" -l global -d 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand serve" -s q -l quiet -d 'Print only errors and warnings'
@@ -301,6 +385,9 @@ complete -c orla -n "__fish_orla_using_subcommand serve" -l refresh -d 'Fetch gi
 complete -c orla -n "__fish_orla_using_subcommand serve" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -313,6 +400,9 @@ complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_su
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l name -d 'The entry\'s name [default: orla, or orla-<directory> for a project]' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l config -d 'The client\'s configuration file [default: where the client reads it]' -r -F
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l global -d 'Use the global root even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l dry-run -d 'Print the change without writing anything'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings'
@@ -323,6 +413,9 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l name -d 'The entry\'s name [default: orla, or orla-<directory> for a project]' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l config -d 'The client\'s configuration file [default: where the client reads it]' -r -F
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l global -d 'Use the global root even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l dry-run -d 'Print the change without writing anything'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings'
@@ -331,6 +424,9 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array, one object per client'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l offline -d 'Use no network: registries and archives come from the cache'

@@ -30,8 +30,32 @@ pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
 pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
 /// Seconds an HTTP download may wait for the server before it fails (default 30).
 pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
-/// Set (to anything): no colours in messages (https://no-color.org).
+/// Set (to anything but the empty string): no colours in messages
+/// (https://no-color.org), unless `--color always`.
 pub const ENV_NO_COLOR: &str = "NO_COLOR";
+/// Set (to anything but `0` or the empty string): colours even when stderr
+/// is not a terminal (a CI log), unless `NO_COLOR` or `--color never`.
+pub const ENV_CLICOLOR_FORCE: &str = "CLICOLOR_FORCE";
+/// As `CLICOLOR_FORCE` (the name Node tools and many CI systems use).
+pub const ENV_FORCE_COLOR: &str = "FORCE_COLOR";
+
+/// Whether messages on stderr are coloured. `forced` is `--color always`
+/// (`Some(true)`) or `never` (`Some(false)`); with `auto` (`None`),
+/// `NO_COLOR` turns colours off, else `CLICOLOR_FORCE` or `FORCE_COLOR`
+/// turn them on, else they are on when stderr is a terminal.
+pub fn stderr_color(forced: Option<bool>) -> bool {
+    if let Some(forced) = forced {
+        return forced;
+    }
+    if non_empty(ENV_NO_COLOR).is_some() {
+        return false;
+    }
+    let force = |var: &str| non_empty(var).is_some_and(|v| v != "0");
+    if force(ENV_CLICOLOR_FORCE) || force(ENV_FORCE_COLOR) {
+        return true;
+    }
+    std::io::stderr().is_terminal()
+}
 
 pub struct Context {
     pub home: PathBuf,
@@ -59,7 +83,9 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn from_env(quiet: bool) -> Result<Context, Error> {
+    /// `color`: `--color always` (`Some(true)`), `never` (`Some(false)`)
+    /// or `auto` (`None`, see `stderr_color`).
+    pub fn from_env(quiet: bool, color: Option<bool>) -> Result<Context, Error> {
         let cwd = std::env::current_dir()
             .map_err(|e| Error::other(format!("cannot read the current directory: {e}"), None))?;
         let home = match non_empty(ENV_HOME) {
@@ -139,10 +165,7 @@ impl Context {
             http_timeout,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
-            reporter: Box::new(Printer::new(
-                quiet,
-                std::env::var_os(ENV_NO_COLOR).is_some(),
-            )),
+            reporter: Box::new(Printer::new(quiet, stderr_color(color))),
             cwd,
         })
     }

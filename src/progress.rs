@@ -48,6 +48,29 @@ fn write_stderr(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
+/// Writes an error as `Error::render` gives it (`error: ...`, then
+/// `hint: ...`), escaped, with the two labels coloured when `color`: red
+/// for the error, so it stands apart from yellow warnings.
+pub fn eprint_error(rendered: &str, color: bool) {
+    let text = printable_lines(rendered);
+    if !color {
+        return write_stderr(&text);
+    }
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if let Some(rest) = line.strip_prefix("error:") {
+                format!("\x1b[1;31merror\x1b[0m:{rest}")
+            } else if let Some(rest) = line.strip_prefix("hint:") {
+                format!("\x1b[1;36mhint\x1b[0m:{rest}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    write_stderr(&lines.join("\n"));
+}
+
 /// True for the characters a terminal would act on rather than show.
 fn is_unsafe(c: char) -> bool {
     c.is_control()
@@ -108,15 +131,16 @@ pub struct Printer {
 }
 
 impl Printer {
-    /// `no_color`: the user asked for no colours (`NO_COLOR`, read by
+    /// `color`: whether stderr gets colours (`--color`, `NO_COLOR`,
+    /// `CLICOLOR_FORCE`, `FORCE_COLOR` and the terminal, decided by
     /// `Context`, where the environment is read).
-    pub fn new(quiet: bool, no_color: bool) -> Printer {
+    pub fn new(quiet: bool, color: bool) -> Printer {
         let tty = std::io::stderr().is_terminal();
         let multi =
             (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
         Printer {
             quiet,
-            color: tty && !no_color,
+            color,
             multi,
             bars: Mutex::new(HashMap::new()),
             next: AtomicUsize::new(1),

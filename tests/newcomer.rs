@@ -366,3 +366,55 @@ fn which_dir_and_the_short_aliases() {
     t.run(&["rm", "fs-read@1.1"]).success();
     assert_eq!(t.list(), [("fs-read".to_string(), "1.2.1".to_string())]);
 }
+
+/// `orla ARGS` with the environment's colour variables set as given (the
+/// harness sets NO_COLOR, which is removed first).
+fn run_with_color_env(t: &TestContext, args: &[&str], env: &[(&str, &str)]) -> common::Run {
+    let mut cmd = t.command(args);
+    cmd.env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("FORCE_COLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    common::to_run(cmd.output().unwrap())
+}
+
+#[test]
+fn errors_are_red_and_color_follows_the_flag_and_the_environment() {
+    let t = TestContext::new();
+    let red = "\x1b[1;31merror\x1b[0m: no tool 'fs-raed'";
+    let hint = "\x1b[1;36mhint\x1b[0m: did you mean";
+    let colored = |run: &common::Run| run.stderr.contains(red) && run.stderr.contains(hint);
+    let plain = |run: &common::Run| run.stderr.starts_with("error: no tool 'fs-raed'");
+    // Not a terminal: no colours unless forced.
+    assert!(plain(&run_with_color_env(&t, &["install", "fs-raed"], &[])));
+    let always = ["--color", "always", "install", "fs-raed"];
+    assert!(colored(&run_with_color_env(
+        &t,
+        &always,
+        &[("NO_COLOR", "1")]
+    )));
+    for var in ["CLICOLOR_FORCE", "FORCE_COLOR"] {
+        let run = run_with_color_env(&t, &["install", "fs-raed"], &[(var, "1")]);
+        assert!(colored(&run), "{var}: {:?}", run.stderr);
+        let off = run_with_color_env(&t, &["install", "fs-raed"], &[(var, "0")]);
+        assert!(plain(&off), "{var}=0: {:?}", off.stderr);
+        let no = run_with_color_env(
+            &t,
+            &["install", "fs-raed"],
+            &[(var, "1"), ("NO_COLOR", "1")],
+        );
+        assert!(plain(&no), "NO_COLOR wins over {var}");
+        let never = ["--color", "never", "install", "fs-raed"];
+        assert!(plain(&run_with_color_env(&t, &never, &[(var, "1")])));
+    }
+    // Warnings stay yellow, status lines green.
+    let run = run_with_color_env(&t, &["install", "fs-read"], &[("FORCE_COLOR", "1")]);
+    run.success();
+    assert!(
+        run.stderr.contains("\x1b[1;32m   Installed\x1b[0m"),
+        "{:?}",
+        run.stderr
+    );
+}

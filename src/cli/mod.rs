@@ -18,7 +18,8 @@ unpacks them into ~/.orla/tools/<name>/<version>/ (or a project's tools_dir), an
 runtime manifest that an MCP runtime loads.",
     after_help = "Environment: ORLA_HOME (install root, default ~/.orla), ORLA_CACHE_DIR (download cache), \
 ORLA_REGISTRY (default registry, default builtin), ORLA_REGISTRY_TTL (how long a fetched registry is \
-fresh, default 10m), ORLA_OFFLINE (1: as --offline), ORLA_HTTP_TIMEOUT (seconds, default 30).\n\n\
+fresh, default 10m), ORLA_OFFLINE (1: as --offline), ORLA_HTTP_TIMEOUT (seconds, default 30), \
+NO_COLOR, CLICOLOR_FORCE and FORCE_COLOR (see --color).\n\n\
 Registries are named in ~/.orla/config.yaml and a project's orla.yaml (`registries:`); see \
 docs/registries.md.",
     propagate_version = true
@@ -27,6 +28,11 @@ pub struct Cli {
     /// Print only errors and warnings
     #[arg(short, long, global = true)]
     pub quiet: bool,
+
+    /// Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or
+    /// FORCE_COLOR force it), always or never
+    #[arg(long, value_name = "WHEN", global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
 
     /// Use no network: registries and archives come from the cache
     #[arg(long, global = true)]
@@ -43,6 +49,25 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// When messages are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// `Some` when the choice overrides the environment and the terminal.
+    pub fn forced(self) -> Option<bool> {
+        match self {
+            ColorWhen::Auto => None,
+            ColorWhen::Always => Some(true),
+            ColorWhen::Never => Some(false),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -36,10 +36,12 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    let color = cli.color.forced();
     match run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            crate::progress::eprint_line(&e.render());
+            let color = crate::context::stderr_color(color);
+            crate::progress::eprint_error(&e.render(), color);
             e.exit_code()
         }
     }
@@ -50,7 +52,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         let script = crate::cli::generate::completion(args.shell);
         return write_stdout(&script);
     }
-    let mut ctx = Context::from_env(cli.quiet)?;
+    let mut ctx = Context::from_env(cli.quiet, cli.color.forced())?;
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
     ctx.allow_rollback = cli.allow_rollback;
