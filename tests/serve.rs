@@ -449,6 +449,8 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
 struct HttpServe {
     child: Child,
     url: String,
+    /// Everything the server wrote on stderr so far.
+    log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl HttpServe {
@@ -475,11 +477,42 @@ impl HttpServe {
         }
         let url = url.unwrap_or_else(|| panic!("no URL in orla serve's stderr:\n{seen}"));
         // Keep draining stderr so the server never blocks on a full pipe.
+        let log = std::sync::Arc::new(std::sync::Mutex::new(seen));
+        let sink = log.clone();
         std::thread::spawn(move || {
-            let mut sink = Vec::new();
-            let _ = stderr.read_to_end(&mut sink);
+            for line in stderr.lines() {
+                let Ok(line) = line else { break };
+                let mut log = sink.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
         });
-        HttpServe { child, url }
+        HttpServe { child, url, log }
+    }
+
+    /// Waits until the server's log has `count` lines containing `needle`
+    /// (a generous deadline only stops a broken server from hanging the test).
+    fn wait_for_log(&self, needle: &str, count: usize) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let log = self.log.lock().unwrap().clone();
+            if log.matches(needle).count() >= count {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no {needle} x{count} in:\n{log}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    fn call(&self, t: &TestContext, python: &Path, plan: Value) -> Value {
+        let script = client_script();
+        run_client(
+            t.program_command(python, &[script.to_str().unwrap(), "http", &self.url]),
+            plan,
+        )
     }
 
     fn addr(&self) -> String {
@@ -798,4 +831,38 @@ fn serve_project_dir_serves_that_project_from_anywhere() {
         json!({}),
     );
     assert_eq!(names(&out["tools"]), ["fs-list"]);
+}
+
+#[test]
+fn sighup_reloads_and_a_hot_load_capsule_restarts_on_a_change() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_local(
+        &t,
+        &script_tool(
+            "crashy",
+            CRASHY_CAPSULE,
+            "runtime:\n  mode: capsule\n  hot_load: {watch: [\"./\"], debounce_ms: 50}\n",
+        ),
+    );
+    let serve = HttpServe::start(&t, &[]);
+    serve.wait_for_log("\"capsule ready\"", 1);
+    let plan = json!({"calls": [{"name": "crashy", "arguments": {}}]});
+    let first = text_of(&serve.call(&t, &python, plan.clone())["calls"][0]);
+
+    // A change under a watched path restarts the capsule.
+    let package = t.tools_dir().join("crashy/1.0.0");
+    std::fs::write(package.join("data.txt"), "changed").unwrap();
+    serve.wait_for_log("\"capsule reloading\"", 1);
+    serve.wait_for_log("\"capsule ready\"", 2);
+    let second = text_of(&serve.call(&t, &python, plan)["calls"][0]);
+    assert_ne!(first, second, "another process answers after the reload");
+
+    // SIGHUP reloads the manifest.
+    let status = Command::new("kill")
+        .args(["-HUP", &serve.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    serve.wait_for_log("\"reason\":\"SIGHUP\"", 1);
 }

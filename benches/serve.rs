@@ -1,0 +1,139 @@
+//! Measures what `orla serve` adds to a tool call.
+//!
+//! Run with `cargo bench --bench serve`. It installs a trivial simple tool
+//! (`#!/bin/sh` printing one line) and the echo-capsule starter tool into a
+//! temporary ORLA_HOME, starts `orla serve --stdio` with rmcp's client, and
+//! prints, over `CALLS` sequential calls each:
+//!   - the baseline: running the same script directly (spawn, wait, read),
+//!   - one tools/call of the script through the server (MCP over stdio,
+//!     spawn per call, process group killed after),
+//!   - one tools/call of the capsule (a request on its stdin, no spawn).
+//!
+//! The overhead of the runtime is the difference of the first two medians.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+
+const CALLS: usize = 200;
+const ORLA: &str = env!("CARGO_BIN_EXE_orla");
+
+fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let pkg = dir.path().join("trivial");
+    std::fs::create_dir_all(pkg.join("bin")).unwrap();
+    std::fs::write(
+        pkg.join("tool.yaml"),
+        "name: trivial\nversion: 1.0.0\ndescription: Prints ok\nentrypoint: bin/trivial\npermissions: []\n",
+    )
+    .unwrap();
+    std::fs::write(pkg.join("README.md"), "# trivial\n").unwrap();
+    let script = pkg.join("bin/trivial");
+    std::fs::write(&script, "#!/bin/sh\necho ok\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let orla = |args: &[&str]| {
+        let status = Command::new(ORLA)
+            .args(args)
+            .env("ORLA_HOME", &home)
+            .env("ORLA_CACHE_DIR", dir.path().join("cache"))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "orla {args:?}");
+    };
+    orla(&["install", "-q", "-y", "--local", pkg.to_str().unwrap()]);
+    orla(&["install", "-q", "-y", "echo-capsule"]);
+
+    let direct = time_each(|| {
+        let out = Command::new(&script).output().unwrap();
+        assert_eq!(out.stdout, b"ok\n");
+    });
+    report("direct: spawn the script", &direct);
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (simple, capsule) = runtime.block_on(async {
+        let mut cmd = tokio::process::Command::new(ORLA);
+        cmd.args(["serve", "--stdio", "--log-level", "error"])
+            .env("ORLA_HOME", &home)
+            .stderr(Stdio::null());
+        let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+        let mut simple = Vec::with_capacity(CALLS);
+        let mut capsule = Vec::with_capacity(CALLS);
+        // One call each first: the capsule's handshake is not a call's cost.
+        for name in ["trivial", "echo-capsule"] {
+            client
+                .call_tool(CallToolRequestParams::new(name))
+                .await
+                .unwrap();
+        }
+        for _ in 0..CALLS {
+            let t = Instant::now();
+            let r = client
+                .call_tool(CallToolRequestParams::new("trivial"))
+                .await
+                .unwrap();
+            simple.push(t.elapsed());
+            assert_eq!(r.is_error, Some(false));
+            let t = Instant::now();
+            client
+                .call_tool(CallToolRequestParams::new("echo-capsule"))
+                .await
+                .unwrap();
+            capsule.push(t.elapsed());
+        }
+        client.cancel().await.unwrap();
+        (simple, capsule)
+    });
+    report("orla serve: tools/call of the script", &simple);
+    report("orla serve: tools/call of a capsule", &capsule);
+    let overhead = median(&simple).saturating_sub(median(&direct));
+    println!(
+        "overhead of one tools/call over running the script: {:.2} ms (median)",
+        ms(overhead)
+    );
+}
+
+fn time_each(mut f: impl FnMut()) -> Vec<Duration> {
+    f();
+    (0..CALLS)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect()
+}
+
+fn median(samples: &[Duration]) -> Duration {
+    let mut s = samples.to_vec();
+    s.sort();
+    s[s.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn report(what: &str, samples: &[Duration]) {
+    let mut s = samples.to_vec();
+    s.sort();
+    let p = |q: f64| s[((s.len() - 1) as f64 * q) as usize];
+    println!(
+        "{what:<42} median {:>7.2} ms   p90 {:>7.2} ms   min {:>7.2} ms   ({} calls)",
+        ms(p(0.5)),
+        ms(p(0.9)),
+        ms(s[0]),
+        s.len()
+    );
+}
