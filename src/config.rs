@@ -131,8 +131,7 @@ impl UserConfig {
         let public_registry = match &raw.public_registry {
             None => None,
             Some(v) => Some(
-                parse_public_registry(v)
-                    .map_err(|m| invalid(format!("public_registry: {m}")))?,
+                parse_public_registry(v).map_err(|m| invalid(format!("public_registry: {m}")))?,
             ),
         };
         Ok(UserConfig {

@@ -320,7 +320,11 @@ fn search_and_info_read_a_registry_yaml_only_registry() {
     assert_eq!(fs["registry"], "orla");
     assert_eq!(fs["source"], "git");
     // The same registry named on the command line, as a URL and as a path.
-    for location in [o.registry.url(), o.registry.bare.display().to_string()] {
+    for location in [
+        o.registry.url(),
+        format!("git+{}", o.registry.url()),
+        o.registry.bare.display().to_string(),
+    ] {
         t.run(&["search", "coin", "--registry", &location])
             .success()
             .stdout_has("coinflip");
@@ -789,4 +793,33 @@ fn registries_on_this_machine_may_name_local_tool_repositories_and_remote_ones_m
             "of coinflip is on this machine, which only a registry on this machine may name",
         );
     assert_eq!(snapshot(&t.home), before);
+}
+
+#[test]
+fn an_orla_yaml_written_for_the_orla_runtime_names_the_replacement_of_tools_registry() {
+    let t = TestContext::new();
+    // The Orla project's own example (examples/registry/orla.yaml).
+    std::fs::write(
+        t.work.join("orla.yaml"),
+        "tools_registry:
+  tools:
+    echo:
+      name: echo
+      description: Echo a message back to the user
+      path: ./tools/echo.sh
+      interpreter: /bin/bash
+port: 8080
+timeout: 30
+log_format: pretty
+log_level: info
+",
+    )
+    .unwrap();
+    let run = t.run(&["list"]);
+    run.failure(1)
+        .stderr_has(
+            "line 1: tools_registry (the Orla runtime's inline list of tools) is not read by orla",
+        )
+        .stderr_has("hint: move the executables it lists into tools_dir");
+    assert!(!run.stderr.contains("unknown key"), "{}", run.stderr);
 }

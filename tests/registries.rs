@@ -966,8 +966,9 @@ fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
         .stderr_has("unknown field `registires`, expected one of `registries`, `registry_ttl`, `public_registry`");
     std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
     let run = t.run(&["list"]);
-    run.failure(1)
-        .stderr_has("expected a mapping with the keys registries, registry_ttl and public_registry");
+    run.failure(1).stderr_has(
+        "expected a mapping with the keys registries, registry_ttl and public_registry",
+    );
     assert!(!run.stderr.contains("RawConfig"));
 }
 

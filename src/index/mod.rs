@@ -401,8 +401,9 @@ impl Registry {
     pub fn git_sources(&self) -> Result<Vec<GitSourceEntry>, IndexError> {
         match self.read("registry.yaml")? {
             None => Ok(Vec::new()),
-            Some(bytes) => GitSourceEntry::parse_all(&bytes)
-                .map_err(|m| self.malformed("registry.yaml", m)),
+            Some(bytes) => {
+                GitSourceEntry::parse_all(&bytes).map_err(|m| self.malformed("registry.yaml", m))
+            }
         }
     }
 
@@ -422,9 +423,9 @@ impl Registry {
     fn local_base(&self) -> Option<PathBuf> {
         match &self.source {
             Source::Dir(root) => Some(root.clone()),
-            Source::Git(g) if self.is_on_this_machine() => {
-                Some(PathBuf::from(g.url.strip_prefix("file://").unwrap_or(&g.url)))
-            }
+            Source::Git(g) if self.is_on_this_machine() => Some(PathBuf::from(
+                g.url.strip_prefix("file://").unwrap_or(&g.url),
+            )),
             _ => None,
         }
     }

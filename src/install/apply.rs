@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::consent::confirm_risk;
-use super::plan::{Fetch, Plan};
+use super::plan::{tag_mismatch, Fetch, Plan};
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::Fetcher;
@@ -170,16 +170,6 @@ fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Erro
         ));
     }
     Ok(())
-}
-
-/// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
-pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str) -> Error {
-    Error::other(
-        format!(
-            "tag {tag} of {repository} holds tool.yaml version {stated}; the tag and the version must match"
-        ),
-        Some("nothing was installed; the tool's maintainers should retag or fix tool.yaml".into()),
-    )
 }
 
 /// The archive must be the package the index promised: same name, same

@@ -171,7 +171,7 @@ fn git_plan(
         .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok());
     if let Some(stated) = tool.as_ref().and_then(|t| t.version.as_deref()) {
         if crate::package::names::parse_version(stated).ok().as_ref() != Some(&version) {
-            return Err(super::apply::tag_mismatch(&tag, &url, stated));
+            return Err(tag_mismatch(&tag, &url, stated));
         }
     }
     let declared = tool.map(|tool| tool.permissions);
@@ -194,6 +194,16 @@ fn git_plan(
         },
         fetch: Fetch::Git { repo, tag },
     })
+}
+
+/// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
+pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str) -> Error {
+    Error::other(
+        format!(
+            "tag {tag} of {repository} holds tool.yaml version {stated}; the tag and the version must match"
+        ),
+        Some("nothing was installed; the tool's maintainers should retag or fix tool.yaml".into()),
+    )
 }
 
 fn registry_plan(

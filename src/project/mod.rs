@@ -299,6 +299,16 @@ fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
     let mut line = e.location().map(|l| l.line());
     let known = KEYS.join(", ");
     if let Some(key) = between(&message, "unknown field `", "`") {
+        if key == "tools_registry" {
+            // An orla.yaml written for the Orla runtime, which lists its
+            // tools inline (name, description, path, interpreter). orla
+            // serves what tools_dir holds and what `tools:` installs.
+            return ParseError {
+                line: key_line(text, key).or(line),
+                message: "tools_registry (the Orla runtime's inline list of tools) is not read by orla".into(),
+                hint: Some("move the executables it lists into tools_dir (default ./tools), where orla finds them (RFC 1 discovery), or package each one (`orla tool scaffold`) and name it under `tools:`; then delete tools_registry (see docs/registries.md, 'The Orla registry')".into()),
+            };
+        }
         let suggestion = KEYS
             .iter()
             .map(|k| (strsim::damerau_levenshtein(key, k), *k))
@@ -555,6 +565,21 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_orla_runtimes_tools_registry_is_refused_with_its_replacement() {
+        let text = "tools_registry:\n  tools:\n    echo:\n      name: echo\n      path: ./tools/echo.sh\n      interpreter: /bin/bash\nport: 8080\n";
+        let e = parse(text, Path::new("/p")).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(
+            e.message
+                .starts_with("tools_registry (the Orla runtime's inline list of tools)"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("unknown key"), "{}", e.message);
+        assert!(e.hint.unwrap().contains("tools_dir"));
     }
 
     #[test]
