@@ -67,7 +67,11 @@ fn main() {
         cmd.args(["serve", "--stdio", "--log-level", "error"])
             .env("ORLA_HOME", &home)
             .stderr(Stdio::null());
-        let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+        let (transport, _) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let client = ().serve(transport).await.unwrap();
         let mut simple = Vec::with_capacity(CALLS);
         let mut capsule = Vec::with_capacity(CALLS);
         // One call each first: the capsule's handshake is not a call's cost.

@@ -667,10 +667,11 @@ fn the_rmcp_client_lists_and_calls_over_stdio() {
         use rmcp::model::CallToolRequestParams;
         use rmcp::transport::TokioChildProcess;
         use rmcp::ServiceExt;
-        let mut cmd = t.command(&["serve", "--stdio"]);
-        cmd.stderr(Stdio::null());
-        let cmd = tokio::process::Command::from(cmd);
-        let transport = TokioChildProcess::new(cmd).unwrap();
+        let cmd = tokio::process::Command::from(t.command(&["serve", "--stdio"]));
+        let (transport, _) = TokioChildProcess::builder(cmd)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let client = ().serve(transport).await.unwrap();
         let tools = client.list_all_tools().await.unwrap();
         let mut listed: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
@@ -865,4 +866,44 @@ fn sighup_reloads_and_a_hot_load_capsule_restarts_on_a_change() {
         .unwrap();
     assert!(status.success());
     serve.wait_for_log("\"reason\":\"SIGHUP\"", 1);
+}
+
+#[test]
+fn client_add_goose_writes_an_extension_in_its_yaml() {
+    let t = TestContext::new();
+    let config = t.dir.path().join("user/.config/goose/config.yaml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        "GOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    name: developer\n    type: builtin\n",
+    )
+    .unwrap();
+    t.run(&["client", "add", "goose"]).success();
+    let text = std::fs::read_to_string(&config).unwrap();
+    let written: Value = serde_yaml::from_str(&text).unwrap();
+    assert_eq!(written["GOOSE_PROVIDER"], "openai");
+    assert_eq!(written["extensions"]["developer"]["type"], "builtin");
+    let orla = &written["extensions"]["orla"];
+    assert_eq!(orla["cmd"], ORLA);
+    assert_eq!(orla["type"], "stdio");
+    assert_eq!(orla["enabled"], true);
+    assert_eq!(orla["args"], json!(["serve", "--stdio", "--global"]));
+    let listed = t.run(&["client", "list", "--json"]);
+    listed.success();
+    let goose = listed
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == "goose")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        goose["entries"],
+        json!([{"name": "orla", "serves": "global"}])
+    );
+    t.run(&["client", "remove", "goose"]).success();
+    let after: Value = serde_yaml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert!(after["extensions"].get("orla").is_none());
+    assert_eq!(after["extensions"]["developer"]["name"], "developer");
 }

@@ -1,11 +1,12 @@
 //! `orla client add|remove|list`: the entry in an MCP client's JSON
 //! configuration that starts `orla serve --stdio`.
 //!
-//! Each client keeps its servers in one JSON object (`mcpServers`, or
-//! `servers` for VS Code) of a file it owns. orla edits only its own entry:
-//! the file is parsed with its key order kept, the entry is set or taken
-//! out, and the file is written back atomically (indented by two spaces)
-//! after the original is saved beside it as `FILE.orla-backup`. A file orla
+//! Each client keeps its servers in one object (`mcpServers`, `servers` for
+//! VS Code, `extensions` in goose's YAML) of a file it owns. orla edits only
+//! its own entry: the file is parsed with its key order kept, the entry is
+//! set or taken out, and the file is written back atomically (JSON indented
+//! by two spaces; YAML without its comments) after the original is saved
+//! beside it as `FILE.orla-backup`. A file orla
 //! cannot parse (JSON with comments, say) is left alone with the entry to
 //! paste printed in the error. The entry names orla by its absolute path,
 //! since desktop clients do not start servers with the user's shell PATH,
@@ -27,13 +28,15 @@ pub enum Client {
     Cursor,
     VsCode,
     Windsurf,
+    Goose,
 }
 
-pub const CLIENTS: [Client; 4] = [
+pub const CLIENTS: [Client; 5] = [
     Client::ClaudeDesktop,
     Client::Cursor,
     Client::VsCode,
     Client::Windsurf,
+    Client::Goose,
 ];
 
 /// Where the entry goes, and what it serves.
@@ -50,6 +53,7 @@ impl Client {
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
+            Client::Goose => "goose",
         }
     }
 
@@ -60,6 +64,7 @@ impl Client {
             "cursor" => Client::Cursor,
             "vscode" | "vs-code" | "code" => Client::VsCode,
             "windsurf" => Client::Windsurf,
+            "goose" => Client::Goose,
             _ => return None,
         };
         Some(alias)
@@ -69,6 +74,7 @@ impl Client {
     fn key(self) -> &'static str {
         match self {
             Client::VsCode => "servers",
+            Client::Goose => "extensions",
             _ => "mcpServers",
         }
     }
@@ -87,7 +93,36 @@ impl Client {
             (Client::Cursor, _) => home.join(".cursor/mcp.json"),
             (Client::VsCode, _) => dirs.config_dir().join("Code/User/mcp.json"),
             (Client::Windsurf, _) => home.join(".codeium/windsurf/mcp_config.json"),
+            // goose follows XDG on macOS too, and has its own place on Windows.
+            (Client::Goose, _) if cfg!(windows) => {
+                dirs.config_dir().join("Block/goose/config/config.yaml")
+            }
+            (Client::Goose, _) if cfg!(target_os = "macos") => {
+                home.join(".config/goose/config.yaml")
+            }
+            (Client::Goose, _) => dirs.config_dir().join("goose/config.yaml"),
         })
+    }
+
+    fn is_yaml(self) -> bool {
+        self == Client::Goose
+    }
+
+    /// Reads the configuration, JSON or (goose) YAML, keeping key order.
+    fn read_config(self, bytes: &[u8]) -> Result<Value, String> {
+        if self.is_yaml() {
+            serde_yaml::from_slice::<Value>(bytes).map_err(|e| e.to_string())
+        } else {
+            serde_json::from_slice(bytes).map_err(|e| e.to_string())
+        }
+    }
+
+    fn render(self, config: &Value) -> String {
+        if self.is_yaml() {
+            serde_yaml::to_string(config).expect("a JSON value is YAML")
+        } else {
+            serde_json::to_string_pretty(config).expect("JSON serialises") + "\n"
+        }
     }
 }
 
@@ -146,7 +181,7 @@ fn default_name(serves: &Serves) -> String {
 }
 
 /// The server entry that starts `orla serve --stdio` for `serves`.
-fn entry(ctx: &Context, client: Client, serves: &Serves) -> Result<Value, Error> {
+fn entry(ctx: &Context, client: Client, serves: &Serves, name: &str) -> Result<Value, Error> {
     let exe = std::env::current_exe()
         .map_err(|e| Error::other(format!("cannot find orla's own path: {e}"), None))?;
     let mut args = vec!["serve".to_string(), "--stdio".to_string()];
@@ -157,19 +192,28 @@ fn entry(ctx: &Context, client: Client, serves: &Serves) -> Result<Value, Error>
             args.push(dir.display().to_string());
         }
     }
+    // A root other than ~/.orla must reach the server too.
+    let default_home = directories::BaseDirs::new().map(|d| d.home_dir().join(".orla"));
+    let env = (default_home.as_deref() != Some(ctx.home.as_path()))
+        .then(|| json!({ "ORLA_HOME": ctx.home.display().to_string() }));
     let mut entry = Map::new();
+    if client == Client::Goose {
+        entry.insert("name".into(), json!(name));
+        entry.insert("type".into(), json!("stdio"));
+        entry.insert("cmd".into(), json!(exe.display().to_string()));
+        entry.insert("args".into(), json!(args));
+        entry.insert("enabled".into(), json!(true));
+        entry.insert("envs".into(), env.unwrap_or_else(|| json!({})));
+        entry.insert("timeout".into(), json!(300));
+        return Ok(Value::Object(entry));
+    }
     if client == Client::VsCode {
         entry.insert("type".into(), json!("stdio"));
     }
     entry.insert("command".into(), json!(exe.display().to_string()));
     entry.insert("args".into(), json!(args));
-    // A root other than ~/.orla must reach the server too.
-    let default_home = directories::BaseDirs::new().map(|d| d.home_dir().join(".orla"));
-    if default_home.as_deref() != Some(ctx.home.as_path()) {
-        entry.insert(
-            "env".into(),
-            json!({ "ORLA_HOME": ctx.home.display().to_string() }),
-        );
+    if let Some(env) = env {
+        entry.insert("env".into(), env);
     }
     Ok(Value::Object(entry))
 }
@@ -187,7 +231,7 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
             )
         })?,
     };
-    let new_entry = entry(ctx, client, &serves)?;
+    let new_entry = entry(ctx, client, &serves, &name)?;
     let original = match std::fs::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -208,9 +252,13 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
     let mut config: Value = match &original {
         None => json!({}),
         Some(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => json!({}),
-        Some(bytes) => serde_json::from_slice(bytes).map_err(|e| {
+        Some(bytes) => client.read_config(bytes).map_err(|e| {
             Error::other(
-                format!("{} is not JSON orla can edit: {e}", path.display()),
+                format!(
+                    "{} is not {} orla can edit: {e}",
+                    path.display(),
+                    if client.is_yaml() { "YAML" } else { "JSON" }
+                ),
                 Some(if add {
                     paste()
                 } else {
@@ -219,9 +267,13 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
             )
         })?,
     };
+    // An empty YAML document is null.
+    if config.is_null() {
+        config = json!({});
+    }
     let Some(root) = config.as_object_mut() else {
         return Err(Error::other(
-            format!("{} does not hold a JSON object", path.display()),
+            format!("{} does not hold a mapping of settings", path.display()),
             Some(paste()),
         ));
     };
@@ -292,7 +344,7 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         }
         return super::write_stdout(out.as_bytes());
     }
-    let text = serde_json::to_string_pretty(&config).expect("JSON serialises") + "\n";
+    let text = client.render(&config);
     write(&path, original.as_deref(), text.as_bytes())?;
     report(match (add, before.is_some()) {
         (true, false) => "Added",
@@ -403,15 +455,19 @@ fn orla_entries(path: &Path, client: Client) -> Vec<(String, String)> {
     let Ok(bytes) = std::fs::read(path) else {
         return Vec::new();
     };
-    let Ok(config) = serde_json::from_slice::<Value>(&bytes) else {
-        return vec![("?".into(), "unreadable JSON".into())];
+    let Ok(config) = client.read_config(&bytes) else {
+        return vec![("?".into(), "unreadable".into())];
     };
     let Some(servers) = config.get(client.key()).and_then(Value::as_object) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for (name, entry) in servers {
-        let command = entry.get("command").and_then(Value::as_str).unwrap_or("");
+        let command = entry
+            .get("command")
+            .or_else(|| entry.get("cmd"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
         let is_orla = Path::new(command).file_stem().is_some_and(|s| s == "orla");
         let args: Vec<&str> = entry
             .get("args")
