@@ -30,6 +30,7 @@
 //! manifest (a project's orla.yaml and orla.lock, and pins.json), which a
 //! roll back restores with the packages.
 
+mod flush;
 pub mod verify;
 
 use std::fs;
@@ -364,7 +365,7 @@ impl<'a> Store<'a> {
                 path: target,
             });
         }
-        sync_tree_files(staged).map_err(StoreError::io("cannot sync", staged))?;
+        flush::sync_tree(staged).map_err(StoreError::io("cannot sync", staged))?;
         self.mark_pending()?;
         // Move the old copy aside first: a rename cannot replace a
         // non-empty directory. The journal says where it went.
@@ -602,21 +603,4 @@ fn file_name(path: &Path) -> String {
         .expect("staging directories have a name")
         .to_string_lossy()
         .into_owned()
-}
-
-/// Flushes every file of a staged package and every directory's entries,
-/// so that after the rename a power loss cannot leave the package with
-/// empty or missing files.
-fn sync_tree_files(dir: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            sync_tree_files(&entry.path())?;
-        } else if ft.is_file() {
-            fs::File::open(entry.path())?.sync_all()?;
-        }
-    }
-    sync_dir(dir);
-    Ok(())
 }
