@@ -63,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
             [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'In a project: fail instead of changing orla.lock (for CI)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'In a project: --locked, and no network: every archive must be local or cached')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')

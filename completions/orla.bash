@@ -1062,7 +1062,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__install)
-            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --strict --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -59,6 +59,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --yes 'Accept the tools'' permissions without asking'
             cand --locked 'In a project: fail instead of changing orla.lock (for CI)'
             cand --frozen 'In a project: --locked, and no network: every archive must be local or cached'
+            cand --strict 'Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'

@@ -63,6 +63,7 @@ complete -c orla -n "__fish_orla_using_subcommand install" -l force -d 'Reinstal
 complete -c orla -n "__fish_orla_using_subcommand install" -s y -l yes -d 'Accept the tools\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand install" -l locked -d 'In a project: fail instead of changing orla.lock (for CI)'
 complete -c orla -n "__fish_orla_using_subcommand install" -l frozen -d 'In a project: --locked, and no network: every archive must be local or cached'
+complete -c orla -n "__fish_orla_using_subcommand install" -l strict -d 'Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)'
 complete -c orla -n "__fish_orla_using_subcommand install" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand install" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand install" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'

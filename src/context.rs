@@ -39,6 +39,10 @@ pub const ENV_CLICOLOR_FORCE: &str = "CLICOLOR_FORCE";
 /// As `CLICOLOR_FORCE` (the name Node tools and many CI systems use).
 pub const ENV_FORCE_COLOR: &str = "FORCE_COLOR";
 
+/// Where commands are looked up: a tool's interpreter and the commands its
+/// tool.yaml `dependencies` name (see `install::requirements`).
+pub const ENV_PATH: &str = "PATH";
+
 /// Whether messages on stderr are coloured. `forced` is `--color always`
 /// (`Some(true)`) or `never` (`Some(false)`); with `auto` (`None`),
 /// `NO_COLOR` turns colours off, else `CLICOLOR_FORCE` or `FORCE_COLOR`
@@ -79,6 +83,8 @@ pub struct Context {
     pub http_timeout: Duration,
     /// stdin and stderr are both terminals: questions may be asked.
     pub interactive: bool,
+    /// The `PATH` directories, in order.
+    pub search_path: Vec<PathBuf>,
     pub reporter: Box<dyn Reporter>,
 }
 
@@ -165,6 +171,9 @@ impl Context {
             http_timeout,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
+            search_path: std::env::var_os(ENV_PATH)
+                .map(|p| std::env::split_paths(&p).collect())
+                .unwrap_or_default(),
             reporter: Box::new(Printer::new(quiet, stderr_color(color))),
             cwd,
         })

@@ -418,3 +418,115 @@ fn errors_are_red_and_color_follows_the_flag_and_the_environment() {
         run.stderr
     );
 }
+
+/// A directory of fake commands: `fake-py --version` says `Python 3.6.9`.
+fn fake_bin(t: &TestContext) -> std::path::PathBuf {
+    let bin = t.dir.path().join("fake-bin");
+    common::write_file(
+        &bin.join("fake-py"),
+        "#!/bin/sh\necho 'Python 3.6.9'\n",
+        true,
+    );
+    bin
+}
+
+fn with_path(t: &TestContext, bin: &Path, args: &[&str]) -> common::Run {
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    common::to_run(t.command(args).env("PATH", path).output().unwrap())
+}
+
+#[test]
+fn missing_dependencies_and_interpreters_are_warned_about_refused_with_strict_and_verified() {
+    let t = TestContext::new();
+    let bin = fake_bin(&t);
+    let src = common::PackageBuilder::new("needy", "1.0.0")
+        .yaml("dependencies: [\"fake-py>=3.8\", \"orla-no-such-command\"]\n")
+        .write(&t.work);
+    let path = src.display().to_string();
+    let mut out = String::new();
+
+    // --strict: refused, nothing installed.
+    let strict = ["install", "--local", path.as_str(), "--strict"];
+    let run = with_path(&t, &bin, &strict);
+    run.failure(1).stderr_has("--strict");
+    assert!(!t.tools_dir().join("needy").exists());
+    assert!(!t.home.join("manifest.json").exists() || t.list().is_empty());
+    out.push_str(&shown(&strict, &run));
+    // Without: installed, with a warning for each.
+    let local = ["install", "--local", path.as_str()];
+    let run = with_path(&t, &bin, &local);
+    run.success()
+        .stderr_has("fake-py is 3.6.9")
+        .stderr_has("needs orla-no-such-command (tool.yaml dependencies), which is not on PATH");
+    out.push_str(&shown(&local, &run));
+    // verify reports them (exit 1), though the files are intact.
+    let run = with_path(&t, &bin, &["verify"]);
+    run.failure(1);
+    out.push_str(&shown(&["verify"], &run));
+    assert_snapshot(
+        &t,
+        "dependencies",
+        out.replace(&path, "[SRC]")
+            .replace(&bin.display().to_string(), "[BIN]"),
+    );
+
+    // A satisfied requirement is quiet.
+    common::write_file(
+        &bin.join("fake-py"),
+        "#!/bin/sh\necho 'Python 3.11.2'\n",
+        true,
+    );
+    common::write_file(&bin.join("orla-no-such-command"), "#!/bin/sh\n", true);
+    with_path(&t, &bin, &["verify"]).success();
+}
+
+#[test]
+fn a_missing_interpreter_is_reported_by_verify() {
+    let t = TestContext::new();
+    let src = common::PackageBuilder::new("interp", "1.0.0")
+        .file(
+            "bin/interp",
+            "#!/usr/bin/env orla-no-such-interpreter\nprint('hi')\n",
+            true,
+        )
+        .write(&t.work);
+    let path = src.display().to_string();
+    t.run(&["install", "--local", &path])
+        .success()
+        .stderr_has("interp 1.0.0 needs orla-no-such-interpreter (the entrypoint's #! line)");
+    t.run(&["verify"])
+        .failure(1)
+        .stdout_has("interp 1.0.0: needs orla-no-such-interpreter (the entrypoint's #! line), which is not on PATH");
+}
+
+#[test]
+fn info_shows_what_the_installed_tool_needs_and_whether_it_is_there() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    let only = |bin: &Path| {
+        let run = common::to_run(
+            t.command(&["info", "fs-read"])
+                .env("PATH", bin)
+                .output()
+                .unwrap(),
+        );
+        run.success();
+        run.stdout
+    };
+    let empty = t.dir.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert!(only(&empty).contains("requires:    python3>=3.8 (not found)"));
+    let old = t.dir.path().join("old-bin");
+    common::write_file(
+        &old.join("python3"),
+        "#!/bin/sh\necho 'Python 3.6.9'\n",
+        true,
+    );
+    assert!(only(&old).contains("requires:    python3>=3.8 (found 3.6.9: too old)"));
+    common::write_file(
+        &old.join("python3"),
+        "#!/bin/sh\necho 'Python 3.12.1'\n",
+        true,
+    );
+    assert!(only(&old).contains("requires:    python3>=3.8 (found 3.12.1)"));
+}

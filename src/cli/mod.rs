@@ -235,6 +235,10 @@ pub struct InstallArgs {
     /// In a project: --locked, and no network: every archive must be local or cached
     #[arg(long)]
     pub frozen: bool,
+
+    /// Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]

@@ -37,6 +37,10 @@ struct Info {
     versions: Vec<VersionInfo>,
     installed: Vec<String>,
     active: Option<String>,
+    /// What the active installed version needs from this machine (its
+    /// interpreter, tool.yaml `dependencies`) and whether it is there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    requires: Vec<crate::install::requirements::Check>,
 }
 
 #[derive(Debug, Serialize)]
@@ -97,9 +101,13 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
     let preferred = crate::manifest::Inputs::gather(&root, &crate::progress::Silent)
         .preferred
         .remove(&name);
-    let active = preferred
-        .filter(|v| installed.contains(v))
-        .or_else(|| installed.last().cloned());
+    let active = preferred.filter(|v| installed.contains(v)).or_else(|| {
+        // The newest stable version, else the newest pre-release.
+        installed
+            .iter()
+            .max_by_key(|v| (v.pre.is_empty(), (*v).clone()))
+            .cloned()
+    });
     let is_installed = |v: &semver::Version| installed.contains(v);
     let is_active = |v: &semver::Version| active.as_ref() == Some(v);
 
@@ -119,7 +127,14 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         versions: Vec::new(),
         installed: installed.iter().map(ToString::to_string).collect(),
         active: active.as_ref().map(ToString::to_string),
+        requires: Vec::new(),
     };
+    if let Some(version) = &active {
+        let dir = root.package_dir(&name, version);
+        if let Ok(tool) = crate::package::ToolYaml::read(&dir) {
+            info.requires = crate::install::requirements::check(&dir, &tool, &ctx.search_path);
+        }
+    }
     match &found.lookup {
         Lookup::Records(records) => {
             let mut records = records.clone();
@@ -276,6 +291,19 @@ fn render(info: &Info) -> String {
             )
         },
     );
+    if !info.requires.is_empty() {
+        let shown: Vec<String> = info
+            .requires
+            .iter()
+            .map(|c| match (&c.problem, &c.version) {
+                (Some(_), _) if c.found.is_none() => format!("{} (not found)", c.requirement),
+                (Some(_), Some(v)) => format!("{} (found {v}: too old)", c.requirement),
+                (None, Some(v)) => format!("{} (found {v})", c.requirement),
+                _ => format!("{} (found)", c.requirement),
+            })
+            .collect();
+        field("requires:", shown.join(", "));
+    }
     out.push_str("versions:\n");
     for v in &info.versions {
         let mut notes = Vec::new();

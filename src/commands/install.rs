@@ -18,5 +18,6 @@ pub(crate) fn request(args: &InstallArgs) -> Request {
         yes: args.yes,
         locked: args.locked,
         frozen: args.frozen,
+        strict: args.strict,
     }
 }

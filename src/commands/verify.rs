@@ -21,7 +21,15 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     } else {
         None
     };
-    let reports = installed::verify_root(&root, name.as_deref())?;
+    let mut reports = installed::verify_root(&root, name.as_deref())?;
+    // What the installed files need from the machine: a tool whose
+    // interpreter is gone fails with exit 127 however intact its files are.
+    for r in reports.iter_mut().filter(|r| r.error.is_none()) {
+        if let Ok(tool) = crate::package::ToolYaml::read(&r.path) {
+            let checks = crate::install::requirements::check(&r.path, &tool, &ctx.search_path);
+            r.unmet = crate::install::requirements::problems(&checks);
+        }
+    }
     if let Some(name) = &name {
         if reports.is_empty() {
             return Err(StoreError::NotInstalled {
@@ -50,7 +58,21 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
         return Ok(());
     }
     let first = bad[0];
-    let message = if bad.iter().any(|r| r.missing) {
+    let unmet_only = |r: &&PackageReport| r.error.is_none() && r.differences.is_empty();
+    let message = if bad.iter().all(unmet_only) {
+        format!(
+            "{} of {} installed package{} lack{} what {} to run",
+            bad.len(),
+            reports.len(),
+            if reports.len() == 1 { "" } else { "s" },
+            if bad.len() == 1 { "s" } else { "" },
+            if bad.len() == 1 {
+                "it needs"
+            } else {
+                "they need"
+            },
+        )
+    } else if bad.iter().any(|r| r.missing) {
         format!(
             "{} of {} installed package{} {} missing or changed",
             bad.len(),
@@ -71,7 +93,9 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     };
     Err(Error::other(
         message,
-        Some(if first.missing {
+        Some(if first.error.is_none() && first.differences.is_empty() {
+            "install what the tool needs (its files are intact); `orla info NAME` lists its dependencies".to_string()
+        } else if first.missing {
             format!(
                 "`orla install {}@{}` installs it again; any install, uninstall or `orla use` drops it from the manifest",
                 first.name, first.version
@@ -99,6 +123,11 @@ fn text(reports: &[PackageReport]) -> String {
         if let Some(error) = &r.error {
             let error = crate::progress::printable(error);
             out.push_str(&format!("{} {}: {error}\n", r.name, r.version));
+        } else if r.differences.is_empty() && !r.unmet.is_empty() {
+            for problem in &r.unmet {
+                let problem = crate::progress::printable(problem);
+                out.push_str(&format!("{} {}: {problem}\n", r.name, r.version));
+            }
         } else if r.differences.is_empty() {
             out.push_str(&format!(
                 "{} {}: ok ({} files)\n",

@@ -16,6 +16,7 @@ pub mod apply;
 pub mod consent;
 pub mod plan;
 pub mod project;
+pub mod requirements;
 
 use std::path::PathBuf;
 
@@ -42,6 +43,8 @@ pub struct Request {
     pub yes: bool,
     pub locked: bool,
     pub frozen: bool,
+    /// Refuse a tool whose interpreter or declared dependencies are missing.
+    pub strict: bool,
 }
 
 /// Installs what `args` asks for into the current root (a project's, through
@@ -154,6 +157,8 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         .map(|(_, _, d)| d)
         .collect();
     let done = apply(ctx, &store, &plans, replace, args.yes)?;
+    // Before the manifest: a refusal rolls the install back.
+    check_requirements(ctx, &done, args.strict)?;
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
         let verb = if before.contains(&path) {
@@ -163,6 +168,41 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         };
         reporter.status(verb, &format!("{name} {version} to {}", path.display()));
         report_active(ctx, &manifest, root.kind.into(), &name, &version);
+    }
+    Ok(())
+}
+
+/// Checks what the installed tools need from the machine (their
+/// interpreter, tool.yaml `dependencies`): a warning each, or with `strict`
+/// an error, returned before the manifest is written so that the store is
+/// rolled back and nothing is installed.
+pub(crate) fn check_requirements(
+    ctx: &Context,
+    done: &[(String, semver::Version, PathBuf)],
+    strict: bool,
+) -> Result<(), Error> {
+    let mut unmet = Vec::new();
+    for (name, version, dir) in done {
+        let Ok(tool) = ToolYaml::read(dir) else {
+            continue;
+        };
+        for problem in requirements::problems(&requirements::check(dir, &tool, &ctx.search_path)) {
+            unmet.push(format!("{name} {version} {problem}"));
+        }
+    }
+    if unmet.is_empty() {
+        return Ok(());
+    }
+    if strict {
+        return Err(Error::other(
+            format!("{} (--strict)", unmet.join("; ")),
+            Some("install what it needs and run the command again, or drop --strict to install it anyway".into()),
+        ));
+    }
+    for line in unmet {
+        ctx.reporter.warn(&format!(
+            "{line}; installed anyway, it fails until that is there (--strict refuses such installs)"
+        ));
     }
     Ok(())
 }

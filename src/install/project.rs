@@ -223,6 +223,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     store.begin()?;
     ignore_state_dir(&root);
     let done = super::apply::apply(ctx, &store, &plans, true, args.yes)?;
+    super::check_requirements(ctx, &done, args.strict)?;
 
     // orla.yaml, then orla.lock, then the manifest, which follows the lock.
     // Read again under the root's lock: another orla may have pinned

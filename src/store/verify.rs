@@ -83,11 +83,16 @@ pub struct PackageReport {
     /// The manifest lists the package, but its directory is gone.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub missing: bool,
+    /// What the tool needs from the machine and does not find (its
+    /// interpreter, tool.yaml `dependencies`); filled in by the caller, which
+    /// knows `PATH`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmet: Vec<String>,
 }
 
 impl PackageReport {
     pub fn ok(&self) -> bool {
-        self.error.is_none() && self.differences.is_empty()
+        self.error.is_none() && self.differences.is_empty() && self.unmet.is_empty()
     }
 }
 
@@ -113,6 +118,7 @@ pub fn verify_root(
                 differences: Vec::new(),
                 error: Some(format!("no readable install receipt ({e})")),
                 missing: false,
+                unmet: Vec::new(),
             },
             Ok(receipt) => {
                 let differences = verify_package(&dir, &receipt.files)
@@ -125,6 +131,7 @@ pub fn verify_root(
                     differences,
                     error: git_tree_mismatch(&receipt),
                     missing: false,
+                    unmet: Vec::new(),
                 }
             }
         };
@@ -156,6 +163,7 @@ pub fn verify_root(
                     e.path
                 )),
                 missing: true,
+                unmet: Vec::new(),
             });
         }
         reports.sort_by(|a, b| {
