@@ -609,12 +609,46 @@ fn an_install_while_serving_notifies_the_client_and_adds_the_tool() {
     let Some(python) = python() else { return };
     let t = TestContext::new();
     t.run(&["install", "fs-read"]).success();
+    let (out, log) = serve_while(&t, &python, &t.work, || {
+        t.run(&["install", "fs-list"]).success();
+    });
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-list", "fs-read"]);
+    assert!(log.contains("\"msg\":\"reloaded\""), "{log}");
+}
+
+#[test]
+fn a_project_server_sees_a_global_install() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    let project = t.work.join("p");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["install", "fs-read"]).success();
+    let (out, _) = serve_while(&t, &python, &project, || {
+        // Outside the project: a global install.
+        t.run_in(&t.work, &["install", "json-query"]).success();
+    });
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-read", "json-query"]);
+}
+
+/// Runs `orla serve --stdio` in `dir` under the Python client, does
+/// `action` once the client has listed the tools, and returns the client's
+/// output (with `tools_after`, listed on `tools/list_changed`) and stderr.
+fn serve_while(
+    t: &TestContext,
+    python: &Path,
+    dir: &Path,
+    action: impl FnOnce(),
+) -> (Value, String) {
     let script = client_script();
     let mut child = t
         .program_command(
-            &python,
+            python,
             &[script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"],
         )
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -638,7 +672,7 @@ fn an_install_while_serving_notifies_the_client_and_adds_the_tool() {
             break;
         }
     }
-    t.run(&["install", "fs-list"]).success();
+    action();
     let drain = std::thread::spawn(move || {
         let mut rest = String::new();
         let _ = stderr.read_to_string(&mut rest);
@@ -647,10 +681,7 @@ fn an_install_while_serving_notifies_the_client_and_adds_the_tool() {
     let out = child.wait_with_output().unwrap();
     let rest = drain.join().unwrap();
     assert!(out.status.success(), "{seen}{rest}");
-    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(names(&out["tools"]), ["fs-read"]);
-    assert_eq!(names(&out["tools_after"]), ["fs-list", "fs-read"]);
-    assert!(rest.contains("\"msg\":\"reloaded\""), "{rest}");
+    (serde_json::from_slice(&out.stdout).unwrap(), seen + &rest)
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! The manifest is brought up to date first, as `orla list` does (an
 //! interrupted command recovered, a stale project manifest regenerated, one
 //! written by an older orla rewritten), so what is served is what `orla
-//! list` shows.
+//! list` shows; a project's manifest is kept fresh while serving.
 
 use crate::cli::ServeArgs;
 use crate::context::Context;
@@ -37,6 +37,9 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
         ctx.root()?
     };
     fresh_manifest(&root, ctx)?;
+    if root.kind == crate::root::RootKind::Project {
+        keep_fresh(root.clone());
+    }
     let transport = if args.stdio {
         orla_runtime::Transport::Stdio
     } else {
@@ -56,6 +59,26 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
         });
         Error::other(e, hint)
     })
+}
+
+/// A project's manifest also depends on files orla is not run on while the
+/// server runs: the global manifest (a global install), loose executables
+/// dropped into tools_dir, orla.yaml. A thread regenerates it when they
+/// change, so the runtime (which reads only the manifest) sees them too.
+fn keep_fresh(root: InstallRoot) {
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        let stale = match Manifest::read(&root) {
+            Ok(manifest) => manifest.is_stale(&root),
+            Err(_) => false,
+        };
+        if stale {
+            let quiet = crate::progress::Silent;
+            if let Ok(store) = Store::open(&root, &quiet) {
+                let _ = store.sync_manifest(&quiet);
+            }
+        }
+    });
 }
 
 fn fresh_manifest(root: &InstallRoot, ctx: &Context) -> Result<(), Error> {
