@@ -93,6 +93,7 @@ mod tests {
             input_schema: json!({"type": "object", "properties": {"path": {}, "max_bytes": {}}}),
             output_schema: None,
             permissions: vec![],
+            permissions_declared: true,
             source: Source {
                 kind: "registry".into(),
             },

@@ -74,7 +74,19 @@ pub struct Tool {
     pub input_schema: Value,
     pub output_schema: Option<Value>,
     pub permissions: Vec<String>,
+    /// False when the tool declares no permissions at all (it may do
+    /// anything); absent means true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub permissions_declared: bool,
     pub source: Source,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -177,12 +189,17 @@ mod tests {
                 input_schema: json!({"type": "object"}),
                 output_schema: Some(json!({"type": "object"})),
                 permissions: vec!["network".into()],
+                // false is what gets written (true is left out).
+                permissions_declared: false,
                 source: Source {
                     kind: "registry".into(),
                 },
             }],
         }
     }
+
+    /// Fields the runtime reads with a default, so the schema may leave them out.
+    const DEFAULTED: [&str; 1] = ["permissions_declared"];
 
     /// Follows `$ref` (local `#/$defs/...` only) in the published schema.
     fn resolve<'a>(root: &'a Value, mut node: &'a Value) -> &'a Value {
@@ -214,7 +231,9 @@ mod tests {
                     match props.get(key) {
                         None => missing.push(path),
                         Some(sub) => {
-                            if !required.contains(&key.as_str()) {
+                            if !required.contains(&key.as_str())
+                                && !DEFAULTED.contains(&key.as_str())
+                            {
                                 missing.push(format!("{path} (not required)"));
                             }
                             check(root, sub, value, &path, missing);

@@ -154,11 +154,12 @@ fn is_object_schema(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("object")
 }
 
-/// MCP tool annotations from the declared permissions. A discovered
-/// executable declares nothing, so it gets none: clients then assume the
-/// worst (not read-only, destructive, open world).
+/// MCP tool annotations from the declared permissions. A tool that
+/// declares none at all (a discovered executable, a tool.yaml without
+/// `permissions`) gets none: clients then assume the worst (not read-only,
+/// destructive, open world).
 pub fn annotations(tool: &Tool) -> Option<Value> {
-    if tool.source.kind == "discovered" {
+    if tool.source.kind == "discovered" || !tool.permissions_declared {
         return None;
     }
     let has = |p: &str| tool.permissions.iter().any(|x| x == p);
@@ -477,6 +478,9 @@ mod tests {
         assert_eq!(a(&["filesystem:write"])["openWorldHint"], false);
         assert_eq!(a(&["gpu"])["destructiveHint"], true);
         assert!(annotations(&tool_with(&[], "discovered")).is_none());
+        let mut undeclared = tool_with(&[], "registry");
+        undeclared.permissions_declared = false;
+        assert!(annotations(&undeclared).is_none());
     }
 
     #[test]
