@@ -437,7 +437,11 @@ fn bad_tags_are_refused_with_one_line_and_nothing_on_disk() {
 
     // v0.3.0 names bin/fs, which its tree does not have.
     let run = o.run(&t, &["install", "fs@0.3.0"]);
-    run.failure(1).stderr_has("bin/fs");
+    run.failure(1).stderr_has(&format!(
+        "error: the tool.yaml of tag v0.3.0 of {} is invalid: entrypoint: 'bin/fs' does not exist in the package",
+        o.fs.url()
+    ));
+    assert!(!run.stderr.contains("staging"), "{}", run.stderr);
     assert_eq!(snapshot(&t.home), before);
 
     let run = o.run(&t, &["install", "fs@0.9"]);

@@ -10,7 +10,7 @@ use super::plan::{tag_mismatch, Fetch, Plan};
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::Fetcher;
-use crate::package::{Package, RiskLevel};
+use crate::package::{Package, PackageError, RiskLevel};
 use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
 use crate::store::Store;
@@ -83,7 +83,11 @@ pub(crate) fn apply(
 
     let mut ready = Vec::new();
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
-        let mut package = Package::load(&unpacked.root)?;
+        let mut package = Package::load(&unpacked.root).map_err(|e| match &plan.fetch {
+            // Named by its tag, not by the staging directory it was checked out into.
+            Fetch::Git { repo, tag } => in_tag(e, tag, &repo.url),
+            Fetch::Archive(_) => e.into(),
+        })?;
         let mut source = plan.source.clone();
         if let Some((commit, tree, size)) = git {
             check_tag(plan, &source, &package)?;
@@ -157,6 +161,16 @@ pub(crate) fn apply(
     }
     fetcher.keep_downloads();
     Ok(done)
+}
+
+/// A tag's tool.yaml that does not load, named by the tag and repository.
+fn in_tag(e: PackageError, tag: &str, url: &str) -> Error {
+    let path = format!("the tool.yaml of tag {tag} of {url}");
+    match e {
+        PackageError::Invalid { problems, .. } => PackageError::Invalid { path, problems }.into(),
+        PackageError::Parse { message, .. } => PackageError::Parse { path, message }.into(),
+        other => other.into(),
+    }
 }
 
 /// RFC 3 7.1 step 6: the tag must equal tool.yaml's version.
