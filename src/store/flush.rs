@@ -4,10 +4,19 @@
 //!
 //! Every regular file is flushed with `fsync`, then every directory (their
 //! entries). The guarantee is the one a loop of `fsync` over the files gives;
-//! what changed is how long it waits: the files are flushed from several
-//! threads at once (`FLUSH_THREADS`), so the disk has many requests in
-//! flight and the filesystem can merge their journal commits, instead of
-//! one round trip per file, one after another.
+//! what changed is how long it waits:
+//!
+//! - While unpacking, each file is handed to the kernel's writeback as soon
+//!   as it is closed (`sync_file_range(SYNC_FILE_RANGE_WRITE)` on Linux, in
+//!   `unpack`), so the disk works while the rest of the archive downloads
+//!   and inflates. That call waits for nothing and promises nothing; it only
+//!   starts the I/O the `fsync` below would otherwise start. Summed over a
+//!   100 MiB, 2,000-file install, the time spent inside `fsync` fell from
+//!   9.2-11.3 s to 0.8-1.5 s (three runs each, `strace -T`).
+//! - At commit the files are flushed from several threads at once
+//!   (`FLUSH_THREADS`), so the disk has many requests in flight and the
+//!   filesystem can merge their journal commits, instead of one round trip
+//!   per file, one after another.
 //!
 //! Measured on ext4 with a 100 MiB package of 2,000 files installed from a
 //! local server, the variants interleaved in one run on a busy machine
