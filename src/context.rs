@@ -43,6 +43,22 @@ pub const ENV_FORCE_COLOR: &str = "FORCE_COLOR";
 /// tool.yaml `dependencies` name (see `install::requirements`).
 pub const ENV_PATH: &str = "PATH";
 
+/// Every variable orla reads, with what it does: the man pages' ENVIRONMENT
+/// section (a test checks that no `ENV_*` constant is missing).
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (ENV_HOME, "The global install root (default ~/.orla)."),
+    (ENV_CACHE_DIR, "The download and registry cache (default: the platform cache directory, ~/.cache/orla)."),
+    (ENV_REGISTRY, "The default registry when --registry is not given (default builtin)."),
+    (ENV_PUBLIC_REGISTRY, "The public registry asked for tools no earlier registry has: off drops it, anything else is its location."),
+    (ENV_REGISTRY_TTL, "How long a fetched git registry is fresh: 90, 90s, 10m, 2h (default 10m)."),
+    (ENV_OFFLINE, "1, true, yes or on: as --offline; 0, false, no or off: online."),
+    (ENV_HTTP_TIMEOUT, "Seconds an HTTP download may wait for the server (default 30)."),
+    (ENV_NO_COLOR, "Set and not empty: no colours (unless --color always)."),
+    (ENV_CLICOLOR_FORCE, "Set and not 0: colours even when stderr is not a terminal (unless NO_COLOR or --color never)."),
+    (ENV_FORCE_COLOR, "As CLICOLOR_FORCE."),
+    (ENV_PATH, "Where a tool's interpreter and the commands its tool.yaml dependencies name are looked up."),
+];
+
 /// Whether messages on stderr are coloured. `forced` is `--color always`
 /// (`Some(true)`) or `never` (`Some(false)`); with `auto` (`None`),
 /// `NO_COLOR` turns colours off, else `CLICOLOR_FORCE` or `FORCE_COLOR`
@@ -231,6 +247,24 @@ fn non_empty(var: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    /// The man pages list every variable this file reads.
+    #[test]
+    fn every_variable_is_documented() {
+        let source = include_str!("context.rs");
+        for line in source.lines() {
+            let Some(rest) = line.strip_prefix("pub const ENV_") else {
+                continue;
+            };
+            let Some(name) = rest.split('"').nth(1) else {
+                continue;
+            };
+            assert!(
+                super::ENVIRONMENT.iter().any(|(n, _)| *n == name),
+                "{name} is missing from ENVIRONMENT"
+            );
+        }
+    }
+
     /// Settings are resolved here once: no other file reads the environment.
     #[test]
     fn only_context_reads_the_environment() {

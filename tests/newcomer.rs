@@ -530,3 +530,28 @@ fn info_shows_what_the_installed_tool_needs_and_whether_it_is_there() {
     );
     assert!(only(&old).contains("requires:    python3>=3.8 (found 3.12.1)"));
 }
+
+#[test]
+fn man_pages_keep_option_arguments_and_have_exit_status_environment_and_examples() {
+    let pages = orla::cli::generate::man_pages();
+    let page = |name: &str| {
+        let (_, bytes) = pages.iter().find(|(n, _)| n == name).unwrap();
+        String::from_utf8(bytes.clone()).unwrap()
+    };
+    let install = page("orla-install.1");
+    assert!(
+        install.contains(r"[\fB\-\-local\fR \fIPATH\fR]"),
+        "{install}"
+    );
+    assert!(install.contains(r"[\fB\-\-registry\fR \fINAME|LOCATION\fR]"));
+    for section in [".SH EXAMPLES", ".SH \"EXIT STATUS\"", ".SH ENVIRONMENT"] {
+        assert!(install.contains(section), "{section} missing");
+    }
+    assert!(install.contains("\\fBORLA_HOME\\fR"));
+    // Every page has the exit status and the environment.
+    for (name, bytes) in &pages {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(text.contains(".SH \"EXIT STATUS\"\n.TP\n"), "{name}");
+        assert!(text.contains(".SH ENVIRONMENT\n"), "{name}");
+    }
+}
