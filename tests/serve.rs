@@ -409,6 +409,14 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
             "runtime:\n  mode: capsule\n  startup_timeout_ms: 100\n",
         ),
     );
+    install_local(
+        &t,
+        &script_tool(
+            "floody",
+            "#!/usr/bin/env python3\nimport sys\nprint('{\"jsonrpc\":\"2.0\",\"method\":\"orla.hello\",\"params\":{}}', flush=True)\nsys.stdin.readline()\nwhile True:\n    sys.stdout.write('x' * 65536)\n",
+            "runtime:\n  mode: capsule\n",
+        ),
+    );
     let out = stdio_session(
         &t,
         &python,
@@ -417,6 +425,7 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
             {"name": "crashy", "arguments": {"crash": true}},
             {"name": "crashy", "arguments": {}},
             {"name": "mute", "arguments": {}},
+            {"name": "floody", "arguments": {}},
         ]}),
     );
     let calls = out["calls"].as_array().unwrap();
@@ -438,6 +447,12 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
         calls[3]["_meta"]["orla/error"]["tool_code"],
         "capsule_unavailable"
     );
+    // A capsule that floods its stdout is stopped, not buffered.
+    assert_eq!(
+        calls[4]["_meta"]["orla/error"]["tool_code"],
+        "capsule_unavailable"
+    );
+    assert!(text_of(&calls[4]).contains("longer than"), "{}", calls[4]);
     assert!(
         text_of(&calls[3]).contains("stopped after 5 failures"),
         "{}",

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -23,6 +23,9 @@ use crate::exec::kill_group;
 use crate::log::Logger;
 use crate::manifest::Tool;
 
+/// The longest message a capsule may write (one line); a longer one counts
+/// as a crash, so a flooding capsule cannot exhaust the server's memory.
+pub const MAX_LINE: usize = crate::server::DEFAULT_MAX_OUTPUT;
 /// Failures in a row after which a capsule is stopped.
 pub const MAX_FAILURES: u32 = 5;
 /// The handshake timeout when the manifest gives none.
@@ -226,7 +229,7 @@ struct Running {
     child: Child,
     pid: Option<u32>,
     stdin: ChildStdin,
-    lines: tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    lines: LineReader<tokio::process::ChildStdout>,
 }
 
 fn spawn(tool: &Tool) -> std::io::Result<Running> {
@@ -247,7 +250,7 @@ fn spawn(tool: &Tool) -> std::io::Result<Running> {
         .spawn()?;
     let pid = child.id();
     let stdin = child.stdin.take().expect("piped");
-    let lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let lines = LineReader::new(child.stdout.take().expect("piped"), MAX_LINE);
     Ok(Running {
         child,
         pid,
@@ -442,15 +445,17 @@ async fn supervise(
                             let _ = reply.send(answer);
                         }
                         Ok(None) | Err(_) => {
+                            let why = match &line { Err(e) => format!("crashed: {e}"), _ => "crashed".to_string() };
+                            // The group first: a capsule that floods is still running.
+                            kill_group(running.pid);
                             let status = running.child.wait().await.ok();
                             failures += 1;
                             set(State::Crashed);
                             logger.error(
                                 "capsule crashed",
-                                json!({"tool": name, "status": status.map(|s| s.to_string()), "failures": failures}),
+                                json!({"tool": name, "status": status.map(|s| s.to_string()), "error": why, "failures": failures}),
                             );
-                            for (_, reply) in pending.drain() { let _ = reply.send(Err(crashed("crashed".into()))); }
-                            kill_group(running.pid);
+                            for (_, reply) in pending.drain() { let _ = reply.send(Err(crashed(why.clone()))); }
                             continue 'outer;
                         }
                     }
@@ -518,4 +523,66 @@ fn fingerprint(paths: &[String]) -> Vec<(String, u64, Option<SystemTime>)> {
     }
     out.sort();
     out
+}
+
+/// Reads `\n`-terminated lines of at most `cap` bytes; cancel-safe, since
+/// a partial line is kept in `self` between calls.
+struct LineReader<R> {
+    inner: BufReader<R>,
+    buf: Vec<u8>,
+    cap: usize,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    fn new(reader: R, cap: usize) -> Self {
+        LineReader {
+            inner: BufReader::new(reader),
+            buf: Vec::new(),
+            cap,
+        }
+    }
+
+    async fn next_line(&mut self) -> std::io::Result<Option<String>> {
+        loop {
+            let available = self.inner.fill_buf().await?;
+            if available.is_empty() {
+                if self.buf.is_empty() {
+                    return Ok(None);
+                }
+                let line = std::mem::take(&mut self.buf);
+                return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
+            }
+            let (take, end) = match available.iter().position(|b| *b == b'\n') {
+                Some(i) => (i, Some(i + 1)),
+                None => (available.len(), None),
+            };
+            self.buf.extend_from_slice(&available[..take]);
+            self.inner.consume(end.unwrap_or(take));
+            if self.buf.len() > self.cap {
+                self.buf.clear();
+                return Err(std::io::Error::other(format!(
+                    "it wrote a message longer than {} bytes",
+                    self.cap
+                )));
+            }
+            if end.is_some() {
+                let line = std::mem::take(&mut self.buf);
+                return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineReader;
+
+    #[tokio::test]
+    async fn lines_are_split_and_capped() {
+        let data: &[u8] = b"one\ntwo\n0123456789abcdef\nlast";
+        let mut r = LineReader::new(data, 10);
+        assert_eq!(r.next_line().await.unwrap().as_deref(), Some("one"));
+        assert_eq!(r.next_line().await.unwrap().as_deref(), Some("two"));
+        assert!(r.next_line().await.is_err());
+    }
 }
