@@ -50,7 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
-            [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`')
+            [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -634,7 +634,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
-            [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`')
+            [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }

@@ -47,7 +47,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
-            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
+            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;install'= {
@@ -580,7 +580,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
-            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
+            cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;help;install'= {

@@ -52,7 +52,7 @@ complete -c orla -n "__fish_orla_needs_command" -f -a "completions" -d 'Print a 
 complete -c orla -n "__fish_orla_needs_command" -f -a "tool" -d 'Author tools: scaffold, validate, pack, publish, yank'
 complete -c orla -n "__fish_orla_needs_command" -f -a "migrate" -d 'Move old formats to tool.yaml'
 complete -c orla -n "__fish_orla_needs_command" -f -a "serve" -d 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
-complete -c orla -n "__fish_orla_needs_command" -f -a "client" -d 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
+complete -c orla -n "__fish_orla_needs_command" -f -a "client" -d 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
 complete -c orla -n "__fish_orla_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand install" -l local -d 'Install a local package directory or .tar.gz archive' -r -F
 complete -c orla -n "__fish_orla_using_subcommand install" -l registry -d 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]' -r
@@ -456,7 +456,7 @@ complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subc
 complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "tool" -d 'Author tools: scaffold, validate, pack, publish, yank'
 complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "migrate" -d 'Move old formats to tool.yaml'
 complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "serve" -d 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
-complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "client" -d 'Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`'
+complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "client" -d 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
 complete -c orla -n "__fish_orla_using_subcommand help; and not __fish_seen_subcommand_from install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "clear" -d 'Remove cached archives and registry clones (they are fetched again when needed)'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "dir" -d 'Print the cache directory'

@@ -111,7 +111,7 @@ pub enum Command {
     Migrate(MigrateCommand),
     /// Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)
     Serve(ServeArgs),
-    /// Configure MCP clients (Claude Desktop, Cursor, VS Code...) to start `orla serve`
+    /// Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`
     #[command(subcommand)]
     Client(ClientCommand),
 }
@@ -128,10 +128,10 @@ pub enum ClientCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Clients: claude-desktop, cursor, vscode, windsurf. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory>, else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json. Other entries in the file are kept, and the file as it was is saved next to it with the suffix .orla-backup. See docs/runtime.md."
+    after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory>, else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json. Other entries in the file are kept, and the file as it was is saved next to it with the suffix .orla-backup. See docs/runtime.md."
 )]
 pub struct ClientArgs {
-    /// The client: claude-desktop, cursor, vscode or windsurf
+    /// The client: claude-desktop, cursor, vscode, windsurf or goose
     #[arg(value_name = "CLIENT")]
     pub client: String,
 
