@@ -68,7 +68,7 @@ fn expected() -> (
             yanked: false,
             description: package.description().to_string(),
             keywords: tool.keywords.clone(),
-            permissions: tool.permissions.clone(),
+            permissions: tool.permissions.to_vec(),
         };
         let shard = files.entry(shard_path(&name)).or_default();
         shard.push_str(&record.to_line());

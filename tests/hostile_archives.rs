@@ -892,3 +892,108 @@ mod library {
         );
     }
 }
+
+/// A package with one tool.yaml (and an entrypoint), served over HTTP.
+fn with_tool_yaml(yaml: &str) -> Vec<u8> {
+    archive::targz(&[
+        archive::file("tool.yaml", yaml),
+        archive::exe("bin/run", "#!/bin/sh\n"),
+    ])
+}
+
+/// Regression: `risk_level: low` beside `process:exec`, `network` and
+/// `filesystem:write` still prompted as critical, but manifest.json and
+/// `orla list` recorded it as low, and `orla tool validate` said nothing.
+#[test]
+fn a_package_cannot_lower_its_own_risk() {
+    let server = Server::start();
+    let yaml = "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nrisk_level: low\npermissions: [process:exec, network, filesystem:write]\n";
+    let Setup { t, index } = setup(&server, "lowered-risk", &with_tool_yaml(yaml));
+    index.edit_records("evil", |r| {
+        r.permissions = vec![
+            "process:exec".into(),
+            "network".into(),
+            "filesystem:write".into(),
+        ]
+    });
+    t.run(&["install", "evil", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("(risk: critical) and there is no terminal to confirm it");
+    t.run(&["install", "evil", "--yes", "--registry", &index.location()])
+        .success();
+    let manifest = t.manifest();
+    let tool = manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "evil")
+        .unwrap();
+    assert_eq!(tool["risk_level"], "critical");
+    assert_eq!(tool["safety_tier"], "exec");
+    let listed = t.run(&["list", "--json"]).json();
+    let evil = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "evil");
+    assert_eq!(evil.unwrap()["risk_level"], "critical");
+    t.run(&["list"]).success().stdout_has("critical");
+
+    // An author is told, and the risk they may state is only ever higher.
+    let src = t.dir.path().join("lowered");
+    common::write_file(&src.join("tool.yaml"), yaml, false);
+    common::write_file(&src.join("bin/run"), "#!/bin/sh\n", true);
+    t.run(&["tool", "validate", src.to_str().unwrap()])
+        .success()
+        .stderr_has("risk_level: 'low' is below the risk its permissions (process:exec, network, filesystem:write) give; orla records critical");
+    let raised = "name: up\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nrisk_level: critical\npermissions: [filesystem:read]\n";
+    let tool = orla::package::ToolYaml::parse(raised, "tool.yaml").unwrap();
+    assert_eq!(tool.risk(), orla::package::RiskLevel::Critical);
+}
+
+/// Regression: a tool.yaml with no `permissions` key (as every tool
+/// published for the Orla project so far, including one that deletes
+/// files) was recorded as risk low, safety tier pure, and installed without
+/// a question. Undeclared is high; `permissions: []` declares none.
+#[test]
+fn undeclared_permissions_are_high_risk_and_none_are_low() {
+    let server = Server::start();
+    let yaml = "name: evil\nversion: 1.0.0\ndescription: deletes files\nentrypoint: bin/run\n";
+    let Setup { t, index } = setup(&server, "undeclared", &with_tool_yaml(yaml));
+    // The record cannot tell undeclared from none; the tool.yaml can.
+    t.run(&["install", "evil", "--registry", &index.location()])
+        .failure(1)
+        .stderr_has("evil 1.0.0 asks for undeclared permissions (risk: high) and there is no terminal to confirm it");
+    assert_eq!(t.list(), [("good".to_string(), "1.0.0".to_string())]);
+    t.run(&["install", "evil", "--yes", "--registry", &index.location()])
+        .success()
+        .stderr_has("evil 1.0.0: undeclared permissions (risk: high)");
+    let manifest = t.manifest();
+    let by_name = |name: &str| {
+        manifest["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let evil = by_name("evil");
+    assert_eq!(evil["risk_level"], "high");
+    assert_eq!(evil["safety_tier"], "exec");
+    assert_eq!(evil["permissions_declared"], false);
+    assert_eq!(evil["permissions"], serde_json::json!([]));
+    // `permissions: []` (PackageBuilder writes it) is none: low and pure.
+    let good = by_name("good");
+    assert_eq!(good["risk_level"], "low");
+    assert_eq!(good["safety_tier"], "pure");
+    assert!(good.get("permissions_declared").is_none());
+    t.run(&["list"]).success().stdout_has("high (undeclared)");
+
+    let src = t.dir.path().join("undeclared");
+    common::write_file(&src.join("tool.yaml"), yaml, false);
+    common::write_file(&src.join("bin/run"), "#!/bin/sh\n", true);
+    t.run(&["tool", "validate", src.to_str().unwrap()])
+        .success()
+        .stderr_has("permissions: is missing, so the tool's permissions are undeclared and orla treats it as high risk");
+}

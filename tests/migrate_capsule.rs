@@ -315,7 +315,12 @@ fn a_migrated_capsule_installs_and_the_manifest_keeps_its_settings() {
         Some(FULL_README),
     );
     ctx.run(&["migrate", "capsule", "full"]).success();
+    // The capsule declares no permissions, so neither does its tool.yaml:
+    // undeclared, high risk, so the install needs consent.
     ctx.run(&["install", "--local", dir.to_str().unwrap()])
+        .failure(1)
+        .stderr_has("asks for undeclared permissions (risk: high)");
+    ctx.run(&["install", "--local", dir.to_str().unwrap(), "--yes"])
         .success();
     let manifest = ctx.manifest();
     let entry = manifest["tools"]

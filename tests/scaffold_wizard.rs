@@ -74,7 +74,7 @@ fn the_wizard_asks_every_question_and_writes_a_working_package() {
         Some("Counts the words in a text")
     );
     assert_eq!(tool.mode(), orla::package::Mode::Capsule);
-    assert_eq!(tool.permissions, ["filesystem:read", "network"]);
+    assert_eq!(tool.permissions.to_vec(), ["filesystem:read", "network"]);
     assert_eq!(tool.author.as_deref(), Some("Ada Lovelace"));
     assert_eq!(tool.license.as_deref(), Some("MIT"));
     let schema = orla::package::schema::to_json_schema(

@@ -261,7 +261,7 @@ fn scaffold_writes_every_file_and_takes_every_answer_from_flags() {
     );
     assert_eq!(tool.author.as_deref(), Some("Ada Lovelace"));
     assert_eq!(tool.license.as_deref(), Some("MIT"));
-    assert_eq!(tool.permissions, ["filesystem:read", "network"]);
+    assert_eq!(tool.permissions.to_vec(), ["filesystem:read", "network"]);
     let license = std::fs::read_to_string(dir.join("LICENSE")).unwrap();
     assert!(license.starts_with("MIT License") && license.contains("Ada Lovelace"));
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
@@ -437,7 +437,7 @@ fn validate_reports_every_problem_with_field_and_fix() {
     let dir = ctx.work.join("unwise");
     write_file(
         &dir.join("tool.yaml"),
-        "name: unwise\nversion: 1.0.0\ndescription: TODO\nentrypoint: run.sh\n",
+        "name: unwise\nversion: 1.0.0\ndescription: TODO\nentrypoint: run.sh\npermissions: []\n",
         false,
     );
     write_file(&dir.join("run.sh"), "#!/bin/sh\necho '{}'\n", false);

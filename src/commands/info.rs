@@ -33,6 +33,9 @@ struct Info {
     /// What `orla install NAME` would install.
     latest: Option<String>,
     permissions: Vec<String>,
+    /// False when the tool's tool.yaml has no `permissions` key.
+    #[serde(skip_serializing_if = "is_true")]
+    permissions_declared: bool,
     risk_level: Option<String>,
     versions: Vec<VersionInfo>,
     installed: Vec<String>,
@@ -123,6 +126,7 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         repository: entry.and_then(|e| e.repository.clone()),
         latest: None,
         permissions: Vec::new(),
+        permissions_declared: true,
         risk_level: None,
         versions: Vec::new(),
         installed: installed.iter().map(ToString::to_string).collect(),
@@ -196,7 +200,8 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                     });
                     if let Some(tool) = tool {
                         info.risk_level = Some(tool.risk().as_str().to_string());
-                        info.permissions = tool.permissions;
+                        info.permissions_declared = tool.permissions.is_declared();
+                        info.permissions = tool.permissions.to_vec();
                     }
                     info.versions = offered
                         .iter()
@@ -239,6 +244,10 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
     super::write_stdout(render(&info).as_bytes())
 }
 
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
 fn render(info: &Info) -> String {
     use crate::progress::printable;
     let mut out = format!(
@@ -272,7 +281,9 @@ fn render(info: &Info) -> String {
         field("keywords:", info.keywords.join(", "));
     }
     if let Some(risk) = &info.risk_level {
-        let perms = if info.permissions.is_empty() {
+        let perms = if !info.permissions_declared {
+            "undeclared".to_string()
+        } else if info.permissions.is_empty() {
             "none".to_string()
         } else {
             info.permissions.join(", ")

@@ -133,7 +133,11 @@ fn table(entries: &[InstalledEntry], missing: &[bool]) -> String {
                 } else {
                     String::new()
                 },
-                e.risk_level.as_str().to_string(),
+                if e.permissions_declared {
+                    e.risk_level.as_str().to_string()
+                } else {
+                    format!("{} (undeclared)", e.risk_level.as_str())
+                },
                 match e.source.kind {
                     SourceKind::Registry => e.source.registry.clone().unwrap_or_default(),
                     SourceKind::Local => "local".into(),

@@ -10,7 +10,7 @@ use super::plan::{tag_mismatch, Fetch, Plan};
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::Fetcher;
-use crate::package::{Package, PackageError, RiskLevel};
+use crate::package::{Package, PackageError, Permission, RiskLevel};
 use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
 use crate::store::Store;
@@ -124,15 +124,25 @@ pub(crate) fn apply(
         }
         // tool.yaml's risk_level, when the author raised it above what the
         // permissions give, is known only now (index records do not carry it).
-        let derived = RiskLevel::derive(&package.tool.permissions());
-        let stated = package.tool.risk();
-        let perms = &package.tool.permissions;
-        if plan.declared.is_none() {
-            // Named by what was unpacked: a local archive's plan knows only its path.
-            let label = format!("{} {}", package.name, package.version);
-            confirm_risk(ctx, &label, perms, derived.max(stated), yes)?;
-        } else if stated.needs_confirmation() && !derived.needs_confirmation() {
-            confirm_risk(ctx, &plan.label, perms, stated, yes)?;
+        // So is a tool.yaml without a `permissions` key (undeclared, high
+        // risk), which a record cannot tell from `permissions: []`. The risk
+        // is the higher of these and the permissions' own.
+        let risk = package.tool.risk();
+        let shown = package.tool.permissions.describe();
+        match &plan.declared {
+            None => {
+                // Named by what was unpacked: a local archive's plan knows only its path.
+                let label = format!("{} {}", package.name, package.version);
+                confirm_risk(ctx, &label, &shown, risk, yes)?;
+            }
+            Some(declared) => {
+                let parsed: Vec<Permission> =
+                    declared.iter().map(|p| Permission::parse(p)).collect();
+                let consented = RiskLevel::derive(&parsed);
+                if risk > consented && risk.needs_confirmation() {
+                    confirm_risk(ctx, &plan.label, &shown, risk, yes)?;
+                }
+            }
         }
         let receipt = Receipt {
             receipt_version: crate::root::receipt::RECEIPT_VERSION,
@@ -202,7 +212,7 @@ fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
     }
     if let Some(declared) = &plan.declared {
         let mut a = declared.clone();
-        let mut b = package.tool.permissions.clone();
+        let mut b = package.tool.permissions.to_vec();
         a.sort();
         b.sort();
         if a != b {

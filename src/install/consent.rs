@@ -5,7 +5,7 @@
 
 use crate::context::Context;
 use crate::error::Error;
-use crate::package::{Permission, RiskLevel};
+use crate::package::{risk, Permission, RiskLevel};
 
 /// Shows a tool's permissions and, from medium risk up, asks for consent
 /// (ARCHITECTURE.md, invariant 7).
@@ -16,21 +16,27 @@ pub(crate) fn confirm(
     yes: bool,
 ) -> Result<(), Error> {
     let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
-    confirm_risk(ctx, label, permissions, RiskLevel::derive(&parsed), yes)
+    confirm_risk(
+        ctx,
+        label,
+        &risk::describe(permissions),
+        RiskLevel::derive(&parsed),
+        yes,
+    )
 }
 
-/// As `confirm`, for a risk level known otherwise than from the permissions.
+/// As `confirm`, for a risk level known otherwise than from the permissions
+/// (`shown`: the permissions as a person reads them, `undeclared` included).
 pub(crate) fn confirm_risk(
     ctx: &Context,
     label: &str,
-    permissions: &[String],
+    shown: &str,
     risk: RiskLevel,
     yes: bool,
 ) -> Result<(), Error> {
-    let shown = if permissions.is_empty() {
-        "none".to_string()
-    } else {
-        permissions.join(", ")
+    let shown = match shown {
+        "undeclared" => "undeclared permissions",
+        other => other,
     };
     ctx.reporter.status(
         "Permissions",

@@ -174,7 +174,7 @@ fn git_plan(
             return Err(tag_mismatch(&tag, &url, stated));
         }
     }
-    let declared = tool.map(|tool| tool.permissions);
+    let declared = tool.map(|tool| tool.permissions.to_vec());
     let label = format!("{} {version}", entry.name);
     Ok(Plan {
         label,

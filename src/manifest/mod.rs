@@ -47,7 +47,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::package::{risk, schema, validate, Arguments, Mode, RiskLevel};
+use crate::package::{schema, validate, Arguments, Mode, RiskLevel};
 use crate::progress::Reporter;
 use crate::project::discover::Discovered;
 use crate::project::Settings;
@@ -141,6 +141,10 @@ pub struct ToolEntry {
     pub input_schema: Value,
     pub output_schema: Option<Value>,
     pub permissions: Vec<String>,
+    /// False when tool.yaml has no `permissions` key (and for discovered
+    /// executables): the tool may do anything. Written only when false.
+    #[serde(default = "declared", skip_serializing_if = "is_declared")]
+    pub permissions_declared: bool,
     pub risk_level: RiskLevel,
     /// The openwop safetyTier: pure, read, write or exec.
     pub safety_tier: String,
@@ -198,6 +202,10 @@ pub struct InstalledEntry {
     pub mode: Mode,
     pub active: bool,
     pub permissions: Vec<String>,
+    /// False when tool.yaml has no `permissions` key (and for discovered
+    /// executables): the tool may do anything. Written only when false.
+    #[serde(default = "declared", skip_serializing_if = "is_declared")]
+    pub permissions_declared: bool,
     pub risk_level: RiskLevel,
     pub source: Source,
 }
@@ -259,7 +267,8 @@ impl Manifest {
                 entrypoint: display(&entrypoint),
                 mode: tool.mode(),
                 active: is_active,
-                permissions: tool.permissions.clone(),
+                permissions: tool.permissions.to_vec(),
+                permissions_declared: tool.permissions.is_declared(),
                 risk_level: tool.risk(),
                 source: pkg.receipt.source.clone(),
             });
@@ -289,6 +298,7 @@ impl Manifest {
                 mode: entry.mode,
                 active: !clash,
                 permissions: Vec::new(),
+                permissions_declared: false,
                 risk_level: entry.risk_level,
                 source: entry.source.clone(),
             });
@@ -419,6 +429,7 @@ fn discovered_entry(
         input_schema: serde_json::json!({"type": "object", "properties": {}}),
         output_schema: None,
         permissions: Vec::new(),
+        permissions_declared: false,
         risk_level: RiskLevel::High,
         safety_tier: "exec".into(),
         source: Source {
@@ -436,13 +447,20 @@ fn discovered_entry(
     }
 }
 
+fn declared() -> bool {
+    true
+}
+
+fn is_declared(declared: &bool) -> bool {
+    *declared
+}
+
 fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
     let tool = &pkg.tool;
     let runtime = tool.runtime.clone().unwrap_or_default();
     let convert =
         |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
     let mcp = tool.mcp.clone().unwrap_or_default();
-    let permissions = tool.permissions();
     let shebang = validate::read_shebang(entrypoint);
     ToolEntry {
         name: pkg.receipt.name.clone(),
@@ -488,9 +506,10 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         input_schema: convert(&mcp.input_schema)
             .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
         output_schema: convert(&mcp.output_schema),
-        permissions: tool.permissions.clone(),
+        permissions: tool.permissions.to_vec(),
+        permissions_declared: tool.permissions.is_declared(),
         risk_level: tool.risk(),
-        safety_tier: risk::safety_tier(&permissions).into(),
+        safety_tier: tool.permissions.safety_tier().into(),
         source: pkg.receipt.source.clone(),
     }
 }

@@ -321,7 +321,7 @@ impl Converter<'_> {
                             }
                         }
                     }
-                    "permissions" => tool.permissions = list,
+                    "permissions" => tool.permissions = super::Permissions::declared(list),
                     _ => tool.dependencies = list,
                 }
                 self.mapped(field, field, Some(EXTRA.into()));

@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use names::{validate_name, validate_version};
-pub use risk::{Permission, RiskLevel};
+pub use risk::{Permission, Permissions, RiskLevel};
 pub use validate::{Problem, Severity};
 
 /// The file name of a package manifest.
@@ -59,11 +59,13 @@ pub struct ToolYaml {
     pub dependencies: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp: Option<Mcp>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub permissions: Vec<String>,
+    /// Absent is not empty: see `Permissions`.
+    #[serde(default, skip_serializing_if = "Permissions::is_undeclared")]
+    pub permissions: Permissions,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime: Option<Runtime>,
-    /// orla addition: overrides the risk derived from `permissions`.
+    /// orla addition: raises the risk derived from `permissions` (never
+    /// lowers it: see `ToolYaml::risk`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk_level: Option<RiskLevel>,
     /// Fields this version of orla does not know, kept as they were.
@@ -291,10 +293,22 @@ impl ToolYaml {
             .collect()
     }
 
-    /// The author's `risk_level`, else the level derived from the permissions.
+    /// The risk orla records and acts on: the higher of the author's
+    /// `risk_level` and the level the permissions give (high when they are
+    /// undeclared). A package cannot lower its own risk.
     pub fn risk(&self) -> RiskLevel {
+        let derived = self.permissions.risk();
         self.risk_level
-            .unwrap_or_else(|| RiskLevel::derive(&self.permissions()))
+            .map_or(derived, |stated| stated.max(derived))
+    }
+
+    /// The author's `risk_level` when it is below what the permissions give:
+    /// (stated, derived), for `orla tool validate` to warn about.
+    pub fn understated_risk(&self) -> Option<(RiskLevel, RiskLevel)> {
+        let derived = self.permissions.risk();
+        self.risk_level
+            .filter(|stated| *stated < derived)
+            .map(|stated| (stated, derived))
     }
 }
 

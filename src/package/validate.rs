@@ -105,6 +105,28 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
             p.error(&format!("keywords[{i}]"), "is empty", None);
         }
     }
+    if !tool.permissions.is_declared() {
+        p.warn(
+            "permissions",
+            "is missing, so the tool's permissions are undeclared and orla treats it as high risk",
+            Some("list what the tool does (`permissions: [filesystem:read]`), or write `permissions: []` if it needs none"),
+        );
+    }
+    if let Some((stated, derived)) = tool.understated_risk() {
+        p.warn(
+            "risk_level",
+            format!(
+                "'{}' is below the risk its permissions ({}) give; orla records {}",
+                stated.as_str(),
+                tool.permissions.describe(),
+                derived.as_str()
+            ),
+            Some(&format!(
+                "write `risk_level: {}`, or remove risk_level (it can only raise the risk)",
+                derived.as_str()
+            )),
+        );
+    }
     for (i, perm) in tool.permissions.iter().enumerate() {
         if !Permission::parse(perm).is_known() {
             p.warn(

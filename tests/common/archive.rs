@@ -51,7 +51,9 @@ pub fn package(prefix: &str, name: &str, version: &str) -> Vec<Entry> {
     vec![
         file(
             &format!("{prefix}tool.yaml"),
-            &format!("name: {name}\nversion: {version}\ndescription: d\nentrypoint: bin/run\n"),
+            &format!(
+                "name: {name}\nversion: {version}\ndescription: d\nentrypoint: bin/run\npermissions: []\n"
+            ),
         ),
         exe(&format!("{prefix}bin/run"), "#!/bin/sh\necho ok\n"),
     ]

@@ -254,7 +254,11 @@ impl PackageBuilder {
             "name: {}\nversion: {}\ndescription: Test tool {}\nentrypoint: bin/{}\n",
             self.name, self.version, self.name, self.name
         );
-        if !self.permissions.is_empty() {
+        // Declared even when empty: a tool.yaml without the key has
+        // undeclared permissions, which count as high risk.
+        if self.permissions.is_empty() {
+            y.push_str("permissions: []\n");
+        } else {
             y.push_str("permissions:\n");
             for p in &self.permissions {
                 y.push_str(&format!("  - {p}\n"));

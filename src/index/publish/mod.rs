@@ -162,7 +162,7 @@ pub fn publish(
         yanked: false,
         description: package.description().to_string(),
         keywords: package.tool.keywords.clone(),
-        permissions: package.tool.permissions.clone(),
+        permissions: package.tool.permissions.to_vec(),
     };
 
     let (records, mut shard_text) = writer.records(name)?;

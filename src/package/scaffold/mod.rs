@@ -168,7 +168,7 @@ impl Plan {
                 input_schema: Some(serde_yaml::to_value(schema).expect("JSON is YAML")),
                 ..Mcp::default()
             }),
-            permissions: self.permissions.clone(),
+            permissions: super::Permissions::declared(self.permissions.clone()),
             runtime: Some(Runtime {
                 mode: Some(self.mode),
                 startup_timeout_ms: (self.mode == Mode::Capsule).then_some(5000),
