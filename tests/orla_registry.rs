@@ -350,6 +350,20 @@ fn search_and_info_read_a_registry_yaml_only_registry() {
     ));
     // Nothing was installed by looking.
     assert!(!t.tools_dir().exists());
+    // Search never fetches a tool's repository, but shows the newest
+    // version of one in the cache (info fetched fs's tags).
+    assert_eq!(fs["version"], serde_json::Value::Null);
+    let hits = o.run(&t, &["search", "file", "--json"]).json();
+    let versions: Vec<_> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["name"].as_str().unwrap(), h["version"].clone()))
+        .collect();
+    assert!(versions.contains(&("fs", "0.3.1".into())), "{versions:?}");
+    o.run(&t, &["search", "filesystem"])
+        .success()
+        .stdout_has("fs       0.3.1    orla");
 }
 
 #[test]

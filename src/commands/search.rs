@@ -9,19 +9,23 @@
 //! still find the tool. A tool in several registries is shown once, from the
 //! first registry, the one `orla install` would use.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::index::{Lookup, Registry, RegistryEntry, RegistryKind};
+use crate::fetch::git::ToolRepo;
+use crate::index::{GitSourceEntry, Lookup, Registry, RegistryEntry, RegistryKind};
 use crate::registries::Registries;
 
 #[derive(Debug, Serialize)]
 struct Hit {
     name: String,
-    /// Newest stable version; `null` for git-source tools (their tags are
-    /// read only on install) and in sparse indexes (one request per tool).
+    /// Newest stable version; for a git-source tool, from its tags when its
+    /// repository is in the cache (search never fetches one), else `null`;
+    /// `null` in sparse indexes (one request per tool).
     version: Option<String>,
     description: String,
     keywords: Vec<String>,
@@ -36,6 +40,18 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     let registries = Registries::new(ctx, args.registry.as_deref())?;
     let mut hits: Vec<Hit> = Vec::new();
     for registry in registries.open_all()? {
+        // An RFC 3 registry's entries, read once: every tool in it is a git source.
+        let sources: Option<HashMap<String, GitSourceEntry>> = match registry.kind {
+            RegistryKind::Rfc3 => Some(
+                registry
+                    .git_sources()?
+                    .into_iter()
+                    .filter(|s| s.entry.repository.is_some())
+                    .map(|s| (s.entry.name.clone(), s))
+                    .collect(),
+            ),
+            RegistryKind::Index => None,
+        };
         for entry in registry.listing()?.tools {
             // A name orla could not install is not a hit.
             let invalid = crate::package::names::validate_name(&entry.name).is_err();
@@ -44,7 +60,7 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
             }
             let score = score(&query, &entry);
             if score > 0 {
-                hits.push(hit(registry, entry, score));
+                hits.push(hit(ctx, registry, sources.as_ref(), entry, score));
             }
         }
     }
@@ -82,7 +98,13 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     )
 }
 
-fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
+fn hit(
+    ctx: &Context,
+    registry: &Registry,
+    sources: Option<&HashMap<String, GitSourceEntry>>,
+    entry: RegistryEntry,
+    score: u32,
+) -> Hit {
     if registry.reads_are_remote() {
         // One request per hit would make a search of a sparse index as slow
         // as downloading it; `orla info` gives the versions.
@@ -96,21 +118,12 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
             score,
         };
     }
-    if registry.kind == RegistryKind::Rfc3 {
-        // Every tool of an RFC 3 registry is a git source; its versions are
-        // its repository's tags, which `orla info` fetches.
-        return Hit {
-            name: entry.name,
-            version: None,
-            description: entry.description,
-            keywords: entry.keywords,
-            registry: registry.name.clone(),
-            source: "git",
-            score,
-        };
-    }
     let mut description = entry.description;
-    let (version, source) = match registry.lookup(&entry.name) {
+    let lookup = match sources {
+        Some(sources) => Ok(sources.get(&entry.name).cloned().map(Lookup::GitSource)),
+        None => registry.lookup(&entry.name),
+    };
+    let (version, source) = match lookup {
         Ok(Some(Lookup::Records(records))) => {
             let spec = crate::resolve::Spec {
                 name: entry.name.clone(),
@@ -128,7 +141,7 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
             }
             (selected.map(|s| s.record.version.to_string()), "index")
         }
-        Ok(Some(Lookup::GitSource(_))) => (None, "git"),
+        Ok(Some(Lookup::GitSource(source))) => (cached_latest(ctx, registry, &source), "git"),
         _ => (None, "index"),
     };
     Hit {
@@ -140,6 +153,24 @@ fn hit(registry: &Registry, entry: RegistryEntry, score: u32) -> Hit {
         source,
         score,
     }
+}
+
+/// The version `install` would pick for a git-source tool, from the tags
+/// already in the cache; `None` when its repository was never fetched.
+fn cached_latest(ctx: &Context, registry: &Registry, source: &GitSourceEntry) -> Option<String> {
+    let url = registry.tool_repository(&source.entry).ok()?;
+    let mut access = ctx.git_access();
+    access.offline = true;
+    let repo = ToolRepo::open(&url, &access, &crate::progress::Silent).ok()?;
+    let offered = crate::install::plan::offered(source, &repo.tags().ok()?);
+    let latest = crate::resolve::Spec {
+        name: source.entry.name.clone(),
+        requirement: crate::resolve::Requirement::Latest,
+        raw: None,
+    };
+    crate::resolve::select(&latest, &offered)
+        .ok()
+        .map(|s| s.record.version.to_string())
 }
 
 /// How well `entry` matches `query` (lowercase); 0 is no match.
