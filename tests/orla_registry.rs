@@ -770,6 +770,20 @@ fn receipts_keep_commit_and_tree_and_verify_checks_the_tree() {
     std::fs::write(&path, serde_json::to_string(&edited).unwrap()).unwrap();
     std::fs::write(t.tools_dir().join("fs/0.2.1/bin/fs.py"), "tampered").unwrap();
     t.run(&["verify"]).failure(1).stdout_has("tree digest");
+
+    // A receipt that names another commit than the one installed: the files
+    // match it, but the cached repository says that commit's tree differs.
+    let mut other = r.clone();
+    other["source"]["commit"] = serde_json::json!(o.commits["v0.2.0"]);
+    std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
+    std::fs::write(t.tools_dir().join("fs/0.2.1/bin/fs.py"), FS_PY).unwrap();
+    t.run(&["verify"]).failure(1).stdout_has(&format!(
+        "commit {} of {} has tree digest",
+        o.commits["v0.2.0"],
+        o.fs.url()
+    ));
+    std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+    t.run(&["verify"]).success();
 }
 
 #[test]

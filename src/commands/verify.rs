@@ -22,6 +22,7 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
         None
     };
     let mut reports = installed::verify_root(&root, name.as_deref())?;
+    installed::verify_git_commits(&mut reports, &ctx.git_access());
     // What the installed files need from the machine: a tool whose
     // interpreter is gone fails with exit 127 however intact its files are.
     for r in reports.iter_mut().filter(|r| r.error.is_none()) {

@@ -97,6 +97,11 @@ impl ToolRepo {
             .join("git-tools")
             .join(crate::git::cache_name(url));
         let state_path = dir.with_extension("state.json");
+        let not_cached = || format!("{url} is not in the cache and --offline forbids the network");
+        if offline && !dir.exists() {
+            // Nothing to read, and nothing (not even a lock file) to create.
+            return Err(not_cached());
+        }
         let lock_path = dir.with_extension("lock");
         let _lock = crate::lock::FileLock::acquire(
             &lock_path,
@@ -119,9 +124,7 @@ impl ToolRepo {
         let mut fetched = false;
         if offline {
             if !cached {
-                return Err(format!(
-                    "{url} is not in the cache and --offline forbids the network"
-                ));
+                return Err(not_cached());
             }
         } else if !fresh {
             let existed = dir.exists();

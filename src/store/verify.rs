@@ -12,7 +12,8 @@
 //! A package checked out of a git tag (an RFC 3 git-source tool) records
 //! the commit and the tree digest of its files (see `fetch::git`); its
 //! receipt's file list must still give that digest, so a file list edited
-//! to match changed files does not pass.
+//! to match changed files does not pass; and when the tool's repository is
+//! in the cache, the recorded commit's tree must give that digest.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -190,6 +191,39 @@ fn git_tree_mismatch(receipt: &Receipt) -> Option<String> {
             receipt.source.blake3
         )
     })
+}
+
+/// For packages checked out of a git tag whose repository is in the cache
+/// (never fetched here: verify works offline): the recorded commit's tree
+/// must give the recorded tree digest, so a receipt that names another
+/// commit than the one installed is caught. Packages already found wrong
+/// are left as they are.
+pub fn verify_git_commits(reports: &mut [PackageReport], access: &crate::index::GitAccess) {
+    let mut access = access.clone();
+    access.offline = true;
+    for report in reports.iter_mut().filter(|r| r.error.is_none()) {
+        let Ok(receipt) = Receipt::read(&report.path) else {
+            continue;
+        };
+        let source = &receipt.source;
+        let (SourceKind::Git, Some(url), Some(commit)) =
+            (source.kind, &source.repository, &source.commit)
+        else {
+            continue;
+        };
+        let silent = crate::progress::Silent;
+        let Ok(repo) = crate::fetch::git::ToolRepo::open(url, &access, &silent) else {
+            continue;
+        };
+        if let Some(digest) = repo.commit_tree_digest(commit) {
+            if digest != source.blake3 {
+                report.error = Some(format!(
+                    "commit {commit} of {url} has tree digest {digest}, but the receipt records tree digest {}",
+                    source.blake3
+                ));
+            }
+        }
+    }
 }
 
 /// Compares the files under `dir` with `expected` (paths relative to `dir`,
