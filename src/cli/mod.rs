@@ -17,7 +17,8 @@ use clap::{Args, Parser, Subcommand};
 unpacks them into ~/.orla/tools/<name>/<version>/ (or a project's tools_dir), and writes the \
 runtime manifest that an MCP runtime loads.",
     after_help = "Environment: ORLA_HOME (install root, default ~/.orla), ORLA_CACHE_DIR (download cache), \
-ORLA_REGISTRY (default registry, default builtin), ORLA_REGISTRY_TTL (how long a fetched registry is \
+ORLA_REGISTRY (default registry, default builtin), ORLA_PUBLIC_REGISTRY (the Orla project's registry, \
+asked for tools the default lacks; off drops it), ORLA_REGISTRY_TTL (how long a fetched registry is \
 fresh, default 10m), ORLA_OFFLINE (1: as --offline), ORLA_HTTP_TIMEOUT (seconds, default 30), \
 NO_COLOR, CLICOLOR_FORCE and FORCE_COLOR (see --color).\n\n\
 Registries are named in ~/.orla/config.yaml and a project's orla.yaml (`registries:`); see \
