@@ -863,3 +863,72 @@ fn init_elsewhere_says_to_cd_into_the_project_first() {
     here.success()
         .stderr_has("Next `orla install NAME@VERSION`");
 }
+
+/// Regression: orla.lock could name any local file (`--frozen` hashed
+/// /etc/hostname and printed its digest and size). A lock comes with the
+/// project, so its entries obey the rules of index records: a local file
+/// only from a local directory registry, and only inside it.
+#[test]
+fn a_lock_cannot_name_a_local_file_outside_its_registry() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    index.publish(&PackageBuilder::new("alpha", "1.0.0"));
+    let dir = project_with_registry(&t, &index);
+    t.run_in(&dir, &["install", "alpha"]).success();
+    let good_lock = read(&dir.join("orla.lock"));
+    let local = pin(&lock(&dir), "alpha")["archive"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(local.contains("index"), "{local}");
+
+    let secret = t.dir.path().join("secret.txt");
+    std::fs::write(&secret, "a private file\n").unwrap();
+    let secret_digest = orla::verify::Digest::of(b"a private file\n").to_string();
+    let planted = |registry: &str, archive: &str| {
+        let mut text = good_lock.replace(&local, archive);
+        text = text.replace("registry = \"team\"", &format!("registry = \"{registry}\""));
+        text
+    };
+    for (case, registry, archive) in [
+        (
+            "outside the directory registry",
+            "team",
+            secret.display().to_string(),
+        ),
+        (
+            "file URL outside it",
+            "team",
+            format!("file://{}", secret.display()),
+        ),
+        (
+            "from the built-in registry",
+            "builtin",
+            secret.display().to_string(),
+        ),
+    ] {
+        let other = TestContext::new();
+        let proj = other.work.join("proj");
+        std::fs::create_dir_all(&proj).unwrap();
+        std::fs::copy(dir.join("orla.yaml"), proj.join("orla.yaml")).unwrap();
+        std::fs::write(proj.join("orla.lock"), planted(registry, &archive)).unwrap();
+        let run = other.run_in(&proj, &["install", "--frozen"]);
+        run.failure(1)
+            .stderr_has("orla.lock: ")
+            .stderr_has("is a local file");
+        assert!(
+            !run.stderr.contains(&secret_digest),
+            "{case}: {}",
+            run.stderr
+        );
+        assert!(!proj.join("tools/alpha").exists(), "{case}");
+    }
+    // The lock's own pin, inside the directory registry, still installs.
+    let other = TestContext::new();
+    let proj = other.work.join("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    for f in ["orla.yaml", "orla.lock"] {
+        std::fs::copy(dir.join(f), proj.join(f)).unwrap();
+    }
+    other.run_in(&proj, &["install", "--frozen"]).success();
+}
