@@ -440,7 +440,7 @@ fn missing_dependencies_and_interpreters_are_warned_about_refused_with_strict_an
     let t = TestContext::new();
     let bin = fake_bin(&t);
     let src = common::PackageBuilder::new("needy", "1.0.0")
-        .yaml("dependencies: [\"fake-py>=3.8\", \"orla-no-such-command\"]\n")
+        .yaml("dependencies: [\"fake-py>=3.8\", \"orla-no-such-command>=1\", \"libnothing\"]\n")
         .write(&t.work);
     let path = src.display().to_string();
     let mut out = String::new();
@@ -458,6 +458,7 @@ fn missing_dependencies_and_interpreters_are_warned_about_refused_with_strict_an
     run.success()
         .stderr_has("fake-py is 3.6.9")
         .stderr_has("needs orla-no-such-command (tool.yaml dependencies), which is not on PATH");
+    assert!(!run.stderr.contains("libnothing"), "{}", run.stderr);
     out.push_str(&shown(&local, &run));
     // verify reports them (exit 1), though the files are intact.
     let run = with_path(&t, &bin, &["verify"]);
@@ -476,7 +477,11 @@ fn missing_dependencies_and_interpreters_are_warned_about_refused_with_strict_an
         "#!/bin/sh\necho 'Python 3.11.2'\n",
         true,
     );
-    common::write_file(&bin.join("orla-no-such-command"), "#!/bin/sh\n", true);
+    common::write_file(
+        &bin.join("orla-no-such-command"),
+        "#!/bin/sh\necho 1.0\n",
+        true,
+    );
     with_path(&t, &bin, &["verify"]).success();
 }
 
@@ -554,4 +559,35 @@ fn man_pages_keep_option_arguments_and_have_exit_status_environment_and_examples
         assert!(text.contains(".SH \"EXIT STATUS\"\n.TP\n"), "{name}");
         assert!(text.contains(".SH ENVIRONMENT\n"), "{name}");
     }
+}
+
+#[test]
+fn install_frozen_needs_no_yes_for_permissions_orla_lock_records() {
+    let t = TestContext::new();
+    t.run(&["init"]).success();
+    t.run(&["install", "http-get"])
+        .failure(1)
+        .stderr_has("pass --yes");
+    t.run(&["install", "http-get", "--yes"]).success();
+    let lock = std::fs::read_to_string(t.work.join("orla.lock")).unwrap();
+    assert!(lock.contains("permissions = [\"network\"]"), "{lock}");
+
+    // A fresh checkout: orla.yaml and orla.lock, nothing installed.
+    let tools = t.work.join("tools");
+    std::fs::remove_dir_all(&tools).unwrap();
+    std::fs::remove_dir_all(t.work.join(".orla")).unwrap();
+    let run = t.run(&["install", "--frozen"]);
+    run.success().stderr_has("Installed http-get 1.0.0");
+    let mut out = shown(&["install", "--frozen"], &run);
+
+    // A pin without recorded consent still needs --yes.
+    std::fs::remove_dir_all(&tools).unwrap();
+    std::fs::remove_dir_all(t.work.join(".orla")).unwrap();
+    let unrecorded = lock.replace("permissions = [\"network\"]\n", "");
+    assert_ne!(unrecorded, lock);
+    std::fs::write(t.work.join("orla.lock"), unrecorded).unwrap();
+    let run = t.run(&["install", "--frozen"]);
+    run.failure(1).stderr_has("pass --yes");
+    out.push_str(&shown(&["install", "--frozen"], &run));
+    assert_snapshot(&t, "frozen-consent", out);
 }

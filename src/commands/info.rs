@@ -310,6 +310,9 @@ fn render(info: &Info) -> String {
                 (Some(_), _) if c.found.is_none() => format!("{} (not found)", c.requirement),
                 (Some(_), Some(v)) => format!("{} (found {v}: too old)", c.requirement),
                 (None, Some(v)) => format!("{} (found {v})", c.requirement),
+                (None, None) if c.found.is_none() => {
+                    format!("{} (not a command on PATH; not checked)", c.requirement)
+                }
                 _ => format!("{} (found)", c.requirement),
             })
             .collect();

@@ -132,8 +132,15 @@ pub(crate) fn apply(
         match &plan.declared {
             None => {
                 // Named by what was unpacked: a local archive's plan knows only its path.
+                // A lock pin whose permissions orla.lock records as accepted is not asked again.
                 let label = format!("{} {}", package.name, package.version);
-                confirm_risk(ctx, &label, &shown, risk, yes)?;
+                confirm_risk(
+                    ctx,
+                    &label,
+                    &shown,
+                    risk,
+                    yes || plan.consent_recorded(&package.tool),
+                )?;
             }
             Some(declared) => {
                 let parsed: Vec<Permission> =

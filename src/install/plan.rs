@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::fetch::git::ToolRepo;
 use crate::fetch::Job;
 use crate::index::{ArchiveLocation, GitSourceEntry, Lookup, Registry, VersionRecord};
+use crate::package::{Permission, RiskLevel, ToolYaml};
 use crate::registries::Registries;
 use crate::resolve::{self, Spec};
 use crate::root::receipt::{Source, SourceKind};
@@ -23,6 +24,9 @@ pub(crate) struct Plan {
     pub target: Option<(String, semver::Version)>,
     /// The permissions the index declared, checked against tool.yaml.
     pub declared: Option<Vec<String>>,
+    /// The permissions orla.lock records as accepted for this exact
+    /// archive: asking again for the same ones is not needed.
+    pub consented: Option<Vec<String>>,
     pub(crate) fetch: Fetch,
     pub(crate) source: Source,
 }
@@ -174,12 +178,22 @@ fn git_plan(
             return Err(tag_mismatch(&tag, &url, stated));
         }
     }
-    let declared = tool.map(|tool| tool.permissions.to_vec());
+    // A tool.yaml without `permissions` (as the Orla project's are), or
+    // whose risk_level is above what its permissions give, is confirmed
+    // once, on the checked-out package and with its real risk, as a local
+    // package is: consenting here to its list alone would show it as lower.
+    let declared = tool
+        .filter(|tool| {
+            tool.permissions.is_declared()
+                && tool.risk() == crate::package::RiskLevel::derive(&tool.permissions())
+        })
+        .map(|tool| tool.permissions.to_vec());
     let label = format!("{} {version}", entry.name);
     Ok(Plan {
         label,
         target: Some((entry.name.clone(), version)),
         declared,
+        consented: None,
         source: Source {
             kind: SourceKind::Git,
             registry: Some(registry.name.clone()),
@@ -225,6 +239,7 @@ fn registry_plan(
         label: format!("{} {}", record.name, record.version),
         target: Some((record.name.clone(), record.version.clone())),
         declared: Some(record.permissions.clone()),
+        consented: None,
         source: Source {
             kind: SourceKind::Registry,
             registry: Some(registry.name.clone()),
@@ -258,6 +273,31 @@ impl Plan {
     pub(crate) fn source(&self) -> &Source {
         &self.source
     }
+
+    /// Whether orla.lock records consent to exactly `permissions`.
+    pub(crate) fn consented_to(&self, permissions: &[String]) -> bool {
+        let parsed = |list: &[String]| {
+            let mut v: Vec<Permission> = list.iter().map(|p| Permission::parse(p)).collect();
+            v.sort();
+            v
+        };
+        self.consented
+            .as_deref()
+            .is_some_and(|recorded| parsed(recorded) == parsed(permissions))
+    }
+
+    /// Whether orla.lock records consent to what `tool` asks for: the same
+    /// permissions, and no higher risk than they give.
+    pub(crate) fn consent_recorded(&self, tool: &ToolYaml) -> bool {
+        let Some(recorded) = self.consented.as_deref() else {
+            return false;
+        };
+        let mut recorded: Vec<Permission> = recorded.iter().map(|p| Permission::parse(p)).collect();
+        let mut asked = tool.permissions();
+        recorded.sort();
+        asked.sort();
+        recorded == asked && tool.risk() <= RiskLevel::derive(&recorded)
+    }
 }
 
 /// A plan that installs exactly the archive orla.lock pins: no index is
@@ -273,6 +313,7 @@ pub(crate) fn pinned_archive_plan(
         label: label.clone(),
         target: Some((name.to_string(), version.clone())),
         declared: None,
+        consented: None,
         fetch: Fetch::Archive(Job {
             label,
             location,
@@ -306,6 +347,7 @@ pub(crate) fn pinned_git_plan(
         label: format!("{name} {version}"),
         target: Some((name.to_string(), version.clone())),
         declared: None,
+        consented: None,
         fetch: Fetch::Git { repo, tag },
         source,
     })
@@ -349,6 +391,7 @@ pub(crate) fn local_plan(path: &Path) -> Result<Plan, Error> {
         label: label.clone(),
         target,
         declared: None,
+        consented: None,
         source: Source {
             kind: SourceKind::Local,
             registry: None,

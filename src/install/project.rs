@@ -213,7 +213,8 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     }
     for plan in &plans {
         if let Some(perms) = &plan.declared {
-            super::consent::confirm(ctx, &plan.label, perms, args.yes)?;
+            let recorded = plan.consented_to(perms);
+            super::consent::confirm(ctx, &plan.label, perms, args.yes || recorded)?;
         }
     }
 
@@ -244,6 +245,20 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
                 let receipt = Receipt::read(&root.package_dir(&want.name, &version))
                     .map_err(|e| Error::other(e, None))?;
                 LockedTool::from_source(&want.name, &version, &requirement, &receipt.source)
+                    .map(|mut pin| {
+                        // What was just accepted for exactly this archive.
+                        pin.permissions = crate::package::ToolYaml::read(
+                            &root.package_dir(&want.name, &version),
+                        )
+                        .ok()
+                        .map(|tool| {
+                            tool.permissions()
+                                .iter()
+                                .map(|p| p.as_str().to_string())
+                                .collect()
+                        });
+                        pin
+                    })
                     .ok_or_else(|| {
                         Error::other(
                             format!("{} {version} was installed from a local path and cannot be locked", want.name),
@@ -339,57 +354,6 @@ fn pinned_location(pin: &LockedTool) -> Option<ArchiveLocation> {
     (path.is_absolute() && path.is_file()).then(|| ArchiveLocation::File(path.to_path_buf()))
 }
 
-/// orla.lock comes with the project, as untrusted as an index record, so a
-/// pin naming a local file obeys the same rule as a record: only a local
-/// directory registry may name one, and only inside itself. Otherwise a lock
-/// could make orla read (and report the digest and size of) any file on
-/// the machine. The pin's registry judges, exactly as for its own records.
-fn local_pin_allowed(
-    ctx: &Context,
-    pin: &LockedTool,
-    args: &Request,
-    path: &std::path::Path,
-) -> Result<(), Error> {
-    let label = format!("{} {}", pin.name, pin.version);
-    let hint = || {
-        Some(format!(
-            "nothing was read; if the project is yours, run `orla install {}@{}` to lock it again from its registry",
-            pin.name, pin.version
-        ))
-    };
-    let Some(choice) = args.registry.as_deref().or(pin.registry.as_deref()) else {
-        return Err(Error::other(
-            format!(
-                "orla.lock: {label}: archive '{}' is a local file, and the pin names no registry that may hold it",
-                path.display()
-            ),
-            hint(),
-        ));
-    };
-    let registries = Registries::new(ctx, Some(choice))?;
-    let slot = registries
-        .slots
-        .first()
-        .expect("a chosen registry has a slot");
-    let registry = registries.open(slot)?;
-    let record = crate::index::VersionRecord {
-        name: pin.name.clone(),
-        version: pin.version.clone(),
-        blake3: pin.blake3,
-        size: pin.size,
-        archive: Some(format!("file://{}", path.display())),
-        sha256: None,
-        yanked: false,
-        description: String::new(),
-        keywords: Vec::new(),
-        permissions: Vec::new(),
-    };
-    registry
-        .archive_location(&record)
-        .map(|_| ())
-        .map_err(|e| Error::other(format!("orla.lock: {e}"), hint()))
-}
-
 /// Why a pin cannot be installed without network, if it cannot.
 fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
     let label = format!("{} {}", pin.name, pin.version);
@@ -408,13 +372,16 @@ fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
 
 /// The plan that installs exactly what `pin` names.
 fn pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Error> {
+    let mut plan = unconsented_pin_plan(ctx, pin, args)?;
+    plan.consented = pin.permissions.clone();
+    Ok(plan)
+}
+
+fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Error> {
     if pin.kind == LockKind::Git {
         return plan::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
     }
     if let Some(location) = pinned_location(pin) {
-        if let ArchiveLocation::File(path) = &location {
-            local_pin_allowed(ctx, pin, args, path)?;
-        }
         return Ok(plan::pinned_archive_plan(
             &pin.name,
             &pin.version,

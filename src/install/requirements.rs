@@ -5,13 +5,16 @@
 //! checked when a tool is installed (a warning, or an error with
 //! `--strict`), shown by `orla info`, and checked again by `orla verify`.
 //!
-//! A dependency is a command name, optionally followed by a version
-//! requirement in the syntax of the `semver` crate (`>=3.8`, `^18`; `==` is
-//! read as `=`). The command is looked up on `PATH` (or taken as a path when
-//! it holds a `/`); a requirement is checked against the first version
-//! number `COMMAND --version` prints (`Python 3.11.2`, `v18.19.0`), partial
-//! versions filled with zeros. A version that cannot be read is not held
-//! against the tool.
+//! A dependency is a name, optionally followed by a version requirement in
+//! the syntax of the `semver` crate (`>=3.8`, `^18`; `==` is read as `=`).
+//! One with a requirement names a command: it is looked up on `PATH` (or
+//! taken as a path when it holds a `/`) and the requirement is checked
+//! against the first version number `COMMAND --version` prints
+//! (`Python 3.11.2`, `v18.19.0`), partial versions filled with zeros; a
+//! version that cannot be read is not held against the tool. One without a
+//! requirement may name a library or a distribution package (RFC 3 says
+//! "interpreters, libraries"; `coreutils`), so it is looked up but its
+//! absence is not a problem. The interpreter is always checked.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -67,7 +70,7 @@ pub fn check(dir: &Path, tool: &ToolYaml, search_path: &[PathBuf]) -> Vec<Check>
             if !declared {
                 let mut check = check_dependency(&command, search_path);
                 check.from = "#!";
-                if check.problem.is_some() {
+                if check.found.is_none() {
                     check.problem = Some(format!(
                         "needs {command} (the entrypoint's #! line), which is not {}",
                         if command.contains('/') {
@@ -107,9 +110,14 @@ fn check_dependency(raw: &str, search_path: &[PathBuf]) -> Check {
         problem: None,
     };
     let Some(found) = find_command(name, search_path) else {
-        check.problem = Some(format!(
-            "needs {name} (tool.yaml dependencies), which is not on PATH"
-        ));
+        // Without a version requirement a dependency may name a library or
+        // a distribution package (`coreutils`), not a command: only one
+        // with a requirement is held to being a command on PATH.
+        if !rest.is_empty() {
+            check.problem = Some(format!(
+                "needs {name} (tool.yaml dependencies), which is not on PATH"
+            ));
+        }
         return check;
     };
     check.found = Some(found.clone());

@@ -26,6 +26,10 @@
 //! `repository`, `tag` and `commit`; their `blake3` and `size` are the tree
 //! digest and total size orla computes at checkout.
 //!
+//! `permissions` records what was accepted when the pin was written (the
+//! tool.yaml of exactly that archive, so the digest fixes it): installing
+//! the lock does not ask for those permissions again.
+//!
 //! `requirement` is how orla knows what changed: an entry is re-resolved only
 //! when orla.yaml's requirement for the tool differs from the one recorded.
 
@@ -81,6 +85,11 @@ pub struct LockedTool {
     pub commit: Option<String>,
     pub blake3: Digest,
     pub size: u64,
+    /// The permissions accepted when this pin was written (the tool.yaml of
+    /// exactly this archive): `orla install --locked`/`--frozen` does not ask
+    /// for them again, so CI needs no `--yes` for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +135,7 @@ impl LockedTool {
             commit: source.commit.clone(),
             blake3: source.blake3,
             size: source.size,
+            permissions: None,
         })
     }
 
@@ -249,6 +259,7 @@ mod tests {
             commit: None,
             blake3: Digest::of(name.as_bytes()),
             size: 10,
+            permissions: None,
         }
     }
 
