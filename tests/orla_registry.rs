@@ -855,3 +855,23 @@ log_level: info
         .stderr_has("hint: move the executables it lists into tools_dir");
     assert!(!run.stderr.contains("unknown key"), "{}", run.stderr);
 }
+
+#[test]
+fn a_tool_that_declares_no_permissions_is_confirmed_once_with_its_real_risk() {
+    let t = TestContext::new();
+    let o = orla(&t);
+    o.registry.publish(&o.listing(false, &[]));
+    let run = to_run(
+        t.command(&["install", "fs@0.2.1"])
+            .env("ORLA_PUBLIC_REGISTRY", o.registry.url())
+            .output()
+            .unwrap(),
+    );
+    run.failure(1)
+        .stderr_has("Permissions fs 0.2.1: undeclared permissions (risk: high)")
+        .stderr_has("pass --yes");
+    let shown = run.stderr.matches("Permissions fs 0.2.1").count();
+    assert_eq!(shown, 1, "{}", run.stderr);
+    assert!(!run.stderr.contains("none (risk: low)"), "{}", run.stderr);
+    assert!(!t.tools_dir().join("fs").exists());
+}
