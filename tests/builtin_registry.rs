@@ -52,6 +52,7 @@ fn expected() -> (
     let mut archives = BTreeMap::new();
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     let mut listing = RegistryYaml::default();
+    let mut described: BTreeMap<String, (bool, semver::Version)> = BTreeMap::new();
     for (name, version, dir) in sources() {
         let package = Package::load(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         assert_eq!(package.name, name, "{}", dir.display());
@@ -74,7 +75,13 @@ fn expected() -> (
         shard.push_str(&record.to_line());
         shard.push('\n');
         archives.insert(config.archive_for(&name, &version), bytes);
-        // The newest version describes the tool in registry.yaml.
+        // The version `latest` selects (newest stable, else newest
+        // pre-release) describes the tool in registry.yaml, as publish does.
+        let rank = (package.version.pre.is_empty(), package.version.clone());
+        if described.get(&name).is_some_and(|best| *best > rank) {
+            continue;
+        }
+        described.insert(name.clone(), rank);
         listing.tools.retain(|t| t.name != name);
         listing.tools.push(RegistryEntry {
             name: name.clone(),

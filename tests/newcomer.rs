@@ -591,3 +591,68 @@ fn install_frozen_needs_no_yes_for_permissions_orla_lock_records() {
     out.push_str(&shown(&["install", "--frozen"], &run));
     assert_snapshot(&t, "frozen-consent", out);
 }
+
+#[test]
+fn publishing_a_pre_release_keeps_the_stable_description_search_shows() {
+    let t = TestContext::new();
+    let index = t.work.join("index");
+    let idx = index.display().to_string();
+    let stable = common::PackageBuilder::new("desc-tool", "1.0.0")
+        .yaml("keywords: [widget]\n")
+        .write(&t.work.join("a"));
+    let stable_yaml = std::fs::read_to_string(stable.join("tool.yaml"))
+        .unwrap()
+        .replace(
+            "description: Test tool desc-tool",
+            "description: The stable one",
+        );
+    std::fs::write(stable.join("tool.yaml"), stable_yaml).unwrap();
+    t.run(&[
+        "tool",
+        "publish",
+        &stable.display().to_string(),
+        "--index",
+        &idx,
+        "--init",
+    ])
+    .success();
+    let pre = common::PackageBuilder::new("desc-tool", "2.0.0-rc.1")
+        .yaml("keywords: [widget]\n")
+        .write(&t.work.join("b"));
+    let pre_yaml = std::fs::read_to_string(pre.join("tool.yaml"))
+        .unwrap()
+        .replace(
+            "description: Test tool desc-tool",
+            "description: The experimental one",
+        );
+    std::fs::write(pre.join("tool.yaml"), pre_yaml).unwrap();
+    t.run(&[
+        "tool",
+        "publish",
+        &pre.display().to_string(),
+        "--index",
+        &idx,
+    ])
+    .success();
+    let listing = std::fs::read_to_string(index.join("registry.yaml")).unwrap();
+    assert!(listing.contains("The stable one"), "{listing}");
+    let search = t.run(&["search", "widget", "--registry", &idx]);
+    search.success();
+    assert!(
+        search.stdout.contains("1.0.0") && search.stdout.contains("The stable one"),
+        "{}",
+        search.stdout
+    );
+    // A newer stable version takes over.
+    let next = common::PackageBuilder::new("desc-tool", "1.1.0").write(&t.work.join("c"));
+    t.run(&[
+        "tool",
+        "publish",
+        &next.display().to_string(),
+        "--index",
+        &idx,
+    ])
+    .success();
+    let listing = std::fs::read_to_string(index.join("registry.yaml")).unwrap();
+    assert!(listing.contains("Test tool desc-tool"), "{listing}");
+}

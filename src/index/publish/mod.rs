@@ -207,7 +207,9 @@ pub fn publish(
     }
     changes.push((archive.clone(), bytes.to_vec()));
 
-    // registry.yaml: the newest version describes the tool.
+    // registry.yaml: the version `latest` selects describes the tool (the
+    // newest non-yanked stable one, else the newest pre-release), so
+    // publishing a pre-release keeps the stable description `search` shows.
     let listing_text = writer.read("registry.yaml")?;
     let mut listing = match &listing_text {
         Some(b) => RegistryYaml::parse(b).map_err(|m| writer.malformed("registry.yaml", m))?,
@@ -216,7 +218,11 @@ pub fn publish(
             ..RegistryYaml::default()
         },
     };
-    let newest = records.iter().all(|r| r.version < package.version);
+    let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
+    let newest = records
+        .iter()
+        .filter(|r| !r.yanked)
+        .all(|r| rank(&r.version) < rank(&package.version));
     let entry = RegistryEntry {
         name: name.clone(),
         description: package.description().to_string(),
