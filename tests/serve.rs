@@ -953,3 +953,62 @@ fn client_add_goose_writes_an_extension_in_its_yaml() {
     assert!(after["extensions"].get("orla").is_none());
     assert_eq!(after["extensions"]["developer"]["name"], "developer");
 }
+
+#[test]
+fn the_runtime_reads_what_orla_writes_and_serves_a_discovered_executable() {
+    let t = TestContext::new();
+    let project = t.work.join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["install", "-y", "fs-read", "echo-capsule"])
+        .success();
+    // An RFC 1 executable dropped into tools_dir: flags, run in the project.
+    common::write_file(
+        &project.join("tools/where.sh"),
+        "#!/bin/sh\necho \"$(pwd) $*\"\n",
+        true,
+    );
+    t.run_in(&project, &["list"]).success();
+    let path = project.join(".orla/manifest.json");
+    let manifest = orla_runtime::manifest::Manifest::read(&path).unwrap();
+    let tool = |n: &str| manifest.tool(n).unwrap().clone();
+    assert_eq!(
+        tool("fs-read").arguments,
+        orla_runtime::manifest::Arguments::Json
+    );
+    assert!(tool("echo-capsule").capsule.is_some());
+    let found = tool("where");
+    assert_eq!(found.arguments, orla_runtime::manifest::Arguments::Flags);
+    assert_eq!(
+        found.command,
+        ["/bin/sh", project.join("tools/where.sh").to_str().unwrap()]
+    );
+    assert_eq!(found.working_dir, project.display().to_string());
+    assert_eq!(found.source.kind, "discovered");
+
+    let Some(python) = python() else { return };
+    let script = client_script();
+    let dir = project.display().to_string();
+    let out = run_client(
+        t.program_command(
+            &python,
+            &[
+                script.to_str().unwrap(),
+                "stdio",
+                ORLA,
+                "serve",
+                "--stdio",
+                "--project",
+                &dir,
+            ],
+        ),
+        json!({"calls": [{"name": "where", "arguments": {"some_flag": "v"}}]}),
+    );
+    let tools = out["tools"].as_array().unwrap();
+    let served = tools.iter().find(|t| t["name"] == "where").unwrap();
+    assert!(served.get("annotations").is_none(), "{served}");
+    assert_eq!(
+        text_of(&out["calls"][0]).trim(),
+        format!("{dir} --some-flag v")
+    );
+}
