@@ -1012,3 +1012,40 @@ fn the_runtime_reads_what_orla_writes_and_serves_a_discovered_executable() {
         format!("{dir} --some-flag v")
     );
 }
+
+#[test]
+fn an_http_session_stays_open_across_a_reload_and_is_notified() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    t.run(&["install", "fs-read"]).success();
+    let serve = HttpServe::start(&t, &[]);
+    let script = client_script();
+    let mut child = t
+        .program_command(&python, &[script.to_str().unwrap(), "http", &serve.url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(json!({"wait_list_changed": true}).to_string().as_bytes())
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while line.trim() != "ready: list" {
+        line.clear();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the client ended early"
+        );
+    }
+    t.run(&["install", "json-query"]).success();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-read", "json-query"]);
+}
