@@ -30,6 +30,11 @@ pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
 pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
 /// Seconds an HTTP download may wait for the server before it fails (default 30).
 pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
+/// Seconds one HTTP download may take in all, resumes included (default 3600).
+pub const ENV_HTTP_DEADLINE: &str = "ORLA_HTTP_DEADLINE";
+/// Bytes per second an HTTP download must average over each
+/// `ORLA_HTTP_TIMEOUT` window (default 10; 0 for no minimum).
+pub const ENV_HTTP_LOW_SPEED_LIMIT: &str = "ORLA_HTTP_LOW_SPEED_LIMIT";
 /// Set (to anything but the empty string): no colours in messages
 /// (https://no-color.org), unless `--color always`.
 pub const ENV_NO_COLOR: &str = "NO_COLOR";
@@ -53,6 +58,8 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_REGISTRY_TTL, "How long a fetched git registry is fresh: 90, 90s, 10m, 2h (default 10m)."),
     (ENV_OFFLINE, "1, true, yes or on: as --offline; 0, false, no or off: online."),
     (ENV_HTTP_TIMEOUT, "Seconds an HTTP download may wait for the server (default 30)."),
+    (ENV_HTTP_DEADLINE, "Seconds one HTTP download may take in all, resumes included (default 3600)."),
+    (ENV_HTTP_LOW_SPEED_LIMIT, "Bytes per second an HTTP download must average over each ORLA_HTTP_TIMEOUT window (default 10; 0: no minimum)."),
     (ENV_NO_COLOR, "Set and not empty: no colours (unless --color always)."),
     (ENV_CLICOLOR_FORCE, "Set and not 0: colours even when stderr is not a terminal (unless NO_COLOR or --color never)."),
     (ENV_FORCE_COLOR, "As CLICOLOR_FORCE."),
@@ -97,6 +104,10 @@ pub struct Context {
     pub registry_ttl: Duration,
     /// Inactivity timeout of HTTP downloads.
     pub http_timeout: Duration,
+    /// How long one HTTP download may take in all.
+    pub http_deadline: Duration,
+    /// The minimum rate of an HTTP download, in bytes per second.
+    pub http_low_speed_limit: u64,
     /// stdin and stderr are both terminals: questions may be asked.
     pub interactive: bool,
     /// The `PATH` directories, in order.
@@ -154,6 +165,33 @@ impl Context {
                 })?,
             None => Duration::from_secs(30),
         };
+        let http_deadline = match non_empty(ENV_HTTP_DEADLINE) {
+            Some(text) => text
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .ok_or_else(|| {
+                    Error::usage(
+                        format!("{ENV_HTTP_DEADLINE}: '{text}' is not a number of seconds"),
+                        Some(format!(
+                            "set it to a number of seconds above 0, e.g. {ENV_HTTP_DEADLINE}=600, or unset it for 3600"
+                        )),
+                    )
+                })?,
+            None => crate::http::HttpLimits::DEFAULT_DEADLINE,
+        };
+        let http_low_speed_limit = match non_empty(ENV_HTTP_LOW_SPEED_LIMIT) {
+            Some(text) => text.parse::<u64>().map_err(|_| {
+                Error::usage(
+                    format!("{ENV_HTTP_LOW_SPEED_LIMIT}: '{text}' is not a number of bytes per second"),
+                    Some(format!(
+                        "set it to a whole number, e.g. {ENV_HTTP_LOW_SPEED_LIMIT}=10, 0 for no minimum, or unset it for 10"
+                    )),
+                )
+            })?,
+            None => crate::http::HttpLimits::DEFAULT_LOW_SPEED_LIMIT,
+        };
         // A value that is neither yes nor no is refused: taking `ORLA_OFFLINE=yes`
         // as "online" would use the network after being told not to.
         let offline = match non_empty(ENV_OFFLINE).map(|v| v.to_ascii_lowercase()) {
@@ -185,6 +223,8 @@ impl Context {
             allow_rollback: false,
             registry_ttl,
             http_timeout,
+            http_deadline,
+            http_low_speed_limit,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
             search_path: std::env::var_os(ENV_PATH)
@@ -193,6 +233,15 @@ impl Context {
             reporter: Box::new(Printer::new(quiet, stderr_color(color))),
             cwd,
         })
+    }
+
+    /// The bounds of HTTP downloads in this run.
+    pub fn http_limits(&self) -> crate::http::HttpLimits {
+        crate::http::HttpLimits {
+            timeout: self.http_timeout,
+            deadline: self.http_deadline,
+            low_speed_limit: self.http_low_speed_limit,
+        }
     }
 
     pub fn cache(&self) -> Cache {

@@ -6,6 +6,15 @@
 //!   any single read may take at most `timeout` (default 30 s,
 //!   `ORLA_HTTP_TIMEOUT`), so a large download on a slow link is fine but a
 //!   stalled server is not.
+//! - A server that keeps sending, but too slowly, is not stalled, so two
+//!   more bounds hold (`HttpLimits`): a minimum transfer rate, averaged over
+//!   each `timeout` window (default 10 bytes/s, `ORLA_HTTP_LOW_SPEED_LIMIT`,
+//!   as cargo's `http.low-speed-limit` and curl's `--speed-limit`), and an
+//!   overall deadline for one request, its body and resumes included
+//!   (default 1 hour, `ORLA_HTTP_DEADLINE`). One byte every two seconds
+//!   held an install, and its lock, for as long as the server liked. The
+//!   deadline is checked between reads, so it is passed by at most
+//!   `timeout`.
 //! - A request that fails to connect or gets a 5xx answer is retried with
 //!   exponential backoff (200 ms, 400 ms, 800 ms: four attempts); a 4xx
 //!   answer is final, as retrying cannot change it.
@@ -19,7 +28,7 @@
 
 use std::io::{self, Read};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
@@ -34,7 +43,34 @@ const BACKOFF: Duration = Duration::from_millis(200);
 
 pub struct HttpClient {
     client: OnceLock<Result<Client, String>>,
-    timeout: Duration,
+    limits: HttpLimits,
+}
+
+/// How long and how slowly one download may run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HttpLimits {
+    /// Inactivity: connecting, waiting for headers, or any single read.
+    pub timeout: Duration,
+    /// One request from its start to its last byte, resumes included.
+    pub deadline: Duration,
+    /// Bytes per second the body must average over each `timeout` window;
+    /// 0 for no minimum.
+    pub low_speed_limit: u64,
+}
+
+impl HttpLimits {
+    pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(3600);
+    pub const DEFAULT_LOW_SPEED_LIMIT: u64 = 10;
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        HttpLimits {
+            timeout: Duration::from_secs(30),
+            deadline: HttpLimits::DEFAULT_DEADLINE,
+            low_speed_limit: HttpLimits::DEFAULT_LOW_SPEED_LIMIT,
+        }
+    }
 }
 
 impl Default for HttpClient {
@@ -67,13 +103,20 @@ enum Failure {
 
 impl HttpClient {
     pub fn new() -> HttpClient {
-        HttpClient::with_timeout(Duration::from_secs(30))
+        HttpClient::with_limits(HttpLimits::default())
     }
 
     pub fn with_timeout(timeout: Duration) -> HttpClient {
+        HttpClient::with_limits(HttpLimits {
+            timeout,
+            ..HttpLimits::default()
+        })
+    }
+
+    pub fn with_limits(limits: HttpLimits) -> HttpClient {
         HttpClient {
             client: OnceLock::new(),
-            timeout,
+            limits,
         }
     }
 
@@ -83,8 +126,8 @@ impl HttpClient {
             .get_or_init(|| {
                 Client::builder()
                     .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
-                    .connect_timeout(self.timeout)
-                    .timeout(self.timeout)
+                    .connect_timeout(self.limits.timeout)
+                    .timeout(self.limits.timeout)
                     .redirect(reqwest::redirect::Policy::limited(10))
                     .build()
                     .map_err(|e| e.to_string())
@@ -157,6 +200,7 @@ impl HttpClient {
             message,
         };
         let client = self.client().map_err(fail)?.clone();
+        let started = Instant::now();
         let response = with_retries(url, reporter, || attempt(&client, url, 0))
             .map_err(|(m, attempts)| fail(tried(m, attempts)))?;
         let len = response.content_length();
@@ -167,6 +211,7 @@ impl HttpClient {
             offset: 0,
             total: len,
             resumes: 0,
+            pace: Pace::new(self.limits, started),
         };
         Ok((Box::new(body), len))
     }
@@ -250,6 +295,65 @@ struct Resuming {
     offset: u64,
     total: Option<u64>,
     resumes: u32,
+    pace: Pace,
+}
+
+/// The deadline and the minimum rate of one download.
+struct Pace {
+    limits: HttpLimits,
+    started: Instant,
+    window_start: Instant,
+    window_bytes: u64,
+}
+
+impl Pace {
+    fn new(limits: HttpLimits, started: Instant) -> Pace {
+        Pace {
+            limits,
+            started,
+            window_start: Instant::now(),
+            window_bytes: 0,
+        }
+    }
+
+    /// An error once the download has run past its deadline.
+    fn check_deadline(&self) -> io::Result<()> {
+        if self.started.elapsed() > self.limits.deadline {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the download took longer than {} s (ORLA_HTTP_DEADLINE)",
+                    self.limits.deadline.as_secs_f64()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts `n` bytes; an error when a whole window averaged less than
+    /// the minimum rate.
+    fn arrived(&mut self, n: u64) -> io::Result<()> {
+        self.window_bytes += n;
+        let window = self.window_start.elapsed();
+        if window < self.limits.timeout {
+            return Ok(());
+        }
+        let needed = (self.limits.low_speed_limit as f64 * window.as_secs_f64()) as u64;
+        if self.window_bytes < needed {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the server sent {} bytes in {:.0} s, slower than {} bytes/s (ORLA_HTTP_LOW_SPEED_LIMIT)",
+                    self.window_bytes,
+                    window.as_secs_f64(),
+                    self.limits.low_speed_limit
+                ),
+            ));
+        }
+        self.window_start = Instant::now();
+        self.window_bytes = 0;
+        Ok(())
+    }
 }
 
 impl Resuming {
@@ -263,6 +367,7 @@ impl Resuming {
         }
         self.resumes += 1;
         std::thread::sleep(BACKOFF * self.resumes);
+        self.pace.check_deadline()?;
         let response = with_retries(&self.url, &crate::progress::Silent, || {
             attempt(&self.client, &self.url, self.offset)
         })
@@ -295,6 +400,8 @@ impl Read for Resuming {
             return Ok(0);
         }
         loop {
+            // Too slow or too long is final: resuming would not help.
+            self.pace.check_deadline()?;
             match self.response.read(buf) {
                 Ok(0) => match self.total {
                     Some(total) if self.offset < total => {
@@ -305,6 +412,7 @@ impl Read for Resuming {
                 },
                 Ok(n) => {
                     self.offset += n as u64;
+                    self.pace.arrived(n as u64)?;
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

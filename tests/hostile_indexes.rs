@@ -720,3 +720,58 @@ fn registry_names_with_control_characters_are_refused() {
         run.stderr
     );
 }
+
+/// Regression: ORLA_HTTP_TIMEOUT bounded only the gap between two reads, so
+/// a server sending one byte every two seconds held an install (and the
+/// root's lock) for as long as it liked. A download now has a minimum rate,
+/// averaged over each ORLA_HTTP_TIMEOUT window, and an overall deadline.
+#[test]
+fn a_slow_server_cannot_hold_an_install() {
+    let s = setup();
+    // Ten bytes a second, forty bytes an answer, for ever.
+    s.server.route(
+        "/evil.tar.gz",
+        Behaviour::Trickle(
+            s.evil_bytes.clone(),
+            std::time::Duration::from_millis(100),
+            40,
+        ),
+    );
+    let before = (snapshot(&s.t.home), snapshot(&s.t.cache));
+    let install = |env: &[(&str, &str)]| {
+        let mut cmd = s.t.command(&[
+            "install",
+            "evil",
+            "--yes",
+            "--registry",
+            &s.index.location(),
+        ]);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        common::to_run(cmd.output().unwrap())
+    };
+    install(&[
+        ("ORLA_HTTP_TIMEOUT", "1"),
+        ("ORLA_HTTP_LOW_SPEED_LIMIT", "100"),
+    ])
+    .failure(1)
+    .stderr_has("slower than 100 bytes/s (ORLA_HTTP_LOW_SPEED_LIMIT)");
+    install(&[
+        ("ORLA_HTTP_TIMEOUT", "5"),
+        ("ORLA_HTTP_LOW_SPEED_LIMIT", "0"),
+        ("ORLA_HTTP_DEADLINE", "1"),
+    ])
+    .failure(1)
+    .stderr_has("the download took longer than 1 s (ORLA_HTTP_DEADLINE)");
+    assert_eq!((snapshot(&s.t.home), snapshot(&s.t.cache)), before);
+    for (key, value) in [
+        ("ORLA_HTTP_DEADLINE", "soon"),
+        ("ORLA_HTTP_LOW_SPEED_LIMIT", "-1"),
+    ] {
+        install(&[(key, value)])
+            .failure(2)
+            .stderr_has(&format!("{key}: '{value}' is not a number"));
+    }
+    s.server.release();
+}

@@ -81,7 +81,8 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
     let unpacked = match &plan.fetch {
         Fetch::Archive(job) => {
-            let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_timeout(ctx.http_timeout);
+            let fetcher =
+                Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
             let unpacked = fetcher.fetch_unpack(job, staging.path(), reporter)?;
             fetcher.keep_downloads();
             unpacked

@@ -129,6 +129,12 @@ impl Fetcher {
         self
     }
 
+    /// Sets every bound of HTTP downloads (inactivity, deadline, minimum rate).
+    pub fn with_http_limits(mut self, limits: crate::http::HttpLimits) -> Fetcher {
+        self.http = HttpClient::with_limits(limits);
+        self
+    }
+
     /// Streams the archive of `job` into the empty directory `dest`,
     /// verifying it on the way. Nothing in `dest` may be used unless this
     /// returns `Ok`.

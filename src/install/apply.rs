@@ -47,7 +47,7 @@ pub(crate) fn apply(
     yes: bool,
 ) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
     let reporter = ctx.reporter.as_ref();
-    let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_timeout(ctx.http_timeout);
+    let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
     let staged = std::thread::scope(|scope| {
         let handles: Vec<_> = plans
             .iter()

@@ -31,6 +31,9 @@ pub enum Behaviour {
     ServeNoRanges(Vec<u8>),
     /// `TruncateOnce` from a server that ignores Range headers.
     TruncateOnceNoRanges(Vec<u8>, usize),
+    /// Announce the full length, then send one byte per interval, at most
+    /// N bytes per answer (then close), until `release` is called.
+    Trickle(Vec<u8>, Duration, usize),
 }
 
 struct State {
@@ -233,6 +236,16 @@ fn handle(mut stream: TcpStream, state: &State) {
         Some(Behaviour::Truncate(bytes, n)) => {
             let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
             let _ = stream.write_all(&bytes[..n]);
+        }
+        Some(Behaviour::Trickle(bytes, every, most)) => {
+            let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
+            for byte in bytes.iter().take(most) {
+                if state.released.load(Ordering::SeqCst) || stream.write_all(&[*byte]).is_err() {
+                    break;
+                }
+                let _ = stream.flush();
+                std::thread::sleep(every);
+            }
         }
         Some(Behaviour::Stall(bytes, n)) => {
             let _ = stream.write_all(header("200 OK", bytes.len()).as_bytes());
