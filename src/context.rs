@@ -44,6 +44,10 @@ pub const ENV_CLICOLOR_FORCE: &str = "CLICOLOR_FORCE";
 /// As `CLICOLOR_FORCE` (the name Node tools and many CI systems use).
 pub const ENV_FORCE_COLOR: &str = "FORCE_COLOR";
 
+/// The width `list` and `search` fit their tables to when stdout is a
+/// terminal (default: the terminal's own width); ignored when piped.
+pub const ENV_COLUMNS: &str = "COLUMNS";
+
 /// Where commands are looked up: a tool's interpreter and the commands its
 /// tool.yaml `dependencies` name (see `install::requirements`).
 pub const ENV_PATH: &str = "PATH";
@@ -63,6 +67,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_NO_COLOR, "Set and not empty: no colours (unless --color always)."),
     (ENV_CLICOLOR_FORCE, "Set and not 0: colours even when stderr is not a terminal (unless NO_COLOR or --color never)."),
     (ENV_FORCE_COLOR, "As CLICOLOR_FORCE."),
+    (ENV_COLUMNS, "On a terminal, the width list and search fit their tables to (default: the width of the terminal)."),
     (ENV_PATH, "Where a tool's interpreter and the commands its tool.yaml dependencies name are looked up."),
 ];
 
@@ -112,6 +117,9 @@ pub struct Context {
     pub interactive: bool,
     /// The `PATH` directories, in order.
     pub search_path: Vec<PathBuf>,
+    /// When stdout is a terminal, its width (or `COLUMNS`): tables are
+    /// wrapped to it. `None` when piped: scripts get whole lines.
+    pub stdout_width: Option<usize>,
     pub reporter: Box<dyn Reporter>,
 }
 
@@ -227,6 +235,15 @@ impl Context {
             http_low_speed_limit,
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
+            stdout_width: std::io::stdout()
+                .is_terminal()
+                .then(|| {
+                    non_empty(ENV_COLUMNS)
+                        .and_then(|c| c.parse::<usize>().ok())
+                        .filter(|c| *c > 0)
+                        .or_else(terminal_width)
+                })
+                .flatten(),
             search_path: std::env::var_os(ENV_PATH)
                 .map(|p| std::env::split_paths(&p).collect())
                 .unwrap_or_default(),
@@ -288,6 +305,20 @@ impl Context {
     pub fn display_path(&self, path: &Path) -> String {
         path.display().to_string()
     }
+}
+
+/// The width of the terminal on stdout.
+#[cfg(unix)]
+fn terminal_width() -> Option<usize> {
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ fills the winsize it is given.
+    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+#[cfg(not(unix))]
+fn terminal_width() -> Option<usize> {
+    None
 }
 
 fn non_empty(var: &str) -> Option<String> {

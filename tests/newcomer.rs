@@ -656,3 +656,36 @@ fn publishing_a_pre_release_keeps_the_stable_description_search_shows() {
     let listing = std::fs::read_to_string(index.join("registry.yaml")).unwrap();
     assert!(listing.contains("Test tool desc-tool"), "{listing}");
 }
+
+#[cfg(unix)]
+#[test]
+fn list_and_search_fit_the_terminal_without_breaking_words() {
+    use expectrl::{Eof, Session};
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    let on_terminal = |args: &[&str]| {
+        let mut cmd = t.terminal_command(args);
+        cmd.env("TERM", "xterm").env("COLUMNS", "70");
+        let mut s = Session::spawn(cmd).expect("spawn on a pty");
+        s.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+        let found = s.expect(Eof).unwrap();
+        String::from_utf8_lossy(&[found.before(), found.get(0).unwrap_or_default()].concat())
+            .replace('\r', "")
+    };
+    let description = "Read a text file, optionally from a byte offset and up to a byte limit; invalid UTF-8 bytes are replaced";
+    for args in [&["list"][..], &["search", "fs-read"]] {
+        let out = on_terminal(args);
+        assert!(out.lines().count() > 2, "{args:?} not wrapped:\n{out}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= 70, "{args:?}: {line:?}");
+        }
+        // Every word of the description is there, whole.
+        let words: Vec<&str> = out.split_whitespace().collect();
+        for word in description.split(' ') {
+            assert!(words.contains(&word), "{args:?}: {word:?} broken:\n{out}");
+        }
+        // Piped, the same command prints whole lines.
+        let piped = t.run(args);
+        assert!(piped.stdout.contains(description), "{}", piped.stdout);
+    }
+}

@@ -95,7 +95,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         );
         return Ok(());
     }
-    super::write_stdout(table(&manifest.installed, &missing).as_bytes())
+    super::write_stdout(table(&manifest.installed, &missing, ctx.stdout_width).as_bytes())
 }
 
 /// A stale project manifest, regenerated; when the project cannot be
@@ -112,7 +112,7 @@ fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, Er
     }
 }
 
-fn table(entries: &[InstalledEntry], missing: &[bool]) -> String {
+fn table(entries: &[InstalledEntry], missing: &[bool], width: Option<usize>) -> String {
     // The ROOT column only matters when a project lists global tools too.
     let mixed = entries.iter().any(|e| e.root != entries[0].root);
     let rows: Vec<Vec<String>> = entries
@@ -156,5 +156,5 @@ fn table(entries: &[InstalledEntry], missing: &[bool]) -> String {
     if mixed {
         header.insert(4, "ROOT");
     }
-    super::table(&header, &rows)
+    super::table_fit(&header, &rows, width)
 }

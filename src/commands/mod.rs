@@ -161,6 +161,77 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
 /// Aligns rows under a header, two spaces between columns; the last column
 /// is not padded, so long descriptions do not leave trailing blanks.
 pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    table_fit(header, rows, None)
+}
+
+/// As `table`, fitted to `width` columns when one is given (stdout is a
+/// terminal): the last column (a description) wraps between words onto
+/// lines indented to where it starts; a word longer than the room left
+/// stays whole. When even the other columns leave it less than 20
+/// columns, nothing is wrapped.
+pub(crate) fn table_fit<R: AsRef<[String]>>(
+    header: &[&str],
+    rows: &[R],
+    width: Option<usize>,
+) -> String {
+    let text = table_lines(header, rows);
+    let Some(width) = width else {
+        return text;
+    };
+    let indent = last_column_start(header, rows);
+    if width < indent + 20 {
+        return text;
+    }
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= width {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let head: String = line.chars().take(indent).collect();
+        let tail: String = line.chars().skip(indent).collect();
+        let mut current = head;
+        let mut used = indent;
+        let mut first = true;
+        for word in tail.split(' ').filter(|w| !w.is_empty()) {
+            let len = word.chars().count();
+            if !first && used + 1 + len > width {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = " ".repeat(indent);
+                used = indent;
+                first = true;
+            }
+            if !first {
+                current.push(' ');
+                used += 1;
+            }
+            current.push_str(word);
+            used += len;
+            first = false;
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Where the last column of `table` starts.
+fn last_column_start<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> usize {
+    let columns = header.len();
+    (0..columns.saturating_sub(1))
+        .map(|i| {
+            let cells = rows
+                .iter()
+                .filter_map(|r| r.as_ref().get(i))
+                .map(|c| crate::progress::printable(c).chars().count());
+            cells.chain([header[i].chars().count()]).max().unwrap_or(0) + 2
+        })
+        .sum()
+}
+
+fn table_lines<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
     // Each cell on one line: a line break in a description is shown, not
     // taken as the start of another row.
     let rows: Vec<Vec<String>> = rows
@@ -202,6 +273,30 @@ pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tables_wrap_their_last_column_between_words() {
+        let rows = vec![vec![
+            "fs-read".to_string(),
+            "Read a text file, optionally from a byte offset".to_string(),
+        ]];
+        let text = super::table_fit(&["NAME", "DESCRIPTION"], &rows, Some(30));
+        assert_eq!(
+            text,
+            "NAME     DESCRIPTION\n\
+             fs-read  Read a text file,\n         optionally from a\n         byte offset\n"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 30, "{line:?}");
+        }
+        // Unfitted (a pipe), and too narrow to help: whole lines.
+        let whole = super::table(&["NAME", "DESCRIPTION"], &rows);
+        assert_eq!(
+            super::table_fit(&["NAME", "DESCRIPTION"], &rows, Some(20)),
+            whole
+        );
+        assert_eq!(whole.lines().count(), 2);
+    }
+
     #[test]
     fn shell_quote_quotes_only_what_a_shell_would_split() {
         assert_eq!(super::shell_quote("/tmp/a-b_c.d"), "/tmp/a-b_c.d");

@@ -94,7 +94,12 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
         })
         .collect();
     super::write_stdout(
-        super::table(&["NAME", "VERSION", "REGISTRY", "DESCRIPTION"], &rows).as_bytes(),
+        super::table_fit(
+            &["NAME", "VERSION", "REGISTRY", "DESCRIPTION"],
+            &rows,
+            ctx.stdout_width,
+        )
+        .as_bytes(),
     )
 }
 
