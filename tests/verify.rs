@@ -163,16 +163,18 @@ fn name_only_commands_refuse_a_version_with_a_hint() {
 }
 
 /// A package whose receipt is damaged is not counted by `list`; `install`
-/// skipped it as "already installed", which contradicted `list`.
+/// skipped it as "already installed" and exited 0 with nothing served. It
+/// fails, says why, and names the command that repairs it.
 #[test]
-fn install_says_why_it_skips_a_package_with_a_damaged_receipt() {
+fn install_fails_on_a_package_with_a_damaged_receipt_and_names_the_repair() {
     let t = TestContext::new();
     t.run(&["install", "fs-list"]).success();
     let dir = t.tools_dir().join("fs-list/1.0.0");
     std::fs::write(dir.join(".orla-receipt.json"), "garbage").unwrap();
     t.run(&["install", "fs-list"])
-        .success()
-        .stderr_has("exists but its install receipt is damaged (--force reinstalls it)");
+        .failure(1)
+        .stderr_has("exists but is damaged")
+        .stderr_has("hint: `orla install fs-list@1.0.0 --force` replaces it");
     t.run(&["install", "fs-list", "--force"]).success();
     t.run(&["verify", "fs-list"]).success();
 }
