@@ -300,11 +300,24 @@ fn failures_are_distinct_errors_with_the_taxonomy() {
     );
     install_local(&t, &script_tool("flood", "#!/bin/sh\nexec yes orla\n", ""));
     install_local(&t, &script_tool("gone", "#!/nonexistent/interpreter\n", ""));
+    // A child that leaves the process group keeps stdout open after the tool exits.
+    install_local(
+        &t,
+        &script_tool(
+            "escaper",
+            &format!(
+                "#!/bin/sh\necho kept\nsetsid sh -c 'echo in > \"$0\"; exec sleep 4' '{0}' &\nwhile [ ! -s '{0}' ]; do sleep 0.05; done\n",
+                t.work.join("escaped").display()
+            ),
+            "",
+        ),
+    );
     let out = stdio_session(
         &t,
         &python,
         json!({"calls": [
-            {"name": "slow"}, {"name": "fails"}, {"name": "flood"}, {"name": "gone"}
+            {"name": "slow"}, {"name": "fails"}, {"name": "flood"}, {"name": "gone"},
+            {"name": "escaper"}
         ]}),
     );
     let calls = out["calls"].as_array().unwrap();
@@ -320,6 +333,8 @@ fn failures_are_distinct_errors_with_the_taxonomy() {
         assert_eq!(error(i)["retryable"], retryable, "{}", calls[i]);
     }
     assert_eq!(calls[1]["_meta"]["orla/exit_code"], 3);
+    assert_eq!(calls[4]["isError"], false, "{}", calls[4]);
+    assert_eq!(text_of(&calls[4]), "kept\n");
     let failed = text_of(&calls[1]);
     assert!(
         failed.contains("exited with status 3: bad input"),

@@ -68,8 +68,10 @@ pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
     let cap = limits.max_output;
-    let out_task = tokio::spawn(read_capped(stdout, cap));
-    let err_task = tokio::spawn(read_capped(stderr, cap));
+    let out_buf = Shared::default();
+    let err_buf = Shared::default();
+    let out_task = tokio::spawn(read_capped(stdout, cap, out_buf.clone()));
+    let err_task = tokio::spawn(read_capped(stderr, cap, err_buf.clone()));
 
     enum End {
         Exited(std::io::Result<std::process::ExitStatus>),
@@ -93,8 +95,10 @@ pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output
     };
     guard.0 = None;
     writer.abort();
-    let (stdout, _) = collect(out_task).await;
-    let (stderr, _) = collect(err_task).await;
+    collect(out_task).await;
+    collect(err_task).await;
+    let stdout = std::mem::take(&mut *out_buf.lock().expect("not poisoned"));
+    let stderr = std::mem::take(&mut *err_buf.lock().expect("not poisoned"));
     let output = Output {
         stdout,
         stderr,
@@ -113,39 +117,41 @@ pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output
     }
 }
 
-type Reader = tokio::task::JoinHandle<(Vec<u8>, bool)>;
+/// The bytes read so far, readable even while the reader still waits.
+type Shared = std::sync::Arc<std::sync::Mutex<Vec<u8>>>;
+
+/// Finishes with whether the output passed the cap.
+type Reader = tokio::task::JoinHandle<bool>;
 
 fn watch_overflow(task: Reader, over: tokio::sync::watch::Sender<bool>) -> Reader {
     tokio::spawn(async move {
-        let result = task.await.unwrap_or_default();
-        if result.1 {
+        let over_cap = task.await.unwrap_or_default();
+        if over_cap {
             let _ = over.send(true);
         }
-        result
+        over_cap
     })
 }
 
 /// The pipes close once every process of the group is gone; a process that
-/// left the group may keep one open, so collection gives up after a moment.
-async fn collect(task: Reader) -> (Vec<u8>, bool) {
-    match tokio::time::timeout(Duration::from_secs(2), task).await {
-        Ok(Ok(result)) => result,
-        _ => (Vec::new(), false),
-    }
+/// left the group (setsid) may keep one open, so collection stops waiting
+/// after a moment and keeps what was read.
+async fn collect(task: Reader) {
+    let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
 }
 
-/// Reads up to `cap` bytes; returns them and whether there was more.
-async fn read_capped<R: AsyncRead + Unpin>(mut reader: R, cap: usize) -> (Vec<u8>, bool) {
-    let mut buf = Vec::new();
+/// Reads up to `cap` bytes into `buf`; returns whether there was more.
+async fn read_capped<R: AsyncRead + Unpin>(mut reader: R, cap: usize, buf: Shared) -> bool {
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         match reader.read(&mut chunk).await {
-            Ok(0) | Err(_) => return (buf, false),
+            Ok(0) | Err(_) => return false,
             Ok(n) => {
+                let mut buf = buf.lock().expect("not poisoned");
                 let room = cap.saturating_sub(buf.len());
                 buf.extend_from_slice(&chunk[..n.min(room)]);
                 if n > room {
-                    return (buf, true);
+                    return true;
                 }
             }
         }
