@@ -1064,3 +1064,20 @@ fn an_http_session_stays_open_across_a_reload_and_is_notified() {
     assert_eq!(names(&out["tools"]), ["fs-read"]);
     assert_eq!(names(&out["tools_after"]), ["fs-read", "json-query"]);
 }
+
+#[test]
+fn logs_are_json_lines_unless_pretty_is_asked_for() {
+    let t = TestContext::new();
+    let json_serve = HttpServe::start(&t, &[]);
+    json_serve.wait_for_log("\"msg\":\"listening\"", 1);
+    let log = json_serve.log.lock().unwrap().clone();
+    for line in log.lines().filter(|l| l.starts_with('{')) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert!(
+            v["time"].is_string() && v["level"].is_string() && v["msg"].is_string(),
+            "{line}"
+        );
+    }
+    let pretty = HttpServe::start(&t, &["--log-format", "pretty"]);
+    pretty.wait_for_log(" INFO  listening url=", 1);
+}
