@@ -875,3 +875,48 @@ fn a_tool_that_declares_no_permissions_is_confirmed_once_with_its_real_risk() {
     assert!(!run.stderr.contains("none (risk: low)"), "{}", run.stderr);
     assert!(!t.tools_dir().join("fs").exists());
 }
+
+#[test]
+fn an_rfc3_registry_named_in_config_yaml_or_orla_yaml() {
+    let t = TestContext::new();
+    let o = orla(&t);
+    o.registry.publish(&o.listing(false, &[]));
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        format!("registries:\n  mirror: {}\n", o.registry.url()),
+    )
+    .unwrap();
+    // The public registry stays off (the harness drops it): the named one answers.
+    t.run(&["install", "coinflip", "--yes"])
+        .success()
+        .stderr_has("Installed coinflip 0.1.1");
+    assert_eq!(
+        receipt(&t, "coinflip", "0.1.1")["source"]["registry"],
+        "mirror"
+    );
+    t.run(&["info", "coinflip", "--registry", "mirror"])
+        .success()
+        .stdout_has("registry:    mirror (");
+    t.run(&["update", "--yes"])
+        .success()
+        .stderr_has("Up to date coinflip 0.1.1");
+
+    // A project names it in orla.yaml, relative to the project.
+    std::fs::remove_file(t.home.join("config.yaml")).unwrap();
+    let project = t.work.join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("orla.yaml"),
+        format!(
+            "registries:\n  - name: orla-mirror\n    location: {}\n",
+            o.registry.bare.display()
+        ),
+    )
+    .unwrap();
+    t.run_in(&project, &["install", "fs@0.2", "--yes"])
+        .success()
+        .stderr_has("Installed fs 0.2.1");
+    let lock = std::fs::read_to_string(project.join("orla.lock")).unwrap();
+    assert!(lock.contains("registry = \"orla-mirror\""), "{lock}");
+}
