@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a registry tool once without installing it (as uvx and npx do)')
             [CompletionResult]::new('which', 'which', [CompletionResultType]::ParameterValue, 'Print the entrypoint the manifest serves for a tool')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the directory tools are installed into')
+            [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Tool names for shell completion, one a line (used by the completion scripts)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
@@ -254,6 +255,19 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;dir' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;__complete' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -629,6 +643,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a registry tool once without installing it (as uvx and npx do)')
             [CompletionResult]::new('which', 'which', [CompletionResultType]::ParameterValue, 'Print the entrypoint the manifest serves for a tool')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the directory tools are installed into')
+            [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Tool names for shell completion, one a line (used by the completion scripts)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
@@ -672,6 +687,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;dir' {
+            break
+        }
+        'orla;help;__complete' {
             break
         }
         'orla;help;cache' {

@@ -16,6 +16,9 @@ _orla() {
             ",$1")
                 cmd="orla"
                 ;;
+            orla,__complete)
+                cmd="orla__subcmd____complete"
+                ;;
             orla,cache)
                 cmd="orla__subcmd__cache"
                 ;;
@@ -120,6 +123,9 @@ _orla() {
                 ;;
             orla__subcmd__client__subcmd__help,remove)
                 cmd="orla__subcmd__client__subcmd__help__subcmd__remove"
+                ;;
+            orla__subcmd__help,__complete)
+                cmd="orla__subcmd__help__subcmd____complete"
                 ;;
             orla__subcmd__help,cache)
                 cmd="orla__subcmd__help__subcmd__cache"
@@ -266,8 +272,26 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir __complete cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd____complete)
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version installed available"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -588,8 +612,22 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help"
+            opts="install uninstall list init use verify search info update run which dir __complete cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd____complete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1632,8 +1670,30 @@ _orla() {
     esac
 }
 
+_orla_names() {
+    local sub="" w
+    for w in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        case "$w" in -*) ;; *) sub="$w"; break ;; esac
+    done
+    case "$sub" in
+        uninstall|rm|use|which|verify|update) orla __complete installed 2>/dev/null ;;
+        install|run|info|search) orla __complete available 2>/dev/null ;;
+    esac
+}
+
+_orla_dynamic() {
+    _orla "$@"
+    local cur="${COMP_WORDS[COMP_CWORD]}"
+    case "$cur" in -*) return ;; esac
+    local names
+    names="$(_orla_names)"
+    if [[ -n "$names" ]]; then
+        COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+    fi
+}
+
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _orla -o nosort -o bashdefault -o default orla
+    complete -F _orla_dynamic -o nosort -o bashdefault -o default orla
 else
-    complete -F _orla -o bashdefault -o default orla
+    complete -F _orla_dynamic -o bashdefault -o default orla
 fi

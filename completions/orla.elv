@@ -42,6 +42,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand run 'Run a registry tool once without installing it (as uvx and npx do)'
             cand which 'Print the entrypoint the manifest serves for a tool'
             cand dir 'Print the directory tools are installed into'
+            cand __complete 'Tool names for shell completion, one a line (used by the completion scripts)'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -237,6 +238,18 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;dir'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --global 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;__complete'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -575,6 +588,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand run 'Run a registry tool once without installing it (as uvx and npx do)'
             cand which 'Print the entrypoint the manifest serves for a tool'
             cand dir 'Print the directory tools are installed into'
+            cand __complete 'Tool names for shell completion, one a line (used by the completion scripts)'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -606,6 +620,8 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;which'= {
         }
         &'orla;help;dir'= {
+        }
+        &'orla;help;__complete'= {
         }
         &'orla;help;cache'= {
             cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'

@@ -26,7 +26,7 @@ fn assert_snapshot(actual: String, file: &Path, redactions: Redactions) {
 fn command_paths(cmd: &clap::Command, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
     out.push(prefix.clone());
     for sub in cmd.get_subcommands() {
-        if sub.get_name() == "help" {
+        if sub.get_name() == "help" || sub.is_hide_set() {
             continue;
         }
         let mut path = prefix.clone();

@@ -689,3 +689,49 @@ fn list_and_search_fit_the_terminal_without_breaking_words() {
         assert!(piped.stdout.contains(description), "{}", piped.stdout);
     }
 }
+
+#[test]
+fn completions_offer_installed_and_registry_tool_names() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    let installed = t.run(&["__complete", "installed"]);
+    installed.success();
+    assert_eq!(installed.stdout, "fs-read\n");
+    assert!(installed.stderr.is_empty(), "{}", installed.stderr);
+    let available = t.run(&["__complete", "available"]);
+    available.success();
+    for name in ["fs-read", "json-query", "http-get"] {
+        assert!(
+            available.stdout.lines().any(|l| l == name),
+            "{}",
+            available.stdout
+        );
+    }
+    // The bash script, driven as bash drives it on TAB.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/orla.bash");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_orla")).parent().unwrap();
+    let complete = |line: &str| {
+        let words: Vec<&str> = line.split(' ').collect();
+        let program = format!(
+            "source {}; COMP_WORDS=({}); COMP_CWORD={}; _orla_dynamic orla; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display(),
+            words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+            words.len() - 1
+        );
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(program)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+            .env("ORLA_HOME", &t.home)
+            .env("ORLA_CACHE_DIR", &t.cache)
+            .env("HOME", t.dir.path().join("user"))
+            .current_dir(&t.work)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(complete("orla uninstall f"), "fs-read\n");
+    assert_eq!(complete("orla rm "), "fs-read\n");
+    assert!(complete("orla install j").contains("json-query"));
+    assert!(complete("orla install --l").contains("--local"));
+}

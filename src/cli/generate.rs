@@ -17,7 +17,109 @@ pub const SHELLS: [(Shell, &str); 5] = [
 pub fn completion(shell: Shell) -> Vec<u8> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "orla", &mut out);
-    out
+    let script = String::from_utf8(out).expect("clap_complete writes UTF-8");
+    dynamic_names(shell, script).into_bytes()
+}
+
+/// Subcommands whose tool name argument is an installed tool, and those
+/// where it is any tool the registries list.
+const INSTALLED_NAMES: [&str; 6] = ["uninstall", "rm", "use", "which", "verify", "update"];
+const AVAILABLE_NAMES: [&str; 4] = ["install", "run", "info", "search"];
+
+/// clap's scripts complete flags and subcommands; tool names come from
+/// orla itself (`orla __complete installed|available`, offline and silent),
+/// so the bash, zsh and fish scripts are given that hook.
+fn dynamic_names(shell: Shell, script: String) -> String {
+    match shell {
+        Shell::Bash => {
+            let hook = format!(
+                r#"
+_orla_names() {{
+    local sub="" w
+    for w in "${{COMP_WORDS[@]:1:COMP_CWORD-1}}"; do
+        case "$w" in -*) ;; *) sub="$w"; break ;; esac
+    done
+    case "$sub" in
+        {}) orla __complete installed 2>/dev/null ;;
+        {}) orla __complete available 2>/dev/null ;;
+    esac
+}}
+
+_orla_dynamic() {{
+    _orla "$@"
+    local cur="${{COMP_WORDS[COMP_CWORD]}}"
+    case "$cur" in -*) return ;; esac
+    local names
+    names="$(_orla_names)"
+    if [[ -n "$names" ]]; then
+        COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+    fi
+}}
+"#,
+                INSTALLED_NAMES.join("|"),
+                AVAILABLE_NAMES.join("|")
+            );
+            let script = script.replace("complete -F _orla ", "complete -F _orla_dynamic ");
+            match script.find("\nif [[ \"${BASH_VERSINFO[0]}\"") {
+                Some(at) => format!("{}{hook}{}", &script[..at], &script[at..]),
+                None => script + &hook,
+            }
+        }
+        Shell::Fish => {
+            let condition = |subs: &[&str]| {
+                subs.iter()
+                    .map(|s| format!("__fish_orla_using_subcommand {s}"))
+                    .collect::<Vec<_>>()
+                    .join("; or ")
+            };
+            format!(
+                "{script}complete -c orla -n \"{}\" -f -a \"(orla __complete installed 2>/dev/null)\"\n\
+                 complete -c orla -n \"{}\" -f -a \"(orla __complete available 2>/dev/null)\"\n",
+                condition(&INSTALLED_NAMES),
+                condition(&AVAILABLE_NAMES)
+            )
+        }
+        Shell::Zsh => {
+            // The positional tool names of those subcommands, found by the
+            // help text clap writes for them.
+            let installed = [
+                "::specs -- Tools to remove",
+                ":spec -- NAME@VERSION to serve",
+                "::name -- Verify only this tool",
+                "::names -- Tools to update",
+                ":name -- An installed tool",
+            ];
+            let available = [
+                "::specs -- Tools to install",
+                ":spec -- The tool\\:",
+                ":name -- The tool'\\''s name:",
+            ];
+            let mut out = String::new();
+            for line in script.lines() {
+                let kind = if installed.iter().any(|p| line.contains(p)) {
+                    Some("installed")
+                } else if available.iter().any(|p| line.contains(p)) {
+                    Some("available")
+                } else {
+                    None
+                };
+                match kind {
+                    Some(kind) if line.ends_with(":_default' \\") => {
+                        let cut = line.len() - ":_default' \\".len();
+                        out.push_str(&format!("{}:_orla_{kind}' \\", &line[..cut]));
+                    }
+                    _ => out.push_str(line),
+                }
+                out.push('\n');
+            }
+            let helpers = "\n_orla_installed() {\n    local -a names\n    names=(${(f)\"$(orla __complete installed 2>/dev/null)\"})\n    compadd -a names\n}\n\n_orla_available() {\n    local -a names\n    names=(${(f)\"$(orla __complete available 2>/dev/null)\"})\n    compadd -a names\n}\n";
+            match out.find("\n_orla() {") {
+                Some(at) => format!("{}{helpers}{}", &out[..at], &out[at..]),
+                None => out + helpers,
+            }
+        }
+        _ => script,
+    }
 }
 
 /// Every man page: `orla.1` and one per subcommand (`orla-install.1`, ...).
@@ -41,7 +143,7 @@ fn render(cmd: &clap::Command, name: &str, pages: &mut Vec<(String, Vec<u8>)>) {
         finish_page(&cmd, name, page).into_bytes(),
     ));
     for sub in cmd.get_subcommands() {
-        if sub.get_name() == "help" {
+        if sub.get_name() == "help" || sub.is_hide_set() {
             continue;
         }
         render(sub, &format!("{name}-{}", sub.get_name()), pages);

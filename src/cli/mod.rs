@@ -99,6 +99,9 @@ pub enum Command {
     Which(WhichArgs),
     /// Print the directory tools are installed into
     Dir(DirArgs),
+    /// Tool names for shell completion, one a line (used by the completion scripts)
+    #[command(name = "__complete", hide = true)]
+    Complete(CompleteArgs),
     /// Manage the download and registry cache
     #[command(subcommand)]
     Cache(CacheCommand),
@@ -365,8 +368,16 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CompleteArgs {
+    /// `installed` (the current root's tools) or `available` (what the
+    /// registries list, from the cache only: completion never waits for the network)
+    #[arg(value_parser = ["installed", "available"])]
+    pub kind: String,
+}
+
+#[derive(Debug, Args)]
 pub struct WhichArgs {
-    /// The tool's name
+    /// An installed tool's name
     #[arg(value_name = "NAME")]
     pub name: String,
 

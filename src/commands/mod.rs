@@ -74,6 +74,12 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Run(args) => run::run(&ctx, &args),
         Command::Which(args) => which::which(&ctx, &args),
         Command::Dir(args) => which::dir(&ctx, &args),
+        Command::Complete(args) => {
+            // Completion runs on every TAB: no network, nothing on stderr.
+            ctx.offline = true;
+            ctx.reporter = Box::new(crate::progress::Silent);
+            which::complete(&ctx, &args)
+        }
         Command::Cache(command) => cache::run(&ctx, &command),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),

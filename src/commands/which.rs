@@ -1,7 +1,7 @@
 //! `orla which NAME` and `orla dir`: where things are, for scripts and for
 //! people used to `which`, `uv tool dir` and `cargo install --list`.
 
-use crate::cli::{DirArgs, WhichArgs};
+use crate::cli::{CompleteArgs, DirArgs, WhichArgs};
 use crate::context::Context;
 use crate::error::Error;
 use crate::manifest::Manifest;
@@ -47,4 +47,38 @@ fn root(ctx: &Context, global: bool) -> Result<InstallRoot, Error> {
     } else {
         ctx.root()
     }
+}
+
+/// Tool names for the shell completion scripts: the installed ones (from
+/// the manifest, as `list` shows them) or those the registries list (read
+/// offline: a registry not in the cache contributes nothing). Errors print
+/// nothing: a completion must never disturb the command line.
+pub fn complete(ctx: &Context, args: &CompleteArgs) -> Result<(), Error> {
+    let mut names: Vec<String> = if args.kind == "installed" {
+        ctx.root()
+            .ok()
+            .and_then(|root| Manifest::read(&root).ok())
+            .map(|m| m.installed.into_iter().map(|e| e.name).collect())
+            .unwrap_or_default()
+    } else {
+        crate::registries::Registries::new(ctx, None)
+            .ok()
+            .map(|registries| {
+                registries
+                    .open_all()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(|r| r.listing().ok())
+                    .flat_map(|l| l.tools.into_iter().map(|t| t.name))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    names.sort();
+    names.dedup();
+    let mut out = names.join("\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    super::write_stdout(out.as_bytes())
 }
