@@ -429,11 +429,14 @@ fn killed_while_downloading_over_http_leaves_nothing() {
         };
         assert_eq!(archives(&cache_now), archives(&before.1));
     }
-    // The killed downloads left temporary files; once stale (an hour
-    // unwritten), the next download removes them.
+    // The cache and the root share a filesystem, so a download is not
+    // copied into the cache as it streams (the verified files are linked
+    // there afterwards): a killed download leaves no temporary file. Any
+    // left once stale (an hour unwritten) goes with the next download.
     let tmp = t.cache.join("tmp");
-    let leftovers: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
-    assert!(!leftovers.is_empty());
+    let leftovers: Vec<_> = std::fs::read_dir(&tmp)
+        .map(|d| d.flatten().collect())
+        .unwrap_or_default();
     for f in &leftovers {
         let status = std::process::Command::new("touch")
             .args(["-m", "-d", "2 hours ago"])
@@ -559,14 +562,11 @@ fn concurrent_processes_on_one_root_and_cache_end_consistent() {
         ])
     );
     assert_consistent(&t, "after the concurrent run");
-    // The shared cache holds exactly the verified HTTP downloads.
+    // The shared cache holds exactly the verified HTTP downloads (unpacked,
+    // linked from the installs, by the digest of their archive).
     let cached: Vec<String> = common::snapshot(&t.cache)
-        .into_iter()
-        .filter(|(k, _)| k.ends_with(".tar.gz"))
-        .map(|(k, v)| {
-            assert!(k.contains(&v), "{k} does not hold its digest");
-            k
-        })
+        .into_keys()
+        .filter(|k| k.starts_with("unpacked/") && k.ends_with("/files.json"))
         .collect();
     assert_eq!(cached.len(), 6, "{cached:?}"); // holder, p1..p4 and p7 version 2
 }

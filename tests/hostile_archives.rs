@@ -128,7 +128,7 @@ fn assert_refused(server: &Server, case: &str, bytes: &[u8], message: &str) {
     let Setup { t, index } = setup(server, case, bytes);
     let before = (snapshot(&t.home), snapshot(&t.cache));
     assert!(
-        before.1.keys().any(|k| k.starts_with("archives/")),
+        before.1.keys().any(|k| k.starts_with("unpacked/")),
         "{case}"
     );
     let run = t.run(&["install", "evil", "--yes", "--registry", &index.location()]);

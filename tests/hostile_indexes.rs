@@ -324,18 +324,27 @@ fn declared_permissions_must_match_the_archive() {
     );
 }
 
-/// The cache is keyed by digest, and every use re-verifies it: a corrupted
-/// (or swapped) cached archive is thrown away, fetched again, and the cache
-/// repaired.
+/// The cache is keyed by digest, and every use re-verifies it: a cached
+/// package whose files changed (a hard link shares them with the installed
+/// copy, so an edit in place reaches the cache too), went missing or whose
+/// record is damaged is thrown away, fetched again, and the cache repaired.
 #[test]
 fn a_corrupted_cache_entry_is_refetched_and_repaired() {
     let s = setup();
     assert_eq!(s.server.requests(), 1);
     let good = std::fs::read(s.index.root.join("archives/good/good-1.0.0.tar.gz")).unwrap();
-    let cached =
-        s.t.cache
-            .join(format!("archives/{}.tar.gz", Digest::of(&good)));
-    assert_eq!(std::fs::read(&cached).unwrap(), good);
+    let entry = s.t.cache.join(format!("unpacked/{}", Digest::of(&good)));
+    let record = entry.join("files.json");
+    assert!(record.is_file(), "the verified unpack is cached");
+    // Linked, not copied: the archive is not kept beside it.
+    assert!(!s.t.cache.join("archives").exists());
+    let cached_yaml = || {
+        snapshot(&entry)
+            .into_keys()
+            .find(|k| k.ends_with("/tool.yaml") || k == "tree/tool.yaml")
+            .map(|k| entry.join(k))
+            .expect("tool.yaml is cached")
+    };
     // The package's files; its receipt records a new install time.
     let files = || {
         let mut s = snapshot(&s.t.tools_dir());
@@ -344,20 +353,31 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
     };
     let installed = files();
 
-    let corruptions: Vec<(&str, Vec<u8>)> = vec![
-        ("flipped byte", {
-            let mut b = good.clone();
-            let i = b.len() / 2;
-            b[i] ^= 0x55;
-            b
-        }),
-        ("truncated", good[..good.len() / 3].to_vec()),
-        ("empty", Vec::new()),
-        ("another package", s.evil_bytes.clone()),
-        ("longer", [good.clone(), vec![0u8; 10]].concat()),
+    type Corrupt = Box<dyn Fn(&std::path::Path)>;
+    let corruptions: Vec<(&str, Corrupt)> = vec![
+        (
+            "edited in place",
+            Box::new(|p| std::fs::write(p, "name: good\nversion: 6.6.6\n").unwrap()),
+        ),
+        ("emptied", Box::new(|p| std::fs::write(p, "").unwrap())),
+        ("removed", Box::new(|p| std::fs::remove_file(p).unwrap())),
+        (
+            "made executable",
+            Box::new(|p| {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap()
+            }),
+        ),
+        (
+            "record damaged",
+            Box::new(|p| {
+                let record = p.ancestors().find(|a| a.ends_with("tree")).unwrap();
+                std::fs::write(record.with_file_name("files.json"), "{").unwrap()
+            }),
+        ),
     ];
-    for (n, (case, bytes)) in corruptions.into_iter().enumerate() {
-        std::fs::write(&cached, bytes).unwrap();
+    for (n, (case, corrupt)) in corruptions.into_iter().enumerate() {
+        corrupt(&cached_yaml());
         s.t.run(&[
             "install",
             "good",
@@ -366,10 +386,11 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
             &s.index.location(),
         ])
         .success()
-        .stderr_has("the cached archive of good 1.0.0 is corrupt; downloading it again");
+        .stderr_has("the cached copy of good 1.0.0 is damaged");
         assert_eq!(s.server.requests(), 2 + n, "{case}: fetched again");
-        assert_eq!(std::fs::read(&cached).unwrap(), good, "{case}: repaired");
+        assert!(record.is_file(), "{case}: repaired");
         assert_eq!(files(), installed, "{case}");
+        s.t.run(&["verify"]).success();
     }
     // And a sound cache entry is used without a request.
     s.t.run(&[
@@ -381,6 +402,7 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
     ])
     .success();
     assert_eq!(s.server.requests(), 6);
+    assert_eq!(files(), installed);
     s.t.run(&["verify"]).success();
 }
 
@@ -774,4 +796,98 @@ fn a_slow_server_cannot_hold_an_install() {
             .stderr_has(&format!("{key}: '{value}' is not a number"));
     }
     s.server.release();
+}
+
+/// Everything under `dir` that holds `needle`, as relative paths.
+fn files_holding(dir: &std::path::Path, needle: &str) -> Vec<String> {
+    snapshot(dir)
+        .into_keys()
+        .filter(|rel| {
+            std::fs::read(dir.join(rel))
+                .map(|b| String::from_utf8_lossy(&b).contains(needle))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+/// Credentials in an archive URL are used to download it, and never
+/// written down: receipts, the manifest and orla.lock are read by others
+/// and committed to repositories.
+#[test]
+fn credentials_in_archive_urls_are_not_written_down() {
+    let s = setup();
+    let url = s
+        .server
+        .url("/evil.tar.gz")
+        .replace("http://", "http://deploy:s3cret-token@");
+    s.index
+        .edit_records("evil", |r| r.archive = Some(url.clone()));
+    s.t.run(&[
+        "install",
+        "evil",
+        "--yes",
+        "--registry",
+        &s.index.location(),
+    ])
+    .success();
+    let receipt =
+        std::fs::read_to_string(s.t.tools_dir().join("evil/1.0.0/.orla-receipt.json")).unwrap();
+    assert!(receipt.contains(&s.server.url("/evil.tar.gz")), "{receipt}");
+    assert_eq!(files_holding(&s.t.home, "s3cret"), Vec::<String>::new());
+
+    // In a project, orla.lock too.
+    let dir = s.t.work.join("proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("orla.yaml"),
+        format!(
+            "registries:\n  - name: team\n    location: {}\ntools:\n",
+            s.index.location()
+        ),
+    )
+    .unwrap();
+    s.t.run_in(&dir, &["install", "evil", "--yes"]).success();
+    let lock = std::fs::read_to_string(dir.join("orla.lock")).unwrap();
+    assert!(lock.contains(&s.server.url("/evil.tar.gz")), "{lock}");
+    assert_eq!(files_holding(&dir, "s3cret"), Vec::<String>::new());
+}
+
+/// A registry's archive server may not bounce orla to another host or port
+/// of this machine (a service listening only locally): such a redirect is
+/// refused before any request is sent there. A redirect within the same
+/// server is followed.
+#[test]
+fn redirects_to_another_address_of_this_machine_are_refused() {
+    let s = setup();
+    let local = Server::start();
+    local.route("/evil.tar.gz", Behaviour::Serve(s.evil_bytes.clone()));
+    for (case, target) in [
+        ("other port", local.url("/evil.tar.gz")),
+        (
+            "localhost",
+            local.url("/evil.tar.gz").replace("127.0.0.1", "localhost"),
+        ),
+    ] {
+        s.server
+            .route("/bounce.tar.gz", Behaviour::Redirect(target));
+        let url = s.server.url("/bounce.tar.gz");
+        s.index
+            .edit_records("evil", |r| r.archive = Some(url.clone()));
+        s.refused(
+            case,
+            "another address of this machine, which orla does not follow",
+        );
+    }
+    assert_eq!(local.requests(), 0);
+    // The same server, another path: followed.
+    s.server
+        .route("/bounce.tar.gz", Behaviour::Redirect("/evil.tar.gz".into()));
+    s.t.run(&[
+        "install",
+        "evil",
+        "--yes",
+        "--registry",
+        &s.index.location(),
+    ])
+    .success();
 }

@@ -376,11 +376,13 @@ fn an_interrupted_download_resumes_with_a_range_request() {
         server.ranges_for("/big.tar.gz"),
         [None, Some(format!("bytes={cut}-"))]
     );
-    // The resumed archive is the verified one, and it reached the cache.
+    // The resumed archive is the verified one, and it reached the cache
+    // (unpacked, by the archive's digest).
     assert!(t
         .cache
-        .join("archives")
-        .join(format!("{}.tar.gz", orla::verify::Digest::of(&bytes[0])))
+        .join("unpacked")
+        .join(orla::verify::Digest::of(&bytes[0]).to_string())
+        .join("files.json")
         .is_file());
 
     // A server without range support answers 200 again: the bytes already

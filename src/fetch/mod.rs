@@ -2,12 +2,16 @@
 //! file or HTTP(S), streamed through the verifier into the hardened unpacker
 //! in a single pass (read bytes -> BLAKE3 -> gunzip -> files).
 //!
-//! Downloads are cached by digest under `<cache>/archives/<blake3>.tar.gz`,
-//! written to a temporary file as they stream and renamed into the cache only
-//! after the digest matched and the caller accepted the package
-//! (`Fetcher::keep_downloads`), so the cache never holds unverified bytes and
-//! a refused package leaves it exactly as it was. A cached archive is
-//! verified again on every use; a corrupted one is thrown away and fetched
+//! Downloads are cached by digest (see `cache`): as the unpacked package,
+//! linked into the cache after the unpack was verified (no second copy of
+//! the bytes is written), or, when the cache is on another filesystem than
+//! the install root, as the archive, copied into a temporary file as it
+//! streams. Either joins the cache only after the digest matched and the
+//! caller accepted the package (`Fetcher::keep_downloads`), so the cache
+//! never holds unverified bytes and a refused package leaves it exactly as
+//! it was. A cached package is verified again on every use (each file of
+//! an unpacked copy against the digests recorded when it was verified, an
+//! archive against its digest); a damaged one is thrown away and fetched
 //! again.
 
 mod cache;
@@ -93,11 +97,15 @@ pub struct Fetcher {
     /// `keep_downloads`, once the packages they hold were accepted, so an
     /// archive refused at any later stage leaves the cache as it was.
     downloads: std::sync::Mutex<Vec<(tempfile::NamedTempFile, crate::verify::Digest)>>,
+    /// Verified unpacks linked into the cache's temporary directory, kept
+    /// the same way.
+    unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest)>>,
 }
 
 impl Drop for Fetcher {
     fn drop(&mut self) {
         self.downloads.lock().map(|mut d| d.clear()).ok();
+        self.unpacked.lock().map(|mut d| d.clear()).ok();
         self.cache.tidy();
     }
 }
@@ -109,6 +117,7 @@ impl Fetcher {
             http: HttpClient::new(),
             offline,
             downloads: Default::default(),
+            unpacked: Default::default(),
         }
     }
 
@@ -119,6 +128,10 @@ impl Fetcher {
         for (tmp, digest) in downloads {
             // A cache that cannot be written only costs a later download.
             let _ = self.cache.store(tmp, &digest);
+        }
+        let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
+        for (entry, digest) in unpacked {
+            let _ = self.cache.keep(entry, &digest);
         }
         self.cache.tidy();
     }
@@ -146,7 +159,24 @@ impl Fetcher {
     ) -> Result<Unpacked, FetchError> {
         let limits = Limits::for_archive(job.expected.size);
         let cacheable = matches!(job.location, ArchiveLocation::Http(_));
+        let link = cacheable && self.cache.can_link(dest);
         if cacheable {
+            match self.cache.unpacked_into(&job.expected.blake3, dest) {
+                Ok(Some(unpacked)) => return Ok(unpacked),
+                Ok(None) => {}
+                Err(damaged) => {
+                    if let cache::Damaged::Content(why) = &damaged {
+                        reporter.warn(&format!(
+                            "the cached copy of {} is damaged ({why}); downloading it again",
+                            job.label
+                        ));
+                    }
+                    empty_dir(dest).map_err(|source| FetchError::File {
+                        path: dest.display().to_string(),
+                        source,
+                    })?;
+                }
+            }
             // Opened, not just checked: a cached copy removed meanwhile (by
             // `orla cache clear`, or another orla that found it corrupt)
             // is downloaded again rather than failing the install.
@@ -167,7 +197,7 @@ impl Fetcher {
                             source,
                         })?;
                     }
-                    done => return done,
+                    done => return self.link_into_cache(link, job, dest, done),
                 }
             }
         }
@@ -205,7 +235,9 @@ impl Fetcher {
             reporter,
             id: progress,
         };
-        let tmp = if cacheable {
+        // The archive is copied into the cache only when the unpacked files
+        // cannot be linked there.
+        let tmp = if cacheable && !link {
             self.cache.temp_file().ok()
         } else {
             None
@@ -223,6 +255,27 @@ impl Fetcher {
                 drop(tmp);
                 // A refused download leaves the cache exactly as it was.
                 self.cache.tidy();
+            }
+        }
+        self.link_into_cache(link && cacheable, job, dest, result)
+    }
+
+    /// Links a verified unpack into the cache's temporary directory, to join
+    /// the cache with `keep_downloads`. Best effort: a cache that cannot be
+    /// written only costs a later download.
+    fn link_into_cache(
+        &self,
+        link: bool,
+        job: &Job,
+        dest: &Path,
+        result: Result<Unpacked, FetchError>,
+    ) -> Result<Unpacked, FetchError> {
+        if let (true, Ok(unpacked)) = (link, &result) {
+            if let Ok(entry) = self.cache.link_unpacked(dest, unpacked) {
+                self.unpacked
+                    .lock()
+                    .expect("unpacked lock")
+                    .push((entry, job.expected.blake3));
             }
         }
         result
