@@ -4,8 +4,13 @@
 # Usage: benches/compare.sh            (from anywhere in the repository)
 #   RUNS=10      timed runs per case (plus one warm-up)
 #   BIG_MIB=24   size of the big package's incompressible payload, in MiB
+#   LARGE_MIB=100 LARGE_FILES=2000  the large package (LARGE_MIB=0: left out)
+#   LARGE_RUNS=3 timed runs of the large package's cases
+#   TOOLS=20     tools installed by the many-tools cases (0: left out)
+#   ROOT_TOOLS=1000  tools already in the root of the big-root cases (0: left out)
 #   NO_NETNS=1   do not re-run inside a private network namespace
 #   NO_HYPERFINE=1  time with the date +%s.%N loop even if hyperfine is installed
+#   ORLA_BIN=path   time this orla binary instead of building one
 #
 # What it does, every time from scratch:
 #   1. builds orla in release mode and installs uv with pip if it is missing
@@ -13,17 +18,22 @@
 #   2. re-runs itself in a private network namespace where only 127.0.0.1
 #      exists (unshare -n; as root), so no client can reach another address;
 #      without unshare it sets HTTP(S)_PROXY to a dead port instead;
-#   3. makes two packages from the same files: "big" (BIG_MIB MiB of random
-#      bytes in 4 MiB files, plus a script and a README) and "small" (a
-#      script, a README and 16 KiB of data), each packaged three ways:
+#   3. makes three packages from the same files: "big" (BIG_MIB MiB of random
+#      bytes in 4 MiB files, plus a script and a README), "large" (LARGE_MIB
+#      MiB in LARGE_FILES files in 40 directories) and "small" (a script, a
+#      README and 16 KiB of data), each packaged three ways:
 #        orla: tool.yaml + bin/, `orla tool pack`/`orla tool publish` into an
 #              index served as a sparse index (sparse+http://127.0.0.1:PORT/orla/)
 #        uv:   a wheel behind a PEP 503 simple index (with #sha256=)
 #        npm:  a package/ tarball installed by URL;
 #   4. serves them with `python3 -m http.server` bound to 127.0.0.1;
-#   5. times cold installs (fresh cache, fresh target every run) with
+#   5. times cold installs (fresh cache, fresh target every run) and warm
+#      ones (the cache of an earlier install kept, a fresh target) with
 #      hyperfine if present, else with a date +%s.%N loop, checks that every
-#      tool installed the right bytes, and prints a table;
+#      tool installed the right bytes, and prints a table; then orla alone:
+#      TOOLS tools in one command against one command per tool, one install
+#      into a root of ROOT_TOOLS tools against an empty root, and
+#      `orla list --json` in both roots;
 #   6. stops the server and removes its temporary directory, whatever happens.
 #
 # "orla (no fsync)" is orla run under eatmydata (when installed), which turns
@@ -34,6 +44,11 @@ set -euo pipefail
 
 RUNS=${RUNS:-10}
 BIG_MIB=${BIG_MIB:-24}
+LARGE_MIB=${LARGE_MIB:-100}
+LARGE_FILES=${LARGE_FILES:-2000}
+LARGE_RUNS=${LARGE_RUNS:-3}
+TOOLS=${TOOLS:-20}
+ROOT_TOOLS=${ROOT_TOOLS:-1000}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SCRIPT="$ROOT/benches/compare.sh"
 
@@ -41,8 +56,10 @@ say() { printf '%s\n' "$*" >&2; }
 
 # ---- phase 1: outside the namespace (network allowed) ---------------------
 if [[ -z "${ORLA_BENCH_PHASE2:-}" ]]; then
-  say "== building orla (release)"
-  (cd "$ROOT" && cargo build --release --quiet)
+  if [[ -z "${ORLA_BIN:-}" ]]; then
+    say "== building orla (release)"
+    (cd "$ROOT" && cargo build --release --quiet)
+  fi
   UV_BIN=""
   if ! python3 -c 'import uv' 2>/dev/null; then
     say "== uv not found; installing it with pip"
@@ -86,16 +103,17 @@ trap 'exit 130' INT TERM
 
 # A private copy: a concurrent cargo build cannot swap the binary mid-run.
 ORLA="$WORK/orla"
-cp "$ROOT/target/release/orla" "$ORLA"
+cp "${ORLA_BIN:-$ROOT/target/release/orla}" "$ORLA"
 WWW="$WORK/www"
 RUN="$WORK/run"
 mkdir -p "$WWW/orla" "$WWW/simple" "$WWW/wheels" "$WWW/npm" "$RUN"
 
 # ---- the payload: the same files for every package manager -----------------
 say "== generating payload (big: ${BIG_MIB} MiB incompressible, small: 16 KiB)"
-"$PYTHON_BIN" - "$WORK/payload" "$BIG_MIB" <<'EOF'
+"$PYTHON_BIN" - "$WORK/payload" "$BIG_MIB" "$LARGE_MIB" "$LARGE_FILES" <<'EOF'
 import os, random, sys
 out, big_mib = sys.argv[1], int(sys.argv[2])
+large_mib, large_files = int(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(20261121)  # fixed seed: the same bytes on every run
 def tree(name, chunks):
     root = os.path.join(out, name)
@@ -107,15 +125,22 @@ def tree(name, chunks):
     with open(os.path.join(root, "README.md"), "w") as f:
         f.write("# %s\n\nBenchmark payload for benches/compare.sh.\n" % name)
     for i, n in enumerate(chunks):
-        with open(os.path.join(root, "data", "blob-%02d" % i), "wb") as f:
+        # blob-00 first, then (large) 40 subdirectories as a real tree has.
+        sub = "" if i == 0 or len(chunks) <= 100 else "d%02d" % (i % 40)
+        os.makedirs(os.path.join(root, "data", sub), exist_ok=True)
+        with open(os.path.join(root, "data", sub, "blob-%02d" % i), "wb") as f:
             f.write(rng.randbytes(n))
 total, mib = big_mib << 20, 4 << 20
 tree("bench-big", [min(mib, total - o) for o in range(0, total, mib)])
+if large_mib:
+    tree("bench-large", [(large_mib << 20) // large_files] * large_files)
 tree("bench-small", [16 << 10])
 EOF
+PACKAGES="bench-big bench-small"
+[[ "$LARGE_MIB" == 0 ]] || PACKAGES="bench-big bench-large bench-small"
 
 # ---- orla: tool.yaml + bin/, packed and published into a sparse index ------
-for name in bench-big bench-small; do
+for name in $PACKAGES; do
   pkg="$WORK/orla-src/$name"
   mkdir -p "$pkg"
   cp -a "$WORK/payload/$name/." "$pkg/"
@@ -150,10 +175,10 @@ with open(os.path.join(root, "registry.yaml"), "a") as f:
 EOF
 
 # ---- uv: wheels behind a PEP 503 simple index ------------------------------
-"$PYTHON_BIN" - "$WORK/payload" "$WWW" <<'EOF'
+"$PYTHON_BIN" - "$WORK/payload" "$WWW" "$PACKAGES" <<'EOF'
 import base64, hashlib, os, sys, zipfile
 payload, www = sys.argv[1], sys.argv[2]
-for name in ("bench-big", "bench-small"):
+for name in sys.argv[3].split():
     dist = "orla-" + name                       # orla-bench-big
     mod = dist.replace("-", "_")                # orla_bench_big
     whl = "%s-1.0.0-py3-none-any.whl" % mod
@@ -185,11 +210,11 @@ for name in ("bench-big", "bench-small"):
     with open(os.path.join(www, "simple", dist, "index.html"), "w") as f:
         f.write('<!DOCTYPE html><html><body><a href="../../wheels/%s#sha256=%s">%s</a></body></html>\n' % (whl, sha, whl))
 with open(os.path.join(www, "simple", "index.html"), "w") as f:
-    f.write("".join('<a href="orla-%s/">orla-%s</a>\n' % (n, n) for n in ("bench-big", "bench-small")))
+    f.write("".join('<a href="orla-%s/">orla-%s</a>\n' % (n, n) for n in sys.argv[3].split()))
 EOF
 
 # ---- npm: package/ tarballs -------------------------------------------------
-for name in bench-big bench-small; do
+for name in $PACKAGES; do
   stage="$WORK/npm-src/$name"
   mkdir -p "$stage/package"
   cp -a "$WORK/payload/$name/." "$stage/package/"
@@ -213,41 +238,140 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-# ---- the cases: label|package|prepare|install|check ------------------------
-# `check` prints the installed path of data/blob-00 (compared with the source).
+# ---- orla only: many tools, and a root that already holds many -----------
+# TOOLS copies of bench-small under other names; ROOT_TOOLS tiny filler tools.
+"$PYTHON_BIN" - "$WORK" "$TOOLS" "$ROOT_TOOLS" <<'EOF'
+import os, shutil, sys
+work, tools, fillers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def package(name, copy_of=None):
+    root = os.path.join(work, "orla-src", name)
+    if copy_of:
+        shutil.copytree(os.path.join(work, "payload", copy_of), root)
+        os.rename(os.path.join(root, "bin", copy_of), os.path.join(root, "bin", name))
+    else:
+        os.makedirs(os.path.join(root, "bin"))
+        with open(os.path.join(root, "bin", name), "w") as f:
+            f.write("#!/bin/sh\necho %s\n" % name)
+        os.chmod(os.path.join(root, "bin", name), 0o755)
+    with open(os.path.join(root, "tool.yaml"), "w") as f:
+        f.write("name: %s\nversion: 1.0.0\ndescription: Benchmark tool\nentrypoint: bin/%s\n" % (name, name))
+
+for i in range(tools):
+    package("bench-t%02d" % i, "bench-small")
+for i in range(fillers):
+    package("bench-f%04d" % i)
+EOF
+MANY=()
+for ((i = 0; i < TOOLS; i++)); do MANY+=("$(printf 'bench-t%02d' "$i")"); done
+FILLERS=()
+for ((i = 0; i < ROOT_TOOLS; i++)); do FILLERS+=("$(printf 'bench-f%04d' "$i")"); done
+if ((TOOLS + ROOT_TOOLS > 0)); then
+  say "== publishing $TOOLS + $ROOT_TOOLS more tools"
+  for name in "${MANY[@]}" "${FILLERS[@]}"; do
+    "$ORLA" tool publish "$WORK/orla-src/$name" --index "$WWW/orla" -q >/dev/null 2>&1
+  done
+fi
+
+# Moves trees aside instead of deleting them before a timed run: ext4 here
+# delays the reuse of freed inodes, which would slow the next unpack. The
+# trash is removed with the work directory.
+TRASH="$WORK/trash"
+mkdir -p "$TRASH"
+cat >"$WORK/aside" <<EOF
+for d in "\$@"; do [ -e "\$d" ] && mv "\$d" "$TRASH/\$(date +%s%N)-\$RANDOM"; done
+sync
+EOF
+ASIDE="bash $WORK/aside"
+
+# The roots of the big-root cases, made once (untimed): one with bench-small
+# alone, one with ROOT_TOOLS tools and bench-small.
+REG="--registry sparse+$BASE/orla/"
+if ((ROOT_TOOLS > 0)); then
+  say "== filling a root with $ROOT_TOOLS tools"
+  ORLA_HOME="$RUN/root-1/home" ORLA_CACHE_DIR="$RUN/root-1/cache" \
+    "$ORLA" install bench-small $REG -y -q >/dev/null
+  for ((i = 0; i < ROOT_TOOLS; i += 50)); do
+    ORLA_HOME="$RUN/root-many/home" ORLA_CACHE_DIR="$RUN/root-many/cache" \
+      "$ORLA" install "${FILLERS[@]:i:50}" $REG -y -q >/dev/null
+  done
+fi
+
+# ---- the cases: label|package|prepare|install|check|runs --------------------
+# `check` prints the installed path of data/blob-00 (compared with the
+# source of the package's first word), or `-` for no check.
 EMD=$(command -v eatmydata || true)
 CASES=()
-add() { CASES+=("$1|$2|$3|$4|$5"); }
-for name in bench-big bench-small; do
+add() { CASES+=("$1|$2|$3|$4|$5|${6:-$RUNS}"); }
+for name in $PACKAGES; do
   r="$RUN/$name"
+  runs=$RUNS
+  [[ $name != bench-large ]] || runs=$LARGE_RUNS
   orla_env="ORLA_HOME=$r/orla/home ORLA_CACHE_DIR=$r/orla/cache"
-  orla_install="$ORLA install $name --registry sparse+$BASE/orla/ -y -q"
-  add "orla" "$name" "rm -rf $r/orla" "$orla_env $orla_install" \
-    "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+  orla_install="$ORLA install $name $REG -y -q"
+  add "orla" "$name" "$ASIDE $r/orla" "$orla_env $orla_install" \
+    "echo $r/orla/home/tools/$name/1.0.0/data/blob-00" "$runs"
   if [[ $name == bench-small ]]; then
-    add "orla, 10k-tool index" "$name" "rm -rf $r/orla" \
+    add "orla, 10k-tool index" "$name" "$ASIDE $r/orla" \
       "$orla_env $ORLA install $name --registry sparse+$BASE/orla-10k/ -y -q" \
-      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00" "$runs"
   fi
   if [[ -n "$EMD" ]]; then
-    add "orla (no fsync)" "$name" "rm -rf $r/orla" "$orla_env $EMD $orla_install" \
-      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00"
+    add "orla (no fsync)" "$name" "$ASIDE $r/orla" "$orla_env $EMD $orla_install" \
+      "echo $r/orla/home/tools/$name/1.0.0/data/blob-00" "$runs"
   fi
+  # Warm: the cache of the checking install (and of the warm-up) is kept.
+  add "orla warm" "$name" "$ASIDE $r/orla-warm/home" \
+    "ORLA_HOME=$r/orla-warm/home ORLA_CACHE_DIR=$r/orla-warm/cache $orla_install" \
+    "echo $r/orla-warm/home/tools/$name/1.0.0/data/blob-00" "$runs"
   if [[ -n "${UV_BIN:-}" ]]; then
     mod="orla_${name//-/_}"
+    uv_install="UV_PYTHON_DOWNLOADS=never $UV_BIN pip install -q --index-url $BASE/simple/ orla-$name"
     add "uv" "$name" \
-      "rm -rf $r/uv && UV_PYTHON_DOWNLOADS=never $UV_BIN venv -q --python $PYTHON_BIN $r/uv/venv" \
-      "UV_PYTHON_DOWNLOADS=never $UV_BIN pip install -q --no-cache --python $r/uv/venv/bin/python --index-url $BASE/simple/ orla-$name" \
-      "ls -d $r/uv/venv/lib/python*/site-packages/$mod/data/blob-00"
+      "$ASIDE $r/uv && UV_PYTHON_DOWNLOADS=never $UV_BIN venv -q --python $PYTHON_BIN $r/uv/venv" \
+      "$uv_install --no-cache --python $r/uv/venv/bin/python" \
+      "ls -d $r/uv/venv/lib/python*/site-packages/$mod/data/blob-00" "$runs"
+    add "uv warm" "$name" \
+      "$ASIDE $r/uv-warm/venv && UV_PYTHON_DOWNLOADS=never $UV_BIN venv -q --python $PYTHON_BIN $r/uv-warm/venv" \
+      "$uv_install --cache-dir $r/uv-warm/cache --python $r/uv-warm/venv/bin/python" \
+      "ls -d $r/uv-warm/venv/lib/python*/site-packages/$mod/data/blob-00" "$runs"
   fi
   if command -v npm >/dev/null; then
-    add "npm" "$name" "rm -rf $r/npm && mkdir -p $r/npm/prefix $r/npm/cache" \
-      "npm install $BASE/npm/orla-$name-1.0.0.tgz --no-audit --no-fund --no-update-notifier --loglevel=error --prefix $r/npm/prefix --cache $r/npm/cache --registry $BASE/npm-registry/" \
-      "echo $r/npm/prefix/node_modules/orla-$name/data/blob-00"
+    npm_install="npm install $BASE/npm/orla-$name-1.0.0.tgz --no-audit --no-fund --no-update-notifier --loglevel=error --registry $BASE/npm-registry/"
+    add "npm" "$name" "$ASIDE $r/npm && mkdir -p $r/npm/prefix $r/npm/cache" \
+      "$npm_install --prefix $r/npm/prefix --cache $r/npm/cache" \
+      "echo $r/npm/prefix/node_modules/orla-$name/data/blob-00" "$runs"
+    add "npm warm" "$name" "$ASIDE $r/npm-warm/prefix && mkdir -p $r/npm-warm/prefix" \
+      "$npm_install --prefix $r/npm-warm/prefix --cache $r/npm-warm/cache" \
+      "echo $r/npm-warm/prefix/node_modules/orla-$name/data/blob-00" "$runs"
   else
     say "npm not found: skipping npm"
   fi
 done
+if ((TOOLS > 0)); then
+  r="$RUN/many"
+  env="ORLA_HOME=$r/home ORLA_CACHE_DIR=$r/cache"
+  check="echo $r/home/tools/${MANY[0]}/1.0.0/data/blob-00"
+  add "orla, one command" "bench-small x$TOOLS" "$ASIDE $r" \
+    "$env $ORLA install ${MANY[*]} $REG -y -q" "$check"
+  # (a script: the case fields are separated by '|')
+  printf 'set -e\nfor t in %s; do %s %s install "$t" %s -y -q; done\n' \
+    "${MANY[*]}" "$env" "$ORLA" "$REG" >"$WORK/one-each"
+  add "orla, one command each" "bench-small x$TOOLS" "$ASIDE $r" "bash $WORK/one-each" "$check"
+fi
+if ((ROOT_TOOLS > 0)); then
+  for root in root-1 root-many; do
+    r="$RUN/$root-copy"
+    [[ $root == root-1 ]] && label="orla, into an empty root" || label="orla, into a $ROOT_TOOLS-tool root"
+    [[ $root == root-1 ]] && from="" || from="cp -a $RUN/$root/home $r/home &&"
+    add "$label" "bench-small" "$ASIDE $r && mkdir -p $r && $from sync" \
+      "ORLA_HOME=$r/home ORLA_CACHE_DIR=$r/cache $ORLA install bench-small $REG -y -q" \
+      "echo $r/home/tools/bench-small/1.0.0/data/blob-00"
+  done
+  add "orla list --json, 1 tool" "list" ":" \
+    "ORLA_HOME=$RUN/root-1/home ORLA_CACHE_DIR=$RUN/root-1/cache $ORLA list --json >/dev/null" "-"
+  add "orla list --json, $ROOT_TOOLS tools" "list" ":" \
+    "ORLA_HOME=$RUN/root-many/home ORLA_CACHE_DIR=$RUN/root-many/cache $ORLA list --json >/dev/null" "-"
+fi
 
 HYPERFINE=$(command -v hyperfine || true)
 [[ -z "${NO_HYPERFINE:-}" ]] || HYPERFINE=""
@@ -257,21 +381,23 @@ say "== orla $("$ORLA" --version | cut -d' ' -f2), uv ${UV_BIN:+$("$UV_BIN" --ve
 
 i=0
 for c in "${CASES[@]}"; do
-  IFS='|' read -r label name prep cmd check <<<"$c"
+  IFS='|' read -r label name prep cmd check runs <<<"$c"
   i=$((i + 1))
   json="$WORK/result-$i.json"
   # One untimed install first, to check that it works and installs the right bytes.
   bash -c "$prep" && bash -c "$cmd" >/dev/null
-  got=$(bash -c "$check")
-  cmp -s "$got" "$WORK/payload/$name/data/blob-00" \
-    || { say "error: $label did not install $name correctly ($got)"; exit 1; }
+  if [[ $check != - ]]; then
+    got=$(bash -c "$check")
+    cmp -s "$got" "$WORK/payload/${name%% *}/data/blob-00" \
+      || { say "error: $label did not install $name correctly ($got)"; exit 1; }
+  fi
   say "-- $label: $name"
   if [[ -n "$HYPERFINE" ]]; then
-    "$HYPERFINE" --style basic --runs "$RUNS" --warmup 1 --prepare "$prep" \
+    "$HYPERFINE" --style basic --runs "$runs" --warmup 1 --prepare "$prep" \
       --export-json "$json" -n "$label $name" "$cmd" >&2
   else
     times=()
-    for _ in $(seq "$RUNS"); do
+    for _ in $(seq "$runs"); do
       bash -c "$prep"
       t0=$(date +%s.%N)
       bash -c "$cmd" >/dev/null
@@ -282,6 +408,7 @@ for c in "${CASES[@]}"; do
 import json, statistics, sys
 t = [float(x) for x in sys.argv[3:]]
 json.dump({"results": [{"command": sys.argv[2], "mean": statistics.mean(t),
+    "median": statistics.median(t),
     "stddev": statistics.stdev(t) if len(t) > 1 else 0.0,
     "min": min(t), "max": max(t), "times": t}]}, open(sys.argv[1], "w"))
 EOF
@@ -294,29 +421,35 @@ done
 requests=$(grep -c '"GET ' "$WORK/server.log" || true)
 
 echo
-echo "Cold install, $RUNS runs each (fresh cache and target every run), served from $BASE"
-echo "payload: bench-big = ${BIG_MIB} MiB incompressible + script + README, bench-small = 16 KiB + script + README"
+echo "Installs, $RUNS runs each ($LARGE_RUNS of bench-large), served from $BASE: cold = fresh cache and target every run, warm = the cache kept"
+echo "payload: bench-big = ${BIG_MIB} MiB incompressible in 4 MiB files, bench-large = ${LARGE_MIB} MiB in ${LARGE_FILES} files, bench-small = 16 KiB; each + script + README"
 echo "archives: orla $(stat -c %s "$WWW"/orla/archives/bench-big/*.tar.gz) B, wheel $(stat -c %s "$WWW"/wheels/orla_bench_big-*.whl) B, npm $(stat -c %s "$WWW"/npm/orla-bench-big-*.tgz) B (bench-big)"
 echo
-"$PYTHON_BIN" - "$WORK/index" "$BIG_MIB" <<'EOF'
+"$PYTHON_BIN" - "$WORK/index" "$BIG_MIB" "$LARGE_MIB" <<'EOF'
 import json, sys
 rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])]
-big_mib = int(sys.argv[2])
+mib = {"bench-big": int(sys.argv[2]), "bench-large": int(sys.argv[3])}
 res = {}
 for label, name, path in rows:
     r = json.load(open(path))["results"][0]
     res[(label, name)] = r
-print("| package | tool | mean | ± σ | min | max | vs orla | MiB/s | CPU user+sys |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+# "vs" compares medians with the first row of the same package and the same
+# kind (cold or warm): orla, orla warm, one command, an empty root, 1 tool.
+print("| package | tool | median | mean | ± σ | min | max | vs | MiB/s | CPU user+sys |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+first = {}
+for label, name, _ in rows:
+    first.setdefault((name, "warm" in label), res[(label, name)])
 for label, name, _ in rows:
     r = res[(label, name)]
-    base = res.get(("orla", name))
-    rel = "%.2fx" % (r["mean"] / base["mean"]) if base else "-"
-    rate = "%.0f" % (big_mib / r["mean"]) if name == "bench-big" else "-"
+    med = r.get("median", r["mean"])
+    base = first[(name, "warm" in label)]
+    rel = "%.2fx" % (med / base.get("median", base["mean"]))
+    rate = "%.0f" % (mib[name] / med) if name in mib else "-"
     ms = lambda s: "%.1f ms" % (s * 1000)
     cpu = ms(r["user"] + r["system"]) if "user" in r else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        name, label, ms(r["mean"]), ms(r["stddev"]), ms(r["min"]), ms(r["max"]), rel, rate, cpu))
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        name, label, ms(med), ms(r["mean"]), ms(r["stddev"]), ms(r["min"]), ms(r["max"]), rel, rate, cpu))
 EOF
 echo
 echo "server: $requests requests, all on 127.0.0.1:$PORT${ORLA_BENCH_NETNS:+ (private network namespace)}"
