@@ -196,7 +196,8 @@ fn install_records_the_requirement_and_pins_the_exact_version() {
             "registry",
             "archive",
             "blake3",
-            "size"
+            "size",
+            "permissions"
         ]
     );
 
