@@ -735,3 +735,18 @@ fn completions_offer_installed_and_registry_tool_names() {
     assert!(complete("orla install j").contains("json-query"));
     assert!(complete("orla install --l").contains("--local"));
 }
+
+#[test]
+fn run_warns_when_the_tools_interpreter_is_missing() {
+    let t = TestContext::new();
+    let empty = t.dir.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = common::to_run(
+        t.command(&["run", "fs-read@1.2"])
+            .env("PATH", &empty)
+            .output()
+            .unwrap(),
+    );
+    run.stderr_has("fs-read 1.2.1 needs python3 (tool.yaml dependencies), which is not on PATH");
+    assert_ne!(run.code, 0);
+}

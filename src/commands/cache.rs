@@ -32,7 +32,10 @@ fn clear(ctx: &Context) -> Result<(), Error> {
         Err(e) => {
             return Err(Error::other(
                 format!("cannot read {}: {e}", dir.display()),
-                None,
+                Some(format!(
+                    "check that you may read {}, or set ORLA_CACHE_DIR to another directory",
+                    dir.display()
+                )),
             ))
         }
     };

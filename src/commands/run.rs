@@ -51,6 +51,11 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     let runtime = package.tool.runtime.clone().unwrap_or_default();
     argv.extend(runtime.args.iter().cloned());
     argv.extend(args.args.iter().cloned());
+    // A missing interpreter would only show as the tool failing to start.
+    let checks = crate::install::requirements::check(&dir, &package.tool, &ctx.search_path);
+    for problem in crate::install::requirements::problems(&checks) {
+        ctx.reporter.warn(&format!("{name} {version} {problem}"));
+    }
     ctx.reporter
         .status("Running", &format!("{name} {version} (not installed)"));
     let mut command = std::process::Command::new(&argv[0]);
@@ -71,7 +76,10 @@ fn verified(dir: &Path) -> bool {
 fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
     let parent = dir.parent().expect("run dirs have a parent");
     let io = |what: &str, path: &Path, e: std::io::Error| {
-        Error::other(format!("cannot {what} {}: {e}", path.display()), None)
+        Error::other(
+            format!("cannot {what} {}: {e}", path.display()),
+            Some("check that you may write to the cache (`orla cache dir`), or set ORLA_CACHE_DIR to another directory".into()),
+        )
     };
     std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
     let staging = tempfile::Builder::new()
@@ -165,7 +173,10 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
 fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> {
     use std::os::unix::process::CommandExt;
     let e = command.exec();
-    Err(Error::other(format!("cannot run {program}: {e}"), None))
+    Err(Error::other(
+        format!("cannot run {program}: {e}"),
+        Some("check the tool's interpreter and dependencies (`orla info NAME` lists them once installed; tool.yaml names them)".into()),
+    ))
 }
 
 #[cfg(not(unix))]
