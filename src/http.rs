@@ -1,7 +1,11 @@
 //! HTTP(S) downloads with reqwest's blocking client: the response body is a
 //! `Read` that feeds the verifier directly.
 //!
-//! - Redirects are followed (up to 10, reqwest's default).
+//! - Redirects are followed (up to 10, reqwest's default), except one to
+//!   another host or port of this machine (a loopback or unspecified
+//!   address, or `localhost`): a registry or mirror elsewhere must not make
+//!   orla probe services that listen only locally. A redirect within the
+//!   same host and port is followed.
 //! - The timeout is one of inactivity: connecting, waiting for headers, or
 //!   any single read may take at most `timeout` (default 30 s,
 //!   `ORLA_HTTP_TIMEOUT`), so a large download on a slow link is fine but a
@@ -34,6 +38,66 @@ use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
 use crate::progress::Reporter;
+
+/// `url` without the user name and password it may carry
+/// (`https://user:token@host/a.tar.gz` gives `https://host/a.tar.gz`), for
+/// everything orla writes down: receipts, the manifest and orla.lock are
+/// read by others and committed to repositories. Anything that is not an
+/// http(s) URL with credentials is returned as it is.
+pub fn without_credentials(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed)
+            if matches!(parsed.scheme(), "http" | "https")
+                && (!parsed.username().is_empty() || parsed.password().is_some()) =>
+        {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// The redirect policy: at most 10, and none to another address of this
+/// machine than the one first asked.
+fn redirect(attempt: reqwest::redirect::Attempt) -> reqwest::redirect::Action {
+    if attempt.previous().len() > 10 {
+        return attempt.error("too many redirects");
+    }
+    let origin = |u: &reqwest::Url| (u.host_str().map(str::to_string), u.port_or_known_default());
+    let first = attempt.previous().first().map(origin);
+    let next = attempt.url();
+    if is_this_machine(next) && first.as_ref() != Some(&origin(next)) {
+        let message = format!(
+            "the server redirected to {}, another address of this machine, which orla does not follow",
+            without_credentials(next.as_str())
+        );
+        return attempt.error(message);
+    }
+    attempt.follow()
+}
+
+/// A loopback or unspecified address, or `localhost`.
+fn is_this_machine(url: &reqwest::Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match host.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_unspecified(),
+        Ok(std::net::IpAddr::V6(ip)) => {
+            ip.is_loopback()
+                || ip.is_unspecified()
+                || ip
+                    .to_ipv4_mapped()
+                    .is_some_and(|v4| v4.is_loopback() || v4.is_unspecified())
+        }
+        Err(_) => {
+            let name = host.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost")
+        }
+    }
+}
 
 /// How many times a request is tried in all.
 const ATTEMPTS: u32 = 4;
@@ -128,7 +192,7 @@ impl HttpClient {
                     .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
                     .connect_timeout(self.limits.timeout)
                     .timeout(self.limits.timeout)
-                    .redirect(reqwest::redirect::Policy::limited(10))
+                    .redirect(reqwest::redirect::Policy::custom(redirect))
                     .build()
                     .map_err(|e| e.to_string())
             })
@@ -449,6 +513,25 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_are_not_written_down() {
+        assert_eq!(
+            without_credentials("https://user:s3cret@example.test:8443/a/b.tar.gz?x=1"),
+            "https://example.test:8443/a/b.tar.gz?x=1"
+        );
+        assert_eq!(
+            without_credentials("http://token@example.test/a.tar.gz"),
+            "http://example.test/a.tar.gz"
+        );
+        for plain in [
+            "https://example.test/a.tar.gz",
+            "builtin:archives/a.tar.gz",
+            "/srv/a.tar.gz",
+        ] {
+            assert_eq!(without_credentials(plain), plain);
+        }
+    }
 
     #[test]
     fn an_index_url_that_cannot_be_requested_is_not_retried() {

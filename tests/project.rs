@@ -933,3 +933,42 @@ fn a_lock_cannot_name_a_local_file_outside_its_registry() {
     }
     other.run_in(&proj, &["install", "--frozen"]).success();
 }
+
+/// Regression: a project's tools_dir could point anywhere: with
+/// `tools_dir: /usr/bin`, RFC 1 discovery served every system binary as a
+/// tool (1,035 of them), and orla would install into a directory the
+/// project does not own. tools_dir must lie inside the project, `..` and
+/// symbolic links resolved.
+#[test]
+fn a_tools_dir_outside_the_project_is_refused() {
+    let t = TestContext::new();
+    let elsewhere = t.dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    write_file(&elsewhere.join("rm-all.sh"), "#!/bin/sh\necho gone\n", true);
+    let dir = project(&t, "tools_dir: ./tools\n");
+    std::os::unix::fs::symlink(&elsewhere, dir.join("linked")).unwrap();
+    for tools_dir in [
+        elsewhere.display().to_string(),
+        "../../elsewhere".to_string(),
+        "./tools/../../x".to_string(),
+        "./linked".to_string(),
+        "./linked/sub".to_string(),
+    ] {
+        std::fs::write(dir.join("orla.yaml"), format!("tools_dir: {tools_dir}\n")).unwrap();
+        for args in [&["list"][..], &["install", "fs-read"]] {
+            t.run_in(&dir, args)
+                .failure(1)
+                .stderr_has(&format!("tools_dir: '{tools_dir}' is outside the project"))
+                .stderr_has("hint: use a directory inside the project");
+        }
+        assert!(!elsewhere.join("fs-read").exists(), "{tools_dir}");
+        assert!(!dir.join(".orla").exists(), "{tools_dir}");
+    }
+    // Inside the project (also through a link that stays inside) is fine.
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    std::os::unix::fs::symlink(dir.join("real"), dir.join("inside")).unwrap();
+    for tools_dir in ["./tools", "tools/../mcp", "./inside"] {
+        std::fs::write(dir.join("orla.yaml"), format!("tools_dir: {tools_dir}\n")).unwrap();
+        t.run_in(&dir, &["list"]).success();
+    }
+}

@@ -244,7 +244,8 @@ fn registry_plan(
             kind: SourceKind::Registry,
             registry: Some(registry.name.clone()),
             path: None,
-            archive: Some(location.to_string()),
+            // Credentials in the URL are used to download, never written down.
+            archive: Some(crate::http::without_credentials(&location.to_string())),
             blake3: record.blake3,
             size: record.size,
             repository: None,

@@ -354,6 +354,57 @@ fn pinned_location(pin: &LockedTool) -> Option<ArchiveLocation> {
     (path.is_absolute() && path.is_file()).then(|| ArchiveLocation::File(path.to_path_buf()))
 }
 
+/// orla.lock comes with the project, as untrusted as an index record, so a
+/// pin naming a local file obeys the same rule as a record: only a local
+/// directory registry may name one, and only inside itself. Otherwise a lock
+/// could make orla read (and report the digest and size of) any file on
+/// the machine. The pin's registry judges, exactly as for its own records.
+fn local_pin_allowed(
+    ctx: &Context,
+    pin: &LockedTool,
+    args: &Request,
+    path: &std::path::Path,
+) -> Result<(), Error> {
+    let label = format!("{} {}", pin.name, pin.version);
+    let hint = || {
+        Some(format!(
+            "nothing was read; if the project is yours, run `orla install {}@{}` to lock it again from its registry",
+            pin.name, pin.version
+        ))
+    };
+    let Some(choice) = args.registry.as_deref().or(pin.registry.as_deref()) else {
+        return Err(Error::other(
+            format!(
+                "orla.lock: {label}: archive '{}' is a local file, and the pin names no registry that may hold it",
+                path.display()
+            ),
+            hint(),
+        ));
+    };
+    let registries = Registries::new(ctx, Some(choice))?;
+    let slot = registries
+        .slots
+        .first()
+        .expect("a chosen registry has a slot");
+    let registry = registries.open(slot)?;
+    let record = crate::index::VersionRecord {
+        name: pin.name.clone(),
+        version: pin.version.clone(),
+        blake3: pin.blake3,
+        size: pin.size,
+        archive: Some(format!("file://{}", path.display())),
+        sha256: None,
+        yanked: false,
+        description: String::new(),
+        keywords: Vec::new(),
+        permissions: Vec::new(),
+    };
+    registry
+        .archive_location(&record)
+        .map(|_| ())
+        .map_err(|e| Error::other(format!("orla.lock: {e}"), hint()))
+}
+
 /// Why a pin cannot be installed without network, if it cannot.
 fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
     let label = format!("{} {}", pin.name, pin.version);
@@ -382,6 +433,9 @@ fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Resu
         return plan::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
     }
     if let Some(location) = pinned_location(pin) {
+        if let ArchiveLocation::File(path) = &location {
+            local_pin_allowed(ctx, pin, args, path)?;
+        }
         return Ok(plan::pinned_archive_plan(
             &pin.name,
             &pin.version,

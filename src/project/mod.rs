@@ -270,7 +270,55 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
             hint: Some("write `registries:` as a list of `- name: N` / `location: L` items (see docs/registries.md)".into()),
         });
     }
+    if let Some(tools_dir) = &config.tools_dir {
+        if let Err(message) = inside_project(dir, tools_dir) {
+            return Err(ParseError {
+                line: key_line(text, "tools_dir"),
+                message,
+                hint: Some("use a directory inside the project, e.g. ./tools; to serve tools from elsewhere, install them (`orla install --local PATH`) or link each one into tools_dir".into()),
+            });
+        }
+    }
     Ok(config)
+}
+
+/// A project's tools_dir must lie inside the project directory (`..` and
+/// symbolic links resolved): orla.yaml comes with the repository, and RFC 1
+/// discovery serves every executable in tools_dir, so `tools_dir: /usr/bin`
+/// served a thousand system binaries, and orla would install into and
+/// manage a directory the project does not own.
+fn inside_project(dir: &Path, tools_dir: &str) -> Result<(), String> {
+    let outside = || {
+        Err(format!(
+            "tools_dir: '{tools_dir}' is outside the project ({}); a project's tools live inside it",
+            dir.display()
+        ))
+    };
+    let mut lexical = PathBuf::new();
+    for part in dir.join(tools_dir).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    if !lexical.starts_with(dir) {
+        return outside();
+    }
+    // The nearest part of it that exists, with links resolved, must still
+    // be inside: `tools -> /usr/bin` is outside too.
+    let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    for existing in lexical.ancestors() {
+        if let Ok(real) = existing.canonicalize() {
+            if !real.starts_with(&real_dir) {
+                return outside();
+            }
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn is_null_document(text: &str) -> bool {
