@@ -711,11 +711,14 @@ fn terminal_escapes_from_registries_and_packages_are_shown_not_obeyed() {
             );
         }
     }
-    // Shown escaped, on one line, where a person can read them.
-    for what in ["search", "info", "list"] {
+    // Shown escaped, on one line, where a person can read them (a table
+    // cell reads a line break as a space).
+    let shown = "\\u001b[2K\\u000d\\u001b[1;32m   Installed\\u001b[0m evil 1.0.0";
+    let after = "\\u009b31m\\u202egnp.exe";
+    for (what, line_break) in [("search", " "), ("info", "\\u000a"), ("list", " ")] {
         let run = &runs.iter().find(|(w, _)| *w == what).unwrap().1;
         run.success()
-            .stdout_has("\\u001b[2K\\u000d\\u001b[1;32m   Installed\\u001b[0m evil 1.0.0\\u000a\\u009b31m\\u202egnp.exe");
+            .stdout_has(&format!("{shown}{line_break}{after}"));
     }
     runs[5].1.failure(2).stderr_has("evil\\u001b[2K\\u000dok");
     // --json keeps the data exact (JSON escapes control characters itself).

@@ -238,14 +238,23 @@ fn last_column_start<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> usize {
 }
 
 fn table_lines<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
-    // Each cell on one line: a line break in a description is shown, not
-    // taken as the start of another row.
+    // Each cell on one line: line breaks and tabs (a YAML block scalar's
+    // description) read as spaces, and every other control character is
+    // escaped, so a cell can neither start another row nor drive the
+    // terminal.
     let rows: Vec<Vec<String>> = rows
         .iter()
         .map(|row| {
             row.as_ref()
                 .iter()
-                .map(|cell| crate::progress::printable(cell).into_owned())
+                .map(|cell| {
+                    let flat: Vec<&str> = cell
+                        .split(['\n', '\t'])
+                        .map(str::trim)
+                        .filter(|piece| !piece.is_empty())
+                        .collect();
+                    crate::progress::printable(&flat.join(" ")).into_owned()
+                })
                 .collect()
         })
         .collect();
@@ -279,6 +288,20 @@ fn table_lines<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_multi_line_description_is_one_line_of_its_row() {
+        let rows = vec![vec![
+            "fs".to_string(),
+            "Read and write files.\nLines\tand tabs \u{1b}[2J too.\n".to_string(),
+        ]];
+        let text = super::table(&["NAME", "DESCRIPTION"], &rows);
+        assert_eq!(
+            text.lines().nth(1).unwrap(),
+            "fs    Read and write files. Lines and tabs \\u001b[2J too."
+        );
+        assert_eq!(text.lines().count(), 2);
+    }
+
     #[test]
     fn tables_wrap_their_last_column_between_words() {
         let rows = vec![vec![
