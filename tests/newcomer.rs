@@ -750,3 +750,34 @@ fn run_warns_when_the_tools_interpreter_is_missing() {
     run.stderr_has("fs-read 1.2.1 needs python3 (tool.yaml dependencies), which is not on PATH");
     assert_ne!(run.code, 0);
 }
+
+#[test]
+fn a_package_whose_entrypoint_was_deleted_is_marked_and_not_served() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    t.run(&["install", "fs-read@1.1"]).success();
+    std::fs::remove_file(t.tools_dir().join("fs-read/1.2.1/bin/fs-read")).unwrap();
+    let list = t.run(&["list"]);
+    list.success()
+        .stderr_has("fs-read 1.2.1 is missing")
+        .stdout_has("1.2.1    missing");
+    t.run(&["install", "json-query"])
+        .success()
+        .stderr_has("fs-read 1.2.1 is not served: its entrypoint");
+    let tools = t.manifest()["tools"].clone();
+    let fs_read: Vec<&serde_json::Value> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "fs-read")
+        .collect();
+    assert_eq!(fs_read.len(), 1);
+    assert_eq!(fs_read[0]["version"], "1.1.0");
+    t.run(&["verify", "fs-read"])
+        .failure(1)
+        .stdout_has("removed  bin/fs-read");
+    // The fix the messages name works.
+    t.run(&["install", "fs-read@1.2.1", "--force"]).success();
+    t.run(&["verify"]).success();
+    assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
+}

@@ -60,7 +60,9 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     let missing: Vec<bool> = manifest
         .installed
         .iter()
-        .map(|e| !std::path::Path::new(&e.path).exists())
+        .map(|e| {
+            !std::path::Path::new(&e.path).exists() || !std::path::Path::new(&e.entrypoint).exists()
+        })
         .collect();
     if args.json {
         let mut value = serde_json::to_value(&manifest.installed).expect("serialises");
@@ -80,9 +82,14 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         } else {
             format!("{}@{}", e.name, e.version)
         };
+        let gone = if std::path::Path::new(&e.path).exists() {
+            &e.entrypoint
+        } else {
+            &e.path
+        };
         reporter.warn(&format!(
-            "{} {} is missing: {} was deleted outside orla (`orla install {at}` restores it; `orla verify` checks every package)",
-            e.name, e.version, e.path
+            "{} {} is missing: {gone} was deleted outside orla (`orla install {at} --force` restores it; `orla verify` checks every package)",
+            e.name, e.version
         ));
     }
     if manifest.installed.is_empty() {

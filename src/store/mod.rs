@@ -420,7 +420,27 @@ impl<'a> Store<'a> {
 
     /// The manifest the store gives in its current state.
     fn render_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
-        let installed = self.root.scan(reporter)?;
+        let mut installed = self.root.scan(reporter)?;
+        // A package whose entrypoint was deleted cannot run: the manifest
+        // does not name it (it stays in the store, for `orla verify` to
+        // report and `orla install --force` or `orla uninstall` to fix).
+        installed.retain(|pkg| {
+            let entrypoint = pkg
+                .dir
+                .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
+            let there = entrypoint.is_file();
+            if !there {
+                reporter.warn(&format!(
+                    "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
+                    pkg.receipt.name,
+                    pkg.receipt.version,
+                    entrypoint.display(),
+                    pkg.receipt.name,
+                    pkg.receipt.version
+                ));
+            }
+            there
+        });
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
         Ok(Manifest::generate_with(
