@@ -747,6 +747,18 @@ fn the_rmcp_client_lists_and_calls_over_stdio() {
         assert_eq!(result.is_error, Some(false));
         let value = serde_json::to_value(&result).unwrap();
         assert_eq!(text_of(&value), "from rust");
+        // An unknown tool is a protocol error carrying the taxonomy.
+        let error = client
+            .call_tool(CallToolRequestParams::new("no-such-tool"))
+            .await
+            .unwrap_err();
+        let rmcp::ServiceError::McpError(error) = error else {
+            panic!("not an MCP error: {error:?}");
+        };
+        assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        let data = error.data.unwrap();
+        assert_eq!(data["tool_code"], "unsupported_tool");
+        assert_eq!(data["retryable"], false);
         client.cancel().await.unwrap();
     });
 }
