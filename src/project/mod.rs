@@ -310,7 +310,7 @@ fn inside_project(dir: &Path, tools_dir: &str) -> Result<(), String> {
     // The nearest part of it that exists, with links resolved, must still
     // be inside: `tools -> /usr/bin` is outside too.
     let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    for existing in lexical.ancestors() {
+    for existing in lexical.ancestors().take_while(|a| a.starts_with(dir)) {
         if let Ok(real) = existing.canonicalize() {
             if !real.starts_with(&real_dir) {
                 return outside();
