@@ -7,10 +7,15 @@ use std::path::Path;
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index");
     println!("cargo:rerun-if-changed={}", root.display());
+    // An empty table would build an orla whose default registry is broken
+    // ("builtin has no config.json"): refuse to build instead.
+    assert!(
+        root.join("config.json").is_file(),
+        "{} has no config.json: the built-in registry cannot be embedded",
+        root.display()
+    );
     let mut files = Vec::new();
-    if root.is_dir() {
-        walk(&root, &root, &mut files);
-    }
+    walk(&root, &root, &mut files);
     files.sort();
     let mut out = String::from("/// Every file of the built-in index, sorted by path.\npub static FILES: &[(&str, &[u8])] = &[\n");
     for (rel, abs) in &files {
