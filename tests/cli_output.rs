@@ -101,3 +101,41 @@ fn the_main_job_and_its_errors() {
     }
     assert_snapshot(out, &snapshots().join("main-job.txt"), redactions(&t));
 }
+
+/// The errors a person meets first, one per command and kind of mistake:
+/// each is one `error:` line with a `hint:` where there is a fix, exit 2 for
+/// a usage error and 1 otherwise.
+#[test]
+fn the_common_errors_of_every_command() {
+    let t = TestContext::new();
+    let project = t.work.join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("orla.yaml"), "prot: 8080\n").unwrap();
+    let empty = t.work.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut out = String::new();
+    for args in [
+        &["install"][..],
+        &["install", "./my-tool"],
+        &["install", "fs-read@^9"],
+        &["install", "--local", "missing-dir"],
+        &["install", "--registry", "./no-such-index", "fs-read"],
+        &["uninstall", "fs-read"],
+        &["use", "fs-read@1.0.0"],
+        &["info", "fs-raed"],
+        &["tool", "validate", "empty"],
+        &["tool", "yank", "fs-read@1.0.0", "--index", ""],
+        &["migrate", "capsule", "missing-dir"],
+        &["list", "--bogus"],
+    ] {
+        out.push_str(&transcript(&t, args));
+        out.push('\n');
+    }
+    // A project whose orla.yaml has a typo.
+    let run = t.run_in(&project, &["list"]);
+    out.push_str(&format!(
+        "$ orla list   (in a project whose orla.yaml says `prot: 8080`)\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+        run.code, run.stdout, run.stderr
+    ));
+    assert_snapshot(out, &snapshots().join("errors.txt"), redactions(&t));
+}

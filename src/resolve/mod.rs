@@ -87,7 +87,12 @@ impl ResolveError {
             ResolveError::AllYanked { name } => Some(format!(
                 "a yanked version is installed only when named exactly, e.g. `orla install {name}@VERSION`; `orla info {name}` lists them"
             )),
-            _ => None,
+            ResolveError::NoMatch {
+                name, available, ..
+            } => available.iter().max().map(|newest| {
+                format!("ask for one of the available versions, e.g. `orla install {name}@{newest}`")
+            }),
+            ResolveError::Empty { .. } => None,
         }
     }
 }
