@@ -261,7 +261,12 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Unpacked, Damag
             fs::create_dir_all(parent).map_err(Damaged::Io)?;
         }
         how = link(&from, &to, how).map_err(Damaged::Io)?;
-        // What is checked is what was put in staging.
+        // What is checked is what was put in staging: a regular file (not a
+        // link swapped in after the check above), with the recorded bytes.
+        match fs::symlink_metadata(&to) {
+            Ok(m) if m.is_file() => {}
+            _ => return Err(damaged(format!("{rel} is not a regular file"))),
+        }
         let got = digest_of(&to).map_err(Damaged::Io)?;
         let executable = is_executable(&to).map_err(Damaged::Io)?;
         if got.0 != want.blake3 || got.1 != want.size || executable != want.executable {
@@ -376,5 +381,96 @@ fn is_executable(path: &Path) -> io::Result<bool> {
     {
         let _ = path;
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A staging directory as an unpack leaves it, and its `Unpacked`.
+    fn staged(dir: &Path) -> Unpacked {
+        let root = dir.join("pkg-1.0.0");
+        fs::create_dir_all(root.join("bin")).unwrap();
+        fs::create_dir_all(root.join("empty")).unwrap();
+        fs::write(root.join("tool.yaml"), "name: pkg\n").unwrap();
+        fs::write(root.join("bin/run"), "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(root.join("bin/run"), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let record = |body: &[u8], executable| FileRecord {
+            blake3: Digest::of(body),
+            size: body.len() as u64,
+            executable,
+        };
+        let mut files = BTreeMap::new();
+        files.insert("tool.yaml".to_string(), record(b"name: pkg\n", false));
+        files.insert("bin/run".to_string(), record(b"#!/bin/sh\n", true));
+        Unpacked { root, files }
+    }
+
+    #[test]
+    fn an_unpack_is_linked_in_and_back_out_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let stage = tmp.path().join("stage");
+        let unpacked = staged(&stage);
+        let digest = Digest::of(b"the archive");
+        assert!(cache.can_link(&stage));
+        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
+        cache.keep(entry, &digest).unwrap();
+        assert!(cache.archive(&digest).is_some(), "counts as cached");
+
+        let dest = tmp.path().join("again");
+        fs::create_dir(&dest).unwrap();
+        let back = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
+        assert_eq!(back.root, dest.join("pkg-1.0.0"));
+        assert_eq!(back.files, unpacked.files);
+        assert!(
+            dest.join("pkg-1.0.0/empty").is_dir(),
+            "empty directories too"
+        );
+        assert_eq!(
+            fs::read(dest.join("pkg-1.0.0/bin/run")).unwrap(),
+            b"#!/bin/sh\n"
+        );
+        let other = tmp.path().join("nothing");
+        fs::create_dir(&other).unwrap();
+        assert!(cache
+            .unpacked_into(&Digest::of(b"other"), &other)
+            .unwrap()
+            .is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cached_file_replaced_by_a_symlink_is_damage() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let stage = tmp.path().join("stage");
+        let unpacked = staged(&stage);
+        let digest = Digest::of(b"the archive");
+        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
+        cache.keep(entry, &digest).unwrap();
+        // Same bytes behind the link: only the kind of file gives it away.
+        let secret = tmp.path().join("elsewhere");
+        fs::write(&secret, "name: pkg\n").unwrap();
+        let cached = cache
+            .unpacked_path(&digest)
+            .join("tree/pkg-1.0.0/tool.yaml");
+        fs::remove_file(&cached).unwrap();
+        std::os::unix::fs::symlink(&secret, &cached).unwrap();
+        let dest = tmp.path().join("again");
+        fs::create_dir(&dest).unwrap();
+        assert!(matches!(
+            cache.unpacked_into(&digest, &dest),
+            Err(Damaged::Content(_))
+        ));
+        assert!(
+            !cache.unpacked_path(&digest).exists(),
+            "the entry is dropped"
+        );
     }
 }
