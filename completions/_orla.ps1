@@ -374,6 +374,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--language', '--language', [CompletionResultType]::ParameterName, 'Language of the entrypoint [default: bash]')
             [CompletionResult]::new('--binary', '--binary', [CompletionResultType]::ParameterName, 'With --language binary: the executable to copy into bin/NAME')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'simple (one process per request) or capsule (long-running) [default: simple]')
+            [CompletionResult]::new('--arguments', '--arguments', [CompletionResultType]::ParameterName, 'How a simple tool takes its arguments (default json); capsules speak JSON-RPC')
             [CompletionResult]::new('--permission', '--permission', [CompletionResultType]::ParameterName, 'A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)')
             [CompletionResult]::new('--param', '--param', [CompletionResultType]::ParameterName, 'An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array; a trailing ''?'' makes it optional (repeatable) [default: message:string]')
             [CompletionResult]::new('--tool-version', '--tool-version', [CompletionResultType]::ParameterName, 'The version to start at [default: 0.1.0]')

@@ -1476,7 +1476,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__scaffold)
-            opts="-y -q -h -V --dir --description --language --binary --mode --permission --param --tool-version --author --license --yes --force --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --dir --description --language --binary --mode --arguments --permission --param --tool-version --author --license --yes --force --quiet --color --offline --refresh --allow-rollback --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1500,6 +1500,10 @@ _orla() {
                     ;;
                 --mode)
                     COMPREPLY=($(compgen -W "simple capsule" -- "${cur}"))
+                    return 0
+                    ;;
+                --arguments)
+                    COMPREPLY=($(compgen -W "json flags" -- "${cur}"))
                     return 0
                     ;;
                 --permission)

@@ -346,6 +346,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --language 'Language of the entrypoint [default: bash]'
             cand --binary 'With --language binary: the executable to copy into bin/NAME'
             cand --mode 'simple (one process per request) or capsule (long-running) [default: simple]'
+            cand --arguments 'How a simple tool takes its arguments (default json); capsules speak JSON-RPC'
             cand --permission 'A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)'
             cand --param 'An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array; a trailing ''?'' makes it optional (repeatable) [default: message:string]'
             cand --tool-version 'The version to start at [default: 0.1.0]'

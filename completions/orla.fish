@@ -282,6 +282,8 @@ binary\t'A prebuilt executable (see --binary)'"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l binary -d 'With --language binary: the executable to copy into bin/NAME' -r -F
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l mode -d 'simple (one process per request) or capsule (long-running) [default: simple]' -r -f -a "simple\t'Run once per request: JSON arguments on stdin, JSON answer on stdout'
 capsule\t'A long-running process with the orla.hello handshake (RFC 3 5.3.1)'"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l arguments -d 'How a simple tool takes its arguments (default json); capsules speak JSON-RPC' -r -f -a "json\t'One JSON object on stdin'
+flags\t'One `--name value` flag per argument, as the Orla runtime passes them'"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l permission -d 'A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)' -r
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l param -d 'An input parameter NAME:TYPE, TYPE one of string, number, integer, boolean, object, array; a trailing \'?\' makes it optional (repeatable) [default: message:string]' -r
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l tool-version -d 'The version to start at [default: 0.1.0]' -r

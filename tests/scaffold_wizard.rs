@@ -120,6 +120,10 @@ fn flags_answer_their_questions_and_defaults_take_enter() {
     send(&mut s, ENTER);
     expect(&mut s, "Mode");
     send(&mut s, ENTER);
+    // A simple tool: how it takes its arguments (json -> flags).
+    expect(&mut s, "Arguments");
+    send(&mut s, DOWN);
+    send(&mut s, ENTER);
     expect(&mut s, "Permissions");
     send(&mut s, ENTER);
     expect(&mut s, "Input parameter");
@@ -132,6 +136,7 @@ fn flags_answer_their_questions_and_defaults_take_enter() {
     assert!(!dir.join("LICENSE").exists());
     let tool = orla::package::ToolYaml::read(&dir).unwrap();
     assert_eq!(tool.author.as_deref(), Some("Grace Hopper"));
+    assert_eq!(tool.arguments(), orla::package::Arguments::Flags);
     ctx.run(&["tool", "validate", "quick"]).success();
 }
 

@@ -159,6 +159,77 @@ fn scaffolded_simple_tools_validate_install_and_run_in_every_language() {
     }
 }
 
+/// Runs a simple-mode tool of the `flags` convention as the Orla runtime
+/// does: the manifest's command line, then one `--name value` per argument.
+fn call_flags(entry: &serde_json::Value, flags: &[&str]) -> (i32, String, String) {
+    assert_eq!(entry["arguments"], "flags", "{entry}");
+    let command: Vec<&str> = entry["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let out = Command::new(command[0])
+        .args(&command[1..])
+        .args(flags)
+        .current_dir(entry["working_dir"].as_str().unwrap())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn scaffolded_flags_tools_read_their_arguments_as_the_orla_runtime_passes_them() {
+    for language in ["bash", "python", "node"] {
+        if !language_available(language) {
+            continue;
+        }
+        let ctx = TestContext::new();
+        let name = format!("flags-{language}");
+        let dir = scaffold(
+            &ctx,
+            &name,
+            &[
+                "--language",
+                language,
+                "--arguments",
+                "flags",
+                "--param",
+                "file_path:string",
+                "--param",
+                "count:integer?",
+            ],
+        );
+        let tool_yaml = std::fs::read_to_string(dir.join("tool.yaml")).unwrap();
+        assert!(tool_yaml.contains("arguments: flags"), "{tool_yaml}");
+        ctx.run(&["tool", "validate", dir.to_str().unwrap()])
+            .success();
+        ctx.run(&["install", "--local", dir.to_str().unwrap()])
+            .success();
+        let entry = manifest_tool(&ctx, &name);
+        let (code, stdout, stderr) =
+            call_flags(&entry, &["--file-path", "a \"b\"\nc", "--count", "2"]);
+        assert_eq!(code, 0, "{language}: {stderr}");
+        let answer: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{language}: {e}: {stdout}"));
+        assert_eq!(answer["tool"], name.as_str());
+        assert_eq!(answer["arguments"]["file_path"], "a \"b\"\nc", "{language}");
+        if language != "bash" {
+            // The interpreted templates read typed values as JSON text and
+            // check the declared parameters.
+            assert_eq!(answer["arguments"]["count"], 2, "{language}");
+            let (code, _, stderr) = call_flags(&entry, &["--count", "\"x\""]);
+            assert_eq!(code, 2, "{language}");
+            assert!(stderr.contains("missing parameter 'file_path'"), "{stderr}");
+        }
+    }
+}
+
 #[test]
 fn scaffolded_capsules_say_hello_and_answer_in_every_language() {
     // "binary" without --binary gets a placeholder capsule that works too.

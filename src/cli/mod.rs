@@ -465,6 +465,15 @@ pub enum Language {
     Binary,
 }
 
+/// How a scaffolded simple tool takes its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ArgumentsArg {
+    /// One JSON object on stdin
+    Json,
+    /// One `--name value` flag per argument, as the Orla runtime passes them
+    Flags,
+}
+
 /// A scaffolded tool's runtime mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ModeArg {
@@ -505,6 +514,9 @@ pub struct ScaffoldArgs {
     /// simple (one process per request) or capsule (long-running) [default: simple]
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
+    /// How a simple tool takes its arguments (default json); capsules speak JSON-RPC
+    #[arg(long, value_enum)]
+    pub arguments: Option<ArgumentsArg>,
 
     /// A permission the tool needs: filesystem:read, filesystem:write, network, process:exec (repeatable)
     #[arg(long = "permission", value_name = "PERMISSION", value_delimiter = ',')]

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use dialoguer::theme::ColorfulTheme;
 use dialoguer::{Input, MultiSelect, Select};
 
-use crate::cli::{Language as LanguageArg, ModeArg, ScaffoldArgs};
+use crate::cli::{ArgumentsArg, Language as LanguageArg, ModeArg, ScaffoldArgs};
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::scaffold::{self, Language, Param, Plan, LICENSES};
-use crate::package::{names, Mode, Package};
+use crate::package::{names, Arguments, Mode, Package};
 
 const DEFAULT_NAME: &str = "my-tool";
 const PERMISSIONS: [&str; 4] = [
@@ -123,6 +123,28 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
         )?],
         None => Mode::Simple,
     };
+    let arguments = match (args.arguments, mode) {
+        (Some(_), Mode::Capsule) => {
+            return Err(Error::usage(
+                "--arguments is for simple tools; a capsule takes its calls as JSON-RPC on stdin",
+                Some("drop --arguments, or pass --mode simple".into()),
+            ))
+        }
+        (_, Mode::Capsule) => Arguments::Json,
+        (Some(ArgumentsArg::Json), _) => Arguments::Json,
+        (Some(ArgumentsArg::Flags), _) => Arguments::Flags,
+        // The binary placeholder reads JSON on stdin.
+        (None, _) if ask && language != Language::Binary => [Arguments::Json, Arguments::Flags]
+            [wizard.select(
+                "Arguments",
+                &[
+                    "json: one JSON object on stdin",
+                    "flags: one --name value flag per argument, as the Orla runtime passes them",
+                ],
+                0,
+            )?],
+        (None, _) => Arguments::Json,
+    };
     let permissions = if !args.permissions.is_empty() {
         let mut perms = Vec::new();
         for p in &args.permissions {
@@ -204,6 +226,7 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
         description,
         language,
         mode,
+        arguments,
         permissions,
         params,
         author,

@@ -110,6 +110,8 @@ pub struct Plan {
     pub description: String,
     pub language: Language,
     pub mode: Mode,
+    /// How a simple tool takes its arguments; its template follows it.
+    pub arguments: Arguments,
     pub permissions: Vec<String>,
     pub params: Vec<Param>,
     pub author: Option<String>,
@@ -172,8 +174,8 @@ impl Plan {
             runtime: Some(Runtime {
                 mode: Some(self.mode),
                 startup_timeout_ms: (self.mode == Mode::Capsule).then_some(5000),
-                // The simple templates read one JSON object on stdin.
-                arguments: (self.mode == Mode::Simple).then_some(Arguments::Json),
+                // What the simple template reads; capsules speak JSON-RPC.
+                arguments: (self.mode == Mode::Simple).then_some(self.arguments),
                 ..Runtime::default()
             }),
             ..ToolYaml::default()
@@ -246,7 +248,11 @@ impl Plan {
     }
 
     fn entrypoint_source(&self) -> String {
+        let flags = self.mode == Mode::Simple && self.arguments == Arguments::Flags;
         let template = match (self.language, self.mode) {
+            (Language::Bash | Language::Binary, Mode::Simple) if flags => BASH_FLAGS,
+            (Language::Python, Mode::Simple) if flags => PYTHON_FLAGS,
+            (Language::Node, Mode::Simple) if flags => NODE_FLAGS,
             (Language::Bash, Mode::Simple) => BASH_SIMPLE,
             (Language::Bash, Mode::Capsule) => BASH_CAPSULE,
             (Language::Python, Mode::Simple) => PYTHON_SIMPLE,
@@ -279,6 +285,13 @@ impl Plan {
         }
         let example = self.example_args();
         match self.mode {
+            Mode::Simple if self.arguments == Arguments::Flags => out.push_str(&format!(
+                "## Calling it\n\nThe tool runs once per call (simple mode): it takes each argument as a \
+`--name value` flag, as the Orla runtime passes them (underscores in a name become hyphens; a \
+string as it is, any other value as JSON text), and answers with JSON on stdout.\n\n```sh\n{}{}\n```\n\n",
+                self.entrypoint(),
+                self.example_flags()
+            )),
             Mode::Simple => out.push_str(&format!(
                 "## Calling it\n\nThe tool runs once per call (simple mode): it reads its arguments as one JSON \
 object on stdin and answers with JSON on stdout.\n\n```sh\necho '{example}' | {}\n```\n\n",
@@ -329,6 +342,22 @@ orla tool publish --index PATH   # into a registry index\n```\n",
             map.insert(p.name.clone(), v);
         }
         serde_json::Value::Object(map).to_string()
+    }
+
+    /// The required parameters as the flags the Orla runtime would pass,
+    /// each starting with a space (shell-quoted JSON text for non-strings).
+    pub fn example_flags(&self) -> String {
+        let args: serde_json::Value =
+            serde_json::from_str(&self.example_args()).expect("example_args is JSON");
+        let mut out = String::new();
+        for (name, value) in args.as_object().expect("an object") {
+            let text = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => format!("'{other}'"),
+            };
+            out.push_str(&format!(" --{} {text}", name.replace('_', "-")));
+        }
+        out
     }
 
     fn license_text(&self, license: &str) -> String {
@@ -435,6 +464,9 @@ const PYTHON_SIMPLE: &str = include_str!("templates/simple.py");
 const PYTHON_CAPSULE: &str = include_str!("templates/capsule.py");
 const NODE_SIMPLE: &str = include_str!("templates/simple.js");
 const NODE_CAPSULE: &str = include_str!("templates/capsule.js");
+const BASH_FLAGS: &str = include_str!("templates/flags.sh");
+const PYTHON_FLAGS: &str = include_str!("templates/flags.py");
+const NODE_FLAGS: &str = include_str!("templates/flags.js");
 const BINARY_PLACEHOLDER: &str = include_str!("templates/binary-placeholder.sh");
 const MIT: &str = include_str!("templates/MIT.txt");
 const ISC: &str = include_str!("templates/ISC.txt");
@@ -452,6 +484,7 @@ mod tests {
             description: "d".into(),
             language,
             mode,
+            arguments: Arguments::Json,
             permissions: vec!["network".into()],
             params: vec![
                 Param::parse("text:string").unwrap(),
@@ -564,6 +597,24 @@ runtime:
             assert_eq!(tool.arguments(), Arguments::Json, "{language:?}");
             let capsule = plan(language, Mode::Capsule).tool_yaml();
             assert_eq!(capsule.runtime.unwrap().arguments, None, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn simple_tools_declare_flags_when_asked_and_get_a_template_that_reads_them() {
+        for language in Language::ALL {
+            let mut plan = plan(language, Mode::Simple);
+            plan.arguments = Arguments::Flags;
+            assert_eq!(
+                plan.tool_yaml().arguments(),
+                Arguments::Flags,
+                "{language:?}"
+            );
+            let entry = plan.entrypoint();
+            let files = plan.files();
+            let source = files.iter().find(|f| f.path == entry).unwrap();
+            let source = String::from_utf8(source.bytes.clone()).unwrap();
+            assert!(source.contains("--name value"), "{language:?}: {source}");
         }
     }
 

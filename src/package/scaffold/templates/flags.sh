@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# {{NAME}} {{VERSION}}: {{DESCRIPTION}}
+#
+# orla runs this once per call (simple mode, RFC 1) the way the Orla runtime
+# does: each argument arrives as a `--name value` flag (underscores in a name
+# become hyphens; a string is passed as it is, any other value as JSON text),
+# and an argument named `stdin` arrives on stdin. The answer goes to stdout
+# as JSON. Problems go to stderr with a non-zero exit status.
+#
+# Parameters (name, JSON type, required): {{PARAMS}}
+set -euo pipefail
+
+# Every flag as a JSON member; values are passed on as JSON strings.
+members=()
+while [[ $# -gt 0 ]]; do
+    if [[ "$1" != --* || $# -lt 2 ]]; then
+        echo "error: {{NAME}} expects --name value, got '$1'" >&2
+        exit 2
+    fi
+    name="${1#--}"
+    value="${2//\\/\\\\}"
+    value="${value//\"/\\\"}"
+    value="${value//$'\n'/\\n}"
+    value="${value//$'\t'/\\t}"
+    value="${value//$'\r'/\\r}"
+    members+=("\"${name//-/_}\":\"${value}\"")
+    shift 2
+done
+
+# TODO: do the tool's work here; "$2" of each flag is its value as text.
+printf '{"tool":"%s","arguments":{%s}}\n' "{{NAME}}" "$(IFS=,; echo "${members[*]}")"
