@@ -781,3 +781,15 @@ fn a_package_whose_entrypoint_was_deleted_is_marked_and_not_served() {
     t.run(&["verify"]).success();
     assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
 }
+
+#[test]
+fn a_project_install_says_which_version_is_served_too() {
+    let t = TestContext::new();
+    t.run(&["init"]).success();
+    t.run(&["install", "fs-read@1.2"])
+        .success()
+        .stderr_has("Active fs-read 1.2.1 is the version served");
+    t.run(&["install", "fs-read@1.1"])
+        .success()
+        .stderr_has("Active fs-read 1.1.0 is the version served");
+}

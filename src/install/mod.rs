@@ -244,7 +244,7 @@ fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
 /// the newest pre-release; see docs/install.md), said every time, so that
 /// installing an older version or a pre-release does not look like it
 /// switched the tool.
-fn report_active(
+pub(crate) fn report_active(
     ctx: &Context,
     manifest: &Manifest,
     own: RootKindName,

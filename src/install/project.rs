@@ -276,12 +276,13 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         txn.pin(pin);
     }
     let lock_changed = txn.commit()?.lock;
-    store.sync_manifest(reporter)?;
+    let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
         reporter.status(
             "Installed",
             &format!("{name} {version} to {}", path.display()),
         );
+        super::report_active(ctx, &manifest, root.kind.into(), &name, &version);
     }
     for line in locked_now {
         reporter.status("Locked", &line);
