@@ -23,7 +23,7 @@ pub enum Error {
     #[error(transparent)]
     Project(#[from] project::ProjectError),
     #[error(transparent)]
-    Capsule(#[from] package::capsule::CapsuleError),
+    Capsule(#[from] crate::migrate::capsule::CapsuleError),
     #[error(transparent)]
     Publish(#[from] index::publish::PublishError),
     #[error(transparent)]

@@ -23,6 +23,7 @@ pub mod install;
 pub mod interrupt;
 pub mod lock;
 pub mod manifest;
+pub mod migrate;
 pub mod package;
 pub mod progress;
 pub mod project;

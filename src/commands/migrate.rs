@@ -1,6 +1,6 @@
 //! `orla migrate capsule PATH | --all DIR`: RFC 2 capsules to tool.yaml.
 //!
-//! For each capsule: convert (`package::capsule`), validate the result as
+//! For each capsule: convert (`migrate::capsule`), validate the result as
 //! it would be written, and only then write tool.yaml and set the old
 //! manifest aside (`orla-tool.json.bak`, or delete it with
 //! `--remove-legacy`). Any error leaves the capsule exactly as it was. A
@@ -15,7 +15,7 @@ use crate::cli::MigrateCapsuleArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::fs::atomic_write;
-use crate::package::capsule::{self, DescriptionSource, Fate, BACKUP_FILE, LEGACY_FILE};
+use crate::migrate::capsule::{self, DescriptionSource, Fate, BACKUP_FILE, LEGACY_FILE};
 use crate::package::{validate, Severity, TOOL_YAML};
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {

@@ -6,7 +6,6 @@
 //! names. The model keeps every RFC 3 field; fields orla does not know are kept
 //! in `extra` so that a newer tool.yaml read by an older orla loses nothing.
 
-pub mod capsule;
 pub mod limits;
 pub mod names;
 pub mod pack;

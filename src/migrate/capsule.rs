@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::{names, validate, HotLoad, Mode, Runtime, ToolYaml};
+use crate::package::{names, validate, HotLoad, Mode, Runtime, ToolYaml};
 
 /// The RFC 2 manifest.
 pub const LEGACY_FILE: &str = "orla-tool.json";
@@ -321,7 +321,7 @@ impl Converter<'_> {
                             }
                         }
                     }
-                    "permissions" => tool.permissions = super::Permissions::declared(list),
+                    "permissions" => tool.permissions = crate::package::Permissions::declared(list),
                     _ => tool.dependencies = list,
                 }
                 self.mapped(field, field, Some(EXTRA.into()));
