@@ -107,6 +107,59 @@ impl Rng {
     }
 }
 
+/// Reads a manifest in a tight loop on its own thread, as a runtime may,
+/// and records every read that names a package directory that is missing
+/// or incomplete (no receipt, no entrypoint).
+struct ManifestReader {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    handle: std::thread::JoinHandle<(u64, Vec<String>)>,
+}
+
+impl ManifestReader {
+    fn start(path: std::path::PathBuf) -> ManifestReader {
+        use std::sync::atomic::Ordering;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let (mut reads, mut bad) = (0u64, Vec::new());
+            while !flag.load(Ordering::Relaxed) {
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                // Written by rename, so a read is always a whole document.
+                let manifest: serde_json::Value =
+                    serde_json::from_str(&text).expect("a manifest is always whole");
+                reads += 1;
+                for tool in manifest["tools"].as_array().into_iter().flatten() {
+                    let dir = std::path::Path::new(tool["path"].as_str().unwrap_or_default());
+                    let entry =
+                        std::path::Path::new(tool["entrypoint"].as_str().unwrap_or_default());
+                    let complete = dir.join(".orla-receipt.json").is_file() && entry.is_file();
+                    // A manifest replaced since it was read may name what is
+                    // gone by now, as for any reader: only one still in place
+                    // must name complete directories.
+                    let current = std::fs::read_to_string(&path).is_ok_and(|now| now == text);
+                    if !complete && current {
+                        bad.push(format!(
+                            "{} {} at {}",
+                            tool["name"],
+                            tool["version"],
+                            dir.display()
+                        ));
+                    }
+                }
+            }
+            (reads, bad)
+        });
+        ManifestReader { stop, handle }
+    }
+
+    fn stop(self) -> (u64, Vec<String>) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.handle.join().unwrap()
+    }
+}
+
 /// The iteration count and seed of a SIGKILL loop: `SIGKILL_ITERATIONS`
 /// and `SIGKILL_SEED` (decimal or 0x hex) from the environment, else the
 /// default count and a seed from `salt` and the process id. The seed is
@@ -168,6 +221,10 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     let typical = start.elapsed().as_micros() as u64;
     t.run(&["uninstall", "beta"]).success();
 
+    // A runtime reads the manifest at any moment: beside the loop, a
+    // reader checks that every manifest it reads names only complete
+    // package directories (receipt and entrypoint in place).
+    let reader = ManifestReader::start(t.home.join("manifest.json"));
     let (iterations, seed) = kill_loop(80, 0x5eed_0f0a);
     eprintln!("seed {seed:#x}, one install takes {typical} us");
     let mut rng = Rng(seed);
@@ -311,6 +368,14 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     }
     eprintln!(
         "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind, {settled_by_journal} mid-way through a multi-step command), {finished} finished"
+    );
+    let (reads, bad) = reader.stop();
+    eprintln!("the manifest was read {reads} times beside the loop");
+    assert!(reads > 0);
+    assert_eq!(
+        bad,
+        Vec::<String>::new(),
+        "manifests naming a missing or partial package"
     );
     // A short replay need not kill often; a full run must, to mean anything.
     assert!(

@@ -50,6 +50,11 @@ use crate::root::{InstallRoot, LOCK};
 const JOURNAL: &str = "journal";
 /// The moved-aside package inside a staging directory.
 const OLD: &str = "old";
+/// A reinstall's new copy inside its staging directory, before the swap.
+const NEW: &str = "new";
+/// Marks the new copy of a reinstall until the swap is complete, so that a
+/// roll back can tell the two copies apart.
+const NEW_MARKER: &str = ".orla-new";
 
 /// An install root opened for change: holds its lock until dropped.
 pub struct Store<'a> {
@@ -261,6 +266,8 @@ impl<'a> Store<'a> {
             None => false,
         };
         if finished {
+            // The manifest no longer names what is leaving: move it out.
+            self.finish_removals()?;
             let path = self.journal_path();
             let text = fs::read_to_string(&path).unwrap_or_default();
             fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
@@ -286,7 +293,39 @@ impl<'a> Store<'a> {
             let target = self.root.package_dir(&step.name, &step.version);
             let parent = target.parent().expect("package dirs have a parent");
             let old = step.aside.as_ref().map(|a| staging.join(a).join(OLD));
+            let new = step.aside.as_ref().map(|a| staging.join(a).join(NEW));
+            if let Some(new) = new.as_ref().filter(|n| n.is_dir()) {
+                // A reinstall by exchange, killed before its last rename:
+                // either the new copy waits in staging (nothing to undo),
+                // or the two were swapped and the old copy waits there.
+                if target.join(NEW_MARKER).exists() {
+                    // Swapped back in one step too; the new copy stays in staging.
+                    rename_exchange(new, &target)
+                        .map_err(StoreError::io("cannot roll back", &target))?;
+                }
+                reporter.warn(&format!(
+                    "undid the unfinished install of {} {}",
+                    step.name, step.version
+                ));
+                continue;
+            }
             let old_moved = old.as_ref().is_some_and(|o| o.is_dir());
+            if let (Some(old), true, true) = (&old, old_moved, step.kind == StepKind::Commit) {
+                // A replaced package: put the old copy back in one step
+                // where the filesystem can, so the directory the manifest
+                // names is never missing during the roll back either.
+                let aside = old.parent().expect("inside its staging directory");
+                if target.exists()
+                    && exchange_supported(aside)
+                    && rename_exchange(old, &target).is_ok()
+                {
+                    reporter.warn(&format!(
+                        "undid the unfinished install of {} {}",
+                        step.name, step.version
+                    ));
+                    continue;
+                }
+            }
             if step.kind == StepKind::Commit
                 && target.exists()
                 && (step.aside.is_none() || old_moved)
@@ -374,6 +413,14 @@ impl<'a> Store<'a> {
         } else {
             None
         };
+        if let Some(aside) = &aside {
+            // A reinstall: where the filesystem can, swap the two copies
+            // in one step, so that the directory the manifest names is
+            // never missing, not even between two renames.
+            if self.exchange(staged, &target, aside, name, version)? {
+                return Ok(target);
+            }
+        }
         self.journal(&Step {
             kind: StepKind::Commit,
             name: name.to_string(),
@@ -392,8 +439,47 @@ impl<'a> Store<'a> {
         Ok(target)
     }
 
-    /// Removes an installed package directory (moved into staging, deleted
-    /// when the command completes).
+    /// Replaces `target` by `staged` with one atomic exchange (renameat2
+    /// RENAME_EXCHANGE), the old copy ending in `aside`; false, with
+    /// nothing changed but the journal, where the filesystem or the system
+    /// cannot, and the caller falls back to two renames.
+    fn exchange(
+        &self,
+        staged: &Path,
+        target: &Path,
+        aside: &Path,
+        name: &str,
+        version: &semver::Version,
+    ) -> Result<bool, StoreError> {
+        if !exchange_supported(aside) {
+            return Ok(false);
+        }
+        let new = aside.join(NEW);
+        let marker = staged.join(NEW_MARKER);
+        write_synced(&marker, b"").map_err(StoreError::io("cannot write", &marker))?;
+        self.journal(&Step {
+            kind: StepKind::Commit,
+            name: name.to_string(),
+            version: version.clone(),
+            aside: Some(file_name(aside)),
+        })?;
+        fs::rename(staged, &new).map_err(StoreError::io("cannot stage", staged))?;
+        sync_dir(aside);
+        rename_exchange(&new, target).map_err(StoreError::io("cannot swap in", target))?;
+        let parent = target.parent().expect("package dirs have a parent");
+        sync_dir(parent);
+        fs::rename(&new, aside.join(OLD)).map_err(StoreError::io("cannot move aside", &new))?;
+        sync_dir(aside);
+        let marker = target.join(NEW_MARKER);
+        fs::remove_file(&marker).map_err(StoreError::io("cannot remove", &marker))?;
+        sync_dir(target);
+        Ok(true)
+    }
+
+    /// Removes an installed package directory. Only the journal changes
+    /// now: the manifest written next no longer names the package, and only
+    /// then is its directory moved into staging (`finish_removals`), so no
+    /// manifest a runtime can read names a directory that is gone.
     pub fn remove(&self, name: &str, version: &semver::Version) -> Result<(), StoreError> {
         let target = self.root.package_dir(name, version);
         if !target.exists() {
@@ -410,10 +496,37 @@ impl<'a> Store<'a> {
             version: version.clone(),
             aside: Some(file_name(&aside)),
         })?;
-        fs::rename(&target, aside.join(OLD)).map_err(StoreError::io("cannot remove", &target))?;
-        let name_dir = self.root.tools_dir.join(name);
-        // Drop the name directory once its last version is gone.
-        let _ = fs::remove_dir(&name_dir);
+        Ok(())
+    }
+
+    /// The journaled removals not yet done: their packages are still in
+    /// place, and the manifest must not name them.
+    fn pending_removals(&self) -> Vec<(String, semver::Version, PathBuf)> {
+        let Ok(text) = fs::read_to_string(self.journal_path()) else {
+            return Vec::new();
+        };
+        let staging = self.root.staging_root();
+        text.lines()
+            .filter_map(Step::parse)
+            .filter(|s| s.kind == StepKind::Remove)
+            .filter_map(|s| {
+                let aside = staging.join(s.aside.as_ref()?);
+                let target = self.root.package_dir(&s.name, &s.version);
+                (target.exists() && !aside.join(OLD).exists()).then_some((s.name, s.version, aside))
+            })
+            .collect()
+    }
+
+    /// Moves out the packages whose removal the written manifest reflects.
+    fn finish_removals(&self) -> Result<(), StoreError> {
+        for (name, version, aside) in self.pending_removals() {
+            let target = self.root.package_dir(&name, &version);
+            fs::create_dir_all(&aside).map_err(StoreError::io("cannot create", &aside))?;
+            fs::rename(&target, aside.join(OLD))
+                .map_err(StoreError::io("cannot remove", &target))?;
+            // Drop the name directory once its last version is gone.
+            let _ = fs::remove_dir(self.root.tools_dir.join(&name));
+        }
         sync_dir(&self.root.tools_dir);
         Ok(())
     }
@@ -441,6 +554,18 @@ impl<'a> Store<'a> {
             }
             there
         });
+        // A package whose removal is journaled is gone for the manifest
+        // already: its directory is moved out once a manifest without it
+        // is written.
+        let leaving = self.pending_removals();
+        let installed: Vec<_> = installed
+            .into_iter()
+            .filter(|pkg| {
+                !leaving
+                    .iter()
+                    .any(|(n, v, _)| *n == pkg.receipt.name && *v == pkg.receipt.version)
+            })
+            .collect();
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
         Ok(Manifest::generate_with(
@@ -458,6 +583,8 @@ impl<'a> Store<'a> {
         // while its journal still exists, so the store is rolled back.
         atomic_write(&path, manifest.to_json().as_bytes())
             .map_err(StoreError::io("cannot write", &path))?;
+        // What it no longer names can go now.
+        self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
         // (see `settle`), and its journal can go.
         let journal = self.journal_path();
@@ -591,6 +718,55 @@ impl Step {
             aside,
         })
     }
+}
+
+/// Whether `renameat2(RENAME_EXCHANGE)` works on the filesystem of `dir`
+/// (Linux 3.15+; not every filesystem has it): tried once per process on
+/// two scratch directories, so a failure later means a real error.
+fn exchange_supported(dir: &Path) -> bool {
+    static SUPPORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SUPPORTED.get_or_init(|| {
+        let Ok(scratch) = tempfile::Builder::new()
+            .prefix(".orla-exchange-")
+            .tempdir_in(dir)
+        else {
+            return false;
+        };
+        let (a, b) = (scratch.path().join("a"), scratch.path().join("b"));
+        fs::create_dir(&a).is_ok() && fs::create_dir(&b).is_ok() && rename_exchange(&a, &b).is_ok()
+    })
+}
+
+/// Atomically swaps two paths.
+#[cfg(target_os = "linux")]
+fn rename_exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(a.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    let b = CString::new(b.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    // SAFETY: both are valid NUL-terminated paths that outlive the call.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn rename_exchange(_a: &Path, _b: &Path) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "no atomic exchange here",
+    ))
 }
 
 /// A staging directory name as the journal may use it.
