@@ -62,8 +62,12 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<Outcome, 
         ));
     }
     let origin = legacy.display().to_string();
-    let text = std::fs::read_to_string(&legacy)
-        .map_err(|e| Error::other(format!("cannot read {origin}: {e}"), None))?;
+    let text = std::fs::read_to_string(&legacy).map_err(|e| {
+        Error::other(
+            format!("cannot read {origin}: {e}"),
+            Some("orla-tool.json must be a readable UTF-8 text file".into()),
+        )
+    })?;
     let readme = [
         "README.md",
         "README",
@@ -135,8 +139,12 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<Outcome, 
         }
     }
 
-    atomic_write(&tool_yaml, yaml.as_bytes())
-        .map_err(|e| Error::other(format!("cannot write {}: {e}", tool_yaml.display()), None))?;
+    atomic_write(&tool_yaml, yaml.as_bytes()).map_err(|e| {
+        Error::other(
+            format!("cannot write {}: {e}", tool_yaml.display()),
+            Some("check that you may write to the capsule's directory; nothing was changed".into()),
+        )
+    })?;
     let legacy_done = if args.remove_legacy {
         std::fs::remove_file(&legacy).map(|()| "removed orla-tool.json".to_string())
     } else {

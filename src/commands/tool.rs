@@ -124,8 +124,12 @@ pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
         }
         None => ctx.cwd.join(&packed.file_name),
     };
-    crate::fs::atomic_write(&out, &bytes)
-        .map_err(|e| Error::other(format!("cannot write {}: {e}", out.display()), None))?;
+    crate::fs::atomic_write(&out, &bytes).map_err(|e| {
+        Error::other(
+            format!("cannot write {}: {e}", out.display()),
+            Some("pass --output with a file or directory you may write to".into()),
+        )
+    })?;
     let digest = Digest::of(&bytes);
     if args.json {
         let out = json!({
