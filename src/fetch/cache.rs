@@ -11,6 +11,15 @@
 //!   and before anything is installed: a hard link shares its file with the
 //!   installed copies, so a file edited in place anywhere is caught there,
 //!   and the entry is thrown away and the archive downloaded again.
+//!
+//!   What this trusts: an archive is checked against the digest the
+//!   registry recorded, which nobody can forge; an unpacked entry is checked
+//!   against its own record, which orla wrote when the archive was verified
+//!   and which whoever can write the cache directory could rewrite together
+//!   with the files. So the cache directory must be as private as the
+//!   install root (by default both are the user's own); an entry swapped
+//!   for another package is still refused when the package's name, version
+//!   or permissions differ from the registry's record (install checks them).
 //! - `archives/<digest>.tar.gz`: the archive itself, kept only when the
 //!   cache is on another filesystem than the install root (no links
 //!   between them), and read when an older orla left it.
