@@ -767,6 +767,7 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
     t.run_in(&dir, &["install", "fs-read", "json-query"])
         .success();
     let typical = start.elapsed().as_micros() as u64;
+    let reader = ManifestReader::start(dir.join(".orla/manifest.json"));
     let (iterations, seed) = kill_loop(40, 0x0bad_cafe);
     let mut rng = Rng(seed);
     let (mut killed, mut from_journal) = (0, 0);
@@ -805,6 +806,13 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
         t.run_in(&dir, &["verify"]).success();
     }
     eprintln!("{iterations} iterations: {killed} killed, {from_journal} settled from a journal");
+    let (reads, bad) = reader.stop();
+    assert!(reads > 0);
+    assert_eq!(
+        bad,
+        Vec::<String>::new(),
+        "manifests naming a missing or partial package"
+    );
     // A short replay need not kill often; a full run must, to mean anything.
     assert!(
         iterations < 20 || killed >= iterations / 5,
