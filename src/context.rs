@@ -156,39 +156,12 @@ impl Context {
             })?,
             None => config.registry_ttl.unwrap_or(crate::config::DEFAULT_TTL),
         };
-        let http_timeout = match non_empty(ENV_HTTP_TIMEOUT) {
-            // try_: a value too large for a Duration is refused, not a panic.
-            Some(text) => text
-                .parse::<f64>()
-                .ok()
-                .filter(|s| *s > 0.0)
-                .and_then(|s| Duration::try_from_secs_f64(s).ok())
-                .ok_or_else(|| {
-                    Error::usage(
-                        format!("{ENV_HTTP_TIMEOUT}: '{text}' is not a number of seconds"),
-                        Some(format!(
-                            "set it to a number of seconds above 0, e.g. {ENV_HTTP_TIMEOUT}=30, or unset it for 30"
-                        )),
-                    )
-                })?,
-            None => Duration::from_secs(30),
-        };
-        let http_deadline = match non_empty(ENV_HTTP_DEADLINE) {
-            Some(text) => text
-                .parse::<f64>()
-                .ok()
-                .filter(|s| *s > 0.0)
-                .and_then(|s| Duration::try_from_secs_f64(s).ok())
-                .ok_or_else(|| {
-                    Error::usage(
-                        format!("{ENV_HTTP_DEADLINE}: '{text}' is not a number of seconds"),
-                        Some(format!(
-                            "set it to a number of seconds above 0, e.g. {ENV_HTTP_DEADLINE}=600, or unset it for 3600"
-                        )),
-                    )
-                })?,
-            None => crate::http::HttpLimits::DEFAULT_DEADLINE,
-        };
+        let http_timeout = seconds(ENV_HTTP_TIMEOUT, Duration::from_secs(30), 30)?;
+        let http_deadline = seconds(
+            ENV_HTTP_DEADLINE,
+            crate::http::HttpLimits::DEFAULT_DEADLINE,
+            600,
+        )?;
         let http_low_speed_limit = match non_empty(ENV_HTTP_LOW_SPEED_LIMIT) {
             Some(text) => text.parse::<u64>().map_err(|_| {
                 Error::usage(
@@ -319,6 +292,29 @@ fn terminal_width() -> Option<usize> {
 #[cfg(not(unix))]
 fn terminal_width() -> Option<usize> {
     None
+}
+
+/// A number of seconds above 0 from the environment variable `var`
+/// (fractions allowed), else `default`; `example` is suggested when the
+/// value is not one.
+fn seconds(var: &str, default: Duration, example: u32) -> Result<Duration, Error> {
+    let Some(text) = non_empty(var) else {
+        return Ok(default);
+    };
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        // try_: a value too large for a Duration is refused, not a panic.
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            Error::usage(
+                format!("{var}: '{text}' is not a number of seconds"),
+                Some(format!(
+                    "set it to a number of seconds above 0, e.g. {var}={example}, or unset it for {}",
+                    default.as_secs()
+                )),
+            )
+        })
 }
 
 fn non_empty(var: &str) -> Option<String> {
