@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::manifest::{Inputs, InstalledEntry, Manifest, RootKindName};
 use crate::progress::Reporter;
-use crate::root::receipt::SourceKind;
+use crate::root::receipt::Source;
 use crate::root::{InstallRoot, StoreError};
 use crate::store::Store;
 
@@ -145,11 +145,12 @@ fn table(entries: &[InstalledEntry], missing: &[bool], width: Option<usize>) -> 
                 } else {
                     format!("{} (undeclared)", e.risk_level.as_str())
                 },
-                match e.source.kind {
-                    SourceKind::Registry => e.source.registry.clone().unwrap_or_default(),
-                    SourceKind::Local => "local".into(),
-                    SourceKind::Git => e.source.registry.clone().unwrap_or_else(|| "git".into()),
-                    SourceKind::Discovered => "discovered".into(),
+                match &e.source {
+                    Source::Registry { registry, .. } | Source::Git { registry, .. } => {
+                        registry.clone()
+                    }
+                    Source::Local { .. } => "local".into(),
+                    Source::Discovered { .. } => "discovered".into(),
                 },
                 e.description.clone(),
             ];

@@ -38,7 +38,7 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     }
     let dir = ctx.cache_dir.join("run").join(format!(
         "{name}-{version}-{}",
-        &plan.source.blake3.to_hex()[..16]
+        &plan.source.blake3().to_hex()[..16]
     ));
     if !verified(&dir) {
         fetch(ctx, &plan, &dir)?;

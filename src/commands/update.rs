@@ -89,7 +89,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
                 continue;
             }
         }
-        if current.receipt.source.kind == SourceKind::Local && args.registry.is_none() {
+        if current.receipt.source.kind() == SourceKind::Local && args.registry.is_none() {
             reporter.status(
                 "Skipping",
                 &format!("{name} {from}: installed from a local path"),
@@ -116,7 +116,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         let choice = args
             .registry
             .clone()
-            .or_else(|| current.receipt.source.registry.clone())
+            .or_else(|| current.receipt.source.registry().map(str::to_string))
             .unwrap_or_else(|| "builtin".into());
         if !registries.contains_key(&choice) {
             registries.insert(choice.clone(), Registries::new(ctx, Some(&choice))?);

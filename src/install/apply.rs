@@ -103,20 +103,33 @@ pub(crate) fn apply(
             }
             // A plan from orla.lock names its commit and tree: a moved tag
             // or changed files must not slip in.
-            if let Some(pinned) = &plan.source.commit {
-                if *pinned != commit || plan.source.blake3 != tree {
+            if let Source::Git {
+                commit: pinned,
+                blake3: pinned_tree,
+                ..
+            } = &plan.source
+            {
+                if !pinned.is_empty() && (*pinned != commit || *pinned_tree != tree) {
                     return Err(Error::other(
                         format!(
-                            "{}: orla.lock pins commit {pinned} (tree {}), but the tag now gives commit {commit} (tree {tree})",
-                            plan.label, plan.source.blake3
+                            "{}: orla.lock pins commit {pinned} (tree {pinned_tree}), but the tag now gives commit {commit} (tree {tree})",
+                            plan.label
                         ),
                         Some("nothing was installed; if the new tag is trusted, run `orla install NAME@VERSION` to lock it again".into()),
                     ));
                 }
             }
-            source.commit = Some(commit);
-            source.blake3 = tree;
-            source.size = size;
+            if let Source::Git {
+                commit: c,
+                blake3: b,
+                size: s,
+                ..
+            } = &mut source
+            {
+                *c = commit;
+                *b = tree;
+                *s = size;
+            }
         }
         check_identity(plan, &package)?;
         for warning in &package.warnings {
@@ -192,13 +205,14 @@ fn in_tag(e: PackageError, tag: &str, url: &str) -> Error {
 
 /// RFC 3 7.1 step 6: the tag must equal tool.yaml's version.
 fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Error> {
-    let tag = source.tag.as_deref().unwrap_or_default();
+    let (tag, repository) = match source {
+        Source::Git {
+            tag, repository, ..
+        } => (tag.as_str(), repository.as_str()),
+        _ => ("", plan.label.as_str()),
+    };
     if tag.strip_prefix('v') != Some(package.version.to_string().as_str()) {
-        return Err(tag_mismatch(
-            tag,
-            source.repository.as_deref().unwrap_or(&plan.label),
-            &package.version.to_string(),
-        ));
+        return Err(tag_mismatch(tag, repository, &package.version.to_string()));
     }
     Ok(())
 }

@@ -299,12 +299,12 @@ fn refuse_damaged(root: &InstallRoot, plans: &[Plan]) -> Result<(), Error> {
 fn skip_unchanged_local(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot) {
     let installed = root.scan(&crate::progress::Silent).unwrap_or_default();
     plans.retain(|plan| {
-        if plan.source.kind != SourceKind::Local {
+        if plan.source.kind() != SourceKind::Local {
             return true;
         }
         let same = installed.iter().find(|p| {
-            p.receipt.source.kind == SourceKind::Local
-                && p.receipt.source.blake3 == plan.source.blake3
+            p.receipt.source.kind() == SourceKind::Local
+                && p.receipt.source.blake3() == plan.source.blake3()
                 && plan
                     .target
                     .as_ref()
@@ -331,7 +331,7 @@ fn skip_unchanged_local(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot
 fn take_local(plans: &mut Vec<Plan>) -> Vec<Plan> {
     let (local, rest) = std::mem::take(plans)
         .into_iter()
-        .partition(|p| p.source.kind == SourceKind::Local);
+        .partition(|p| p.source.kind() == SourceKind::Local);
     *plans = rest;
     local
 }

@@ -13,7 +13,7 @@ use crate::index::{ArchiveLocation, GitSourceEntry, Lookup, Registry, VersionRec
 use crate::package::{Permission, RiskLevel, ToolYaml};
 use crate::registries::Registries;
 use crate::resolve::{self, Spec};
-use crate::root::receipt::{Source, SourceKind};
+use crate::root::receipt::Source;
 use crate::verify::{Digest, Expected};
 
 /// One package to install.
@@ -194,16 +194,15 @@ fn git_plan(
         target: Some((entry.name.clone(), version)),
         declared,
         consented: None,
-        source: Source {
-            kind: SourceKind::Git,
-            registry: Some(registry.name.clone()),
-            path: None,
-            archive: None,
+        // The commit, tree digest and size are known after checkout: empty
+        // until then (a plan from orla.lock names them, and they must match).
+        source: Source::Git {
+            registry: registry.name.clone(),
             blake3: Digest::of(b""),
             size: 0,
-            repository: Some(url),
-            tag: Some(tag.clone()),
-            commit: None,
+            repository: url,
+            tag: tag.clone(),
+            commit: String::new(),
             extra: Default::default(),
         },
         fetch: Fetch::Git { repo, tag },
@@ -240,17 +239,12 @@ fn registry_plan(
         target: Some((record.name.clone(), record.version.clone())),
         declared: Some(record.permissions.clone()),
         consented: None,
-        source: Source {
-            kind: SourceKind::Registry,
-            registry: Some(registry.name.clone()),
-            path: None,
+        source: Source::Registry {
+            registry: registry.name.clone(),
             // Credentials in the URL are used to download, never written down.
-            archive: Some(crate::http::without_credentials(&location.to_string())),
+            archive: crate::http::without_credentials(&location.to_string()),
             blake3: record.blake3,
             size: record.size,
-            repository: None,
-            tag: None,
-            commit: None,
             extra: Default::default(),
         },
         fetch: Fetch::Archive(Job {
@@ -319,8 +313,8 @@ pub(crate) fn pinned_archive_plan(
             label,
             location,
             expected: Expected {
-                blake3: source.blake3,
-                size: Some(source.size),
+                blake3: source.blake3(),
+                size: Some(source.size()),
                 sha256: None,
             },
         }),
@@ -336,11 +330,24 @@ pub(crate) fn pinned_git_plan(
     version: &semver::Version,
     source: Source,
 ) -> Result<Plan, Error> {
-    let url = source.repository.clone().unwrap_or_default();
-    let tag = source.tag.clone().unwrap_or_else(|| format!("v{version}"));
+    // `apply` holds the checkout to a non-empty pinned commit.
+    let (url, tag, pinned) = match &source {
+        Source::Git {
+            repository,
+            tag,
+            commit,
+            ..
+        } if !commit.is_empty() => (repository, tag, commit),
+        _ => {
+            return Err(Error::other(
+                format!("{name} {version}: orla.lock does not pin a git commit"),
+                None,
+            ))
+        }
+    };
+    let (url, tag) = (url.clone(), tag.clone());
     let mut repo = open_repo(ctx, &url, name, false)?;
     // The pinned commit may be newer than the cached tags.
-    let pinned = source.commit.as_deref().unwrap_or_default();
     if !repo.has_commit(pinned) && !repo.fetched && !ctx.offline {
         repo = open_repo(ctx, &url, name, true)?;
     }
@@ -393,16 +400,10 @@ pub(crate) fn local_plan(path: &Path) -> Result<Plan, Error> {
         target,
         declared: None,
         consented: None,
-        source: Source {
-            kind: SourceKind::Local,
-            registry: None,
-            path: Some(shown.clone()),
-            archive: None,
+        source: Source::Local {
+            path: shown.clone(),
             blake3: digest,
             size,
-            repository: None,
-            tag: None,
-            commit: None,
             extra: Default::default(),
         },
         fetch: Fetch::Archive(Job {

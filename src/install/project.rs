@@ -25,12 +25,12 @@ use super::Request;
 use crate::context::Context;
 use crate::error::Error;
 use crate::index::ArchiveLocation;
-use crate::project::lockfile::{LockFile, LockKind, LockedTool};
+use crate::project::lockfile::{LockFile, LockedTool, Pin};
 use crate::project::transaction::Transaction;
 use crate::project::Project;
 use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
-use crate::root::receipt::{Receipt, SourceKind};
+use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
 use crate::store::Store;
 
@@ -321,16 +321,22 @@ fn same_origin(
     installed: &crate::root::receipt::Source,
     planned: &crate::root::receipt::Source,
 ) -> bool {
-    match planned.kind {
-        SourceKind::Git => {
-            installed.kind == SourceKind::Git
-                && installed.repository == planned.repository
-                && installed.tag == planned.tag
-        }
+    match (installed, planned) {
+        (
+            Source::Git {
+                repository: installed_repository,
+                tag: installed_tag,
+                ..
+            },
+            Source::Git {
+                repository, tag, ..
+            },
+        ) => installed_repository == repository && installed_tag == tag,
+        (_, Source::Git { .. }) => false,
         _ => {
-            installed.kind == planned.kind
-                && installed.blake3 == planned.blake3
-                && installed.size == planned.size
+            installed.kind() == planned.kind()
+                && installed.blake3() == planned.blake3()
+                && installed.size() == planned.size()
         }
     }
 }
@@ -339,7 +345,9 @@ fn same_origin(
 /// registry, HTTP(S) (through the download cache), or a local file.
 /// `None` when only the registry knows (an archive inside a git registry).
 fn pinned_location(pin: &LockedTool) -> Option<ArchiveLocation> {
-    let archive = pin.archive.as_deref()?;
+    let Pin::Registry { archive, .. } = &pin.pin else {
+        return None;
+    };
     if let Some(rel) = archive.strip_prefix("builtin:") {
         return crate::index::builtin::file(rel).map(|bytes| ArchiveLocation::Embedded {
             path: rel.to_string(),
@@ -366,22 +374,14 @@ fn local_pin_allowed(
     args: &Request,
     path: &std::path::Path,
 ) -> Result<(), Error> {
-    let label = format!("{} {}", pin.name, pin.version);
     let hint = || {
         Some(format!(
             "nothing was read; if the project is yours, run `orla install {}@{}` to lock it again from its registry",
             pin.name, pin.version
         ))
     };
-    let Some(choice) = args.registry.as_deref().or(pin.registry.as_deref()) else {
-        return Err(Error::other(
-            format!(
-                "orla.lock: {label}: archive '{}' is a local file, and the pin names no registry that may hold it",
-                path.display()
-            ),
-            hint(),
-        ));
-    };
+    // Every pin names its registry (orla.lock refuses one that does not).
+    let choice = args.registry.as_deref().unwrap_or(pin.registry());
     let registries = Registries::new(ctx, Some(choice))?;
     let slot = registries
         .slots
@@ -391,8 +391,8 @@ fn local_pin_allowed(
     let record = crate::index::VersionRecord {
         name: pin.name.clone(),
         version: pin.version.clone(),
-        blake3: pin.blake3,
-        size: pin.size,
+        blake3: pin.pin.blake3(),
+        size: pin.pin.size(),
         archive: Some(format!("file://{}", path.display())),
         sha256: None,
         yanked: false,
@@ -409,13 +409,13 @@ fn local_pin_allowed(
 /// Why a pin cannot be installed without network, if it cannot.
 fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
     let label = format!("{} {}", pin.name, pin.version);
-    match (pin.kind, pinned_location(pin)) {
-        (LockKind::Registry, Some(ArchiveLocation::Http(url))) => ctx
+    match (&pin.pin, pinned_location(pin)) {
+        (Pin::Registry { blake3, .. }, Some(ArchiveLocation::Http(url))) => ctx
             .cache()
-            .archive(&pin.blake3)
+            .archive(blake3)
             .is_none()
             .then(|| format!("the archive of {label} ({url}) is not in the download cache")),
-        (LockKind::Registry, Some(_)) => None,
+        (Pin::Registry { .. }, Some(_)) => None,
         // Git registries and git-source tools are read from their cached
         // clones; fetching them offline fails with its own message.
         _ => None,
@@ -430,7 +430,7 @@ fn pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Err
 }
 
 fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Result<Plan, Error> {
-    if pin.kind == LockKind::Git {
+    if let Pin::Git { .. } = pin.pin {
         return plan::pinned_git_plan(ctx, &pin.name, &pin.version, pin.source());
     }
     if let Some(location) = pinned_location(pin) {
@@ -446,7 +446,7 @@ fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Resu
     }
     // The archive lives inside a registry (a git index): ask the registry
     // the lock names for exactly this version, and hold it to the digest.
-    let choice = args.registry.as_deref().or(pin.registry.as_deref());
+    let choice = Some(args.registry.as_deref().unwrap_or(pin.registry()));
     let registries = Registries::new(ctx, choice)?;
     let spec = Spec {
         name: pin.name.clone(),
@@ -460,8 +460,8 @@ fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Resu
                 "{} {}: the registry now gives an archive with digest {}, but orla.lock pins {}",
                 pin.name,
                 pin.version,
-                plan.source().blake3,
-                pin.blake3
+                plan.source().blake3(),
+                pin.pin.blake3()
             ),
             Some(
                 "nothing was installed; if the registry's new archive is trusted, run `orla install NAME@VERSION` to lock it again"

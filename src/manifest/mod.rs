@@ -51,7 +51,7 @@ use crate::package::{schema, validate, Arguments, Mode, RiskLevel};
 use crate::progress::Reporter;
 use crate::project::discover::Discovered;
 use crate::project::Settings;
-use crate::root::receipt::{Source, SourceKind};
+use crate::root::receipt::Source;
 use crate::root::{InstallRoot, Installed, RootKind, StoreError};
 
 pub use crate::root::MANIFEST_FILE;
@@ -432,16 +432,10 @@ fn discovered_entry(
         permissions_declared: false,
         risk_level: RiskLevel::High,
         safety_tier: "exec".into(),
-        source: Source {
-            kind: SourceKind::Discovered,
-            registry: None,
-            path: Some(path),
-            archive: None,
+        source: Source::Discovered {
+            path,
             blake3: found.blake3,
             size: found.size,
-            repository: None,
-            tag: None,
-            commit: None,
             extra: Default::default(),
         },
     }

@@ -24,7 +24,9 @@
 //!
 //! Git-source tools (RFC 3, versions are tags) add `kind = "git"`,
 //! `repository`, `tag` and `commit`; their `blake3` and `size` are the tree
-//! digest and total size orla computes at checkout.
+//! digest and total size orla computes at checkout. An entry is one of these
+//! two kinds with all of its fields (`Pin`): a git pin without its commit, or
+//! a registry pin naming a repository, is refused when the lock is read.
 //!
 //! `permissions` records what was accepted when the pin was written (the
 //! tool.yaml of exactly that archive, so the digest fixes it): installing
@@ -38,7 +40,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::ProjectError;
-use crate::root::receipt::{Source, SourceKind};
+use crate::root::receipt::Source;
 use crate::verify::Digest;
 
 pub const LOCK_VERSION: u32 = 1;
@@ -50,46 +52,198 @@ const HEADER: &str = "\
 # fails instead of changing them. Commit it with orla.yaml.
 ";
 
+/// One pinned tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawLockedTool", into = "RawLockedTool")]
+pub struct LockedTool {
+    pub name: String,
+    pub version: semver::Version,
+    pub requirement: String,
+    /// What is pinned: an archive of a registry, or a commit of a git-source
+    /// tool.
+    pub pin: Pin,
+    /// The permissions accepted when this pin was written (the tool.yaml of
+    /// exactly this archive): `orla install --locked`/`--frozen` does not ask
+    /// for them again, so CI needs no `--yes` for them.
+    pub permissions: Option<Vec<String>>,
+}
+
+/// What a lock entry pins, by kind, with exactly the fields of that kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pin {
+    /// An archive of a registry (no `kind` in the file).
+    Registry {
+        registry: String,
+        archive: String,
+        blake3: Digest,
+        size: u64,
+    },
+    /// A tag of a git-source tool (`kind = "git"`): `blake3` and `size` are
+    /// the tree digest and total size orla computes at checkout.
+    Git {
+        registry: String,
+        repository: String,
+        tag: String,
+        commit: String,
+        blake3: Digest,
+        size: u64,
+    },
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum LockKind {
+enum RawKind {
     #[default]
     Registry,
     Git,
 }
 
-impl LockKind {
+impl RawKind {
     fn is_registry(&self) -> bool {
-        *self == LockKind::Registry
+        *self == RawKind::Registry
     }
 }
 
-/// One pinned tool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A lock entry as written in orla.lock: `kind` (omitted for a registry
+/// pin) and the fields of every kind, in the file's order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LockedTool {
-    pub name: String,
-    pub version: semver::Version,
-    pub requirement: String,
-    #[serde(default, skip_serializing_if = "LockKind::is_registry")]
-    pub kind: LockKind,
+struct RawLockedTool {
+    name: String,
+    version: semver::Version,
+    requirement: String,
+    #[serde(default, skip_serializing_if = "RawKind::is_registry")]
+    kind: RawKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub registry: Option<String>,
+    registry: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub archive: Option<String>,
+    archive: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub repository: Option<String>,
+    repository: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
+    tag: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub commit: Option<String>,
-    pub blake3: Digest,
-    pub size: u64,
-    /// The permissions accepted when this pin was written (the tool.yaml of
-    /// exactly this archive): `orla install --locked`/`--frozen` does not ask
-    /// for them again, so CI needs no `--yes` for them.
+    commit: Option<String>,
+    blake3: Digest,
+    size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permissions: Option<Vec<String>>,
+    permissions: Option<Vec<String>>,
+}
+
+impl TryFrom<RawLockedTool> for LockedTool {
+    type Error = String;
+
+    fn try_from(raw: RawLockedTool) -> Result<LockedTool, String> {
+        let name = &raw.name;
+        let required = |field: Option<String>, key: &str| {
+            field.ok_or_else(|| {
+                let kind = if raw.kind == RawKind::Git {
+                    "git"
+                } else {
+                    "registry"
+                };
+                format!("the {kind} pin of {name} has no `{key}`")
+            })
+        };
+        let refused = |field: &Option<String>, key: &str| match field {
+            Some(_) => {
+                let kind = if raw.kind == RawKind::Git {
+                    "git"
+                } else {
+                    "registry"
+                };
+                Err(format!("the {kind} pin of {name} cannot have `{key}`"))
+            }
+            None => Ok(()),
+        };
+        let pin = match raw.kind {
+            RawKind::Registry => {
+                refused(&raw.repository, "repository")?;
+                refused(&raw.tag, "tag")?;
+                refused(&raw.commit, "commit")?;
+                Pin::Registry {
+                    registry: required(raw.registry.clone(), "registry")?,
+                    archive: required(raw.archive.clone(), "archive")?,
+                    blake3: raw.blake3,
+                    size: raw.size,
+                }
+            }
+            RawKind::Git => {
+                refused(&raw.archive, "archive")?;
+                Pin::Git {
+                    registry: required(raw.registry.clone(), "registry")?,
+                    repository: required(raw.repository.clone(), "repository")?,
+                    tag: required(raw.tag.clone(), "tag")?,
+                    // An empty commit would pin nothing.
+                    commit: required(raw.commit.clone().filter(|c| !c.is_empty()), "commit")?,
+                    blake3: raw.blake3,
+                    size: raw.size,
+                }
+            }
+        };
+        Ok(LockedTool {
+            name: raw.name,
+            version: raw.version,
+            requirement: raw.requirement,
+            pin,
+            permissions: raw.permissions,
+        })
+    }
+}
+
+impl From<LockedTool> for RawLockedTool {
+    fn from(tool: LockedTool) -> RawLockedTool {
+        let mut raw = RawLockedTool {
+            name: tool.name,
+            version: tool.version,
+            requirement: tool.requirement,
+            kind: RawKind::Registry,
+            registry: None,
+            archive: None,
+            repository: None,
+            tag: None,
+            commit: None,
+            blake3: tool.pin.blake3(),
+            size: tool.pin.size(),
+            permissions: tool.permissions,
+        };
+        match tool.pin {
+            Pin::Registry {
+                registry, archive, ..
+            } => {
+                raw.registry = Some(registry);
+                raw.archive = Some(archive);
+            }
+            Pin::Git {
+                registry,
+                repository,
+                tag,
+                commit,
+                ..
+            } => {
+                raw.kind = RawKind::Git;
+                raw.registry = Some(registry);
+                raw.repository = Some(repository);
+                raw.tag = Some(tag);
+                raw.commit = Some(commit);
+            }
+        }
+        raw
+    }
+}
+
+impl Pin {
+    pub fn blake3(&self) -> Digest {
+        match self {
+            Pin::Registry { blake3, .. } | Pin::Git { blake3, .. } => *blake3,
+        }
+    }
+
+    pub fn size(&self) -> u64 {
+        match self {
+            Pin::Registry { size, .. } | Pin::Git { size, .. } => *size,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,50 +272,91 @@ impl LockedTool {
         requirement: &str,
         source: &Source,
     ) -> Option<LockedTool> {
-        let kind = match source.kind {
-            SourceKind::Registry => LockKind::Registry,
-            SourceKind::Git => LockKind::Git,
-            _ => return None,
+        let pin = match source.clone() {
+            Source::Registry {
+                registry,
+                archive,
+                blake3,
+                size,
+                ..
+            } => Pin::Registry {
+                registry,
+                archive,
+                blake3,
+                size,
+            },
+            Source::Git {
+                registry,
+                blake3,
+                size,
+                repository,
+                tag,
+                commit,
+                ..
+            } => Pin::Git {
+                registry,
+                repository,
+                tag,
+                commit,
+                blake3,
+                size,
+            },
+            Source::Local { .. } | Source::Discovered { .. } => return None,
         };
         Some(LockedTool {
             name: name.to_string(),
             version: version.clone(),
             requirement: requirement.to_string(),
-            kind,
-            registry: source.registry.clone(),
-            archive: source.archive.clone(),
-            repository: source.repository.clone(),
-            tag: source.tag.clone(),
-            commit: source.commit.clone(),
-            blake3: source.blake3,
-            size: source.size,
+            pin,
             permissions: None,
         })
     }
 
     /// The receipt source of a package installed from this pin.
     pub fn source(&self) -> Source {
-        Source {
-            kind: match self.kind {
-                LockKind::Registry => SourceKind::Registry,
-                LockKind::Git => SourceKind::Git,
+        match self.pin.clone() {
+            Pin::Registry {
+                registry,
+                archive,
+                blake3,
+                size,
+            } => Source::Registry {
+                registry,
+                archive,
+                blake3,
+                size,
+                extra: Default::default(),
             },
-            registry: self.registry.clone(),
-            path: None,
-            archive: self.archive.clone(),
-            blake3: self.blake3,
-            size: self.size,
-            repository: self.repository.clone(),
-            tag: self.tag.clone(),
-            commit: self.commit.clone(),
-            extra: Default::default(),
+            Pin::Git {
+                registry,
+                repository,
+                tag,
+                commit,
+                blake3,
+                size,
+            } => Source::Git {
+                registry,
+                blake3,
+                size,
+                repository,
+                tag,
+                commit,
+                extra: Default::default(),
+            },
+        }
+    }
+
+    /// The registry the pin came from.
+    pub fn registry(&self) -> &str {
+        match &self.pin {
+            Pin::Registry { registry, .. } | Pin::Git { registry, .. } => registry,
         }
     }
 
     /// Whether an installed package's source is the one pinned: the same
     /// bytes (for git, the same tree).
     pub fn matches(&self, source: &Source) -> bool {
-        source.blake3 == self.blake3 && source.size == self.size
+        source.blake3() == self.pin.blake3() && source.size() == self.pin.size()
     }
 }
 
@@ -251,14 +446,12 @@ mod tests {
             name: name.into(),
             version: version.parse().unwrap(),
             requirement: "^1".into(),
-            kind: LockKind::Registry,
-            registry: Some("builtin".into()),
-            archive: Some(format!("builtin:archives/{name}.tar.gz")),
-            repository: None,
-            tag: None,
-            commit: None,
-            blake3: Digest::of(name.as_bytes()),
-            size: 10,
+            pin: Pin::Registry {
+                registry: "builtin".into(),
+                archive: format!("builtin:archives/{name}.tar.gz"),
+                blake3: Digest::of(name.as_bytes()),
+                size: 10,
+            },
             permissions: None,
         }
     }
@@ -293,6 +486,94 @@ mod tests {
         let back = LockFile::parse(&text).unwrap();
         assert_eq!(back.to_toml(), text);
         assert_eq!(back.get("alpha").unwrap().version.to_string(), "1.2.3");
+    }
+
+    /// An orla.lock as orla wrote it before pins were an enum: a registry
+    /// pin, a git pin, and accepted permissions.
+    const WRITTEN: &str = r#"# This file is generated by orla; do not edit it by hand.
+# It pins the exact version, archive and BLAKE3 digest of every tool in
+# orla.yaml: `orla install` installs exactly these, `orla install --locked`
+# fails instead of changing them. Commit it with orla.yaml.
+
+lock_version = 1
+
+[[tool]]
+name = "fs"
+version = "0.3.1"
+requirement = "^0.3"
+kind = "git"
+registry = "orla"
+repository = "https://example.org/fs.git"
+tag = "v0.3.1"
+commit = "0123456789abcdef0123456789abcdef01234567"
+blake3 = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
+size = 4096
+permissions = ["fs.read:./"]
+
+[[tool]]
+name = "fs-read"
+version = "1.2.1"
+requirement = "1.2.1"
+registry = "builtin"
+archive = "builtin:archives/fs-read/fs-read-1.2.1.tar.gz"
+blake3 = "5d0e1b5b0b3a3f6c6f1f0e1b6a0e5b0b9f3c1d2e3f4a5b6c7d8e9f0a1b2c3d4e"
+size = 1093
+"#;
+
+    #[test]
+    fn a_lock_written_before_reads_and_writes_byte_for_byte() {
+        let lock = LockFile::parse(WRITTEN).unwrap();
+        assert_eq!(lock.to_toml(), WRITTEN);
+        let fs = lock.get("fs").unwrap();
+        assert!(matches!(&fs.pin, Pin::Git { commit, .. } if commit.starts_with("0123")));
+        assert_eq!(
+            fs.permissions.as_deref(),
+            Some(&["fs.read:./".to_string()][..])
+        );
+        // A pin and the receipt source it installs convert both ways.
+        for tool in &lock.tools {
+            let again = LockedTool::from_source(
+                &tool.name,
+                &tool.version,
+                &tool.requirement,
+                &tool.source(),
+            )
+            .unwrap();
+            assert_eq!(again.pin, tool.pin);
+            assert!(tool.matches(&tool.source()));
+        }
+    }
+
+    #[test]
+    fn impossible_pins_are_refused_with_a_line() {
+        for (from, to, says) in [
+            (
+                "commit = \"0123456789abcdef0123456789abcdef01234567\"\n",
+                "",
+                "the git pin of fs has no `commit`",
+            ),
+            (
+                "commit = \"0123456789abcdef0123456789abcdef01234567\"",
+                "commit = \"\"",
+                "the git pin of fs has no `commit`",
+            ),
+            (
+                "archive = \"builtin:",
+                "repository = \"builtin:",
+                "the registry pin of fs-read cannot have `repository`",
+            ),
+            (
+                "tag = \"v0.3.1\"",
+                "archive = \"v0.3.1\"",
+                "the git pin of fs cannot have `archive`",
+            ),
+        ] {
+            let text = WRITTEN.replace(from, to);
+            assert_ne!(text, WRITTEN);
+            let (line, msg) = LockFile::parse(&text).unwrap_err();
+            assert!(line.is_some(), "{msg}");
+            assert!(msg.contains(says), "{msg}");
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::manifest::{Manifest, RootKindName};
-use crate::root::receipt::{FileRecord, Receipt, SourceKind, RECEIPT_FILE};
+use crate::root::receipt::{FileRecord, Receipt, Source, RECEIPT_FILE};
 use crate::root::{InstallRoot, StoreError};
 
 /// How one path differs from the receipt.
@@ -179,16 +179,19 @@ pub fn verify_root(
 /// still give the tree digest recorded with the commit at install time, so
 /// a file list edited to match changed files is caught.
 fn git_tree_mismatch(receipt: &Receipt) -> Option<String> {
-    if receipt.source.kind != SourceKind::Git {
+    let Source::Git {
+        blake3,
+        repository,
+        commit,
+        ..
+    } = &receipt.source
+    else {
         return None;
-    }
+    };
     let listed = crate::fetch::git::tree_digest(&receipt.files);
-    (listed != receipt.source.blake3).then(|| {
+    (listed != *blake3).then(|| {
         format!(
-            "the receipt's file list gives tree digest {listed}, but commit {} of {} was installed with tree digest {}",
-            receipt.source.commit.as_deref().unwrap_or("(unknown)"),
-            receipt.source.repository.as_deref().unwrap_or("(unknown)"),
-            receipt.source.blake3
+            "the receipt's file list gives tree digest {listed}, but commit {commit} of {repository} was installed with tree digest {blake3}"
         )
     })
 }
@@ -205,9 +208,11 @@ pub fn verify_git_commits(reports: &mut [PackageReport], access: &crate::index::
         let Ok(receipt) = Receipt::read(&report.path) else {
             continue;
         };
-        let source = &receipt.source;
-        let (SourceKind::Git, Some(url), Some(commit)) =
-            (source.kind, &source.repository, &source.commit)
+        let Source::Git {
+            repository: url,
+            commit,
+            ..
+        } = &receipt.source
         else {
             continue;
         };
@@ -216,10 +221,10 @@ pub fn verify_git_commits(reports: &mut [PackageReport], access: &crate::index::
             continue;
         };
         if let Some(digest) = repo.commit_tree_digest(commit) {
-            if digest != source.blake3 {
+            if digest != receipt.source.blake3() {
                 report.error = Some(format!(
                     "commit {commit} of {url} has tree digest {digest}, but the receipt records tree digest {}",
-                    source.blake3
+                    receipt.source.blake3()
                 ));
             }
         }
@@ -355,7 +360,7 @@ mod tests {
         fs::create_dir_all(&moved).unwrap();
         let receipt = serde_json::json!({
             "receipt_version": 1, "name": "t", "version": "1.0.0", "installed_at": 0,
-            "source": {"kind": "local", "blake3": Digest::of(b"").to_hex(), "size": 0},
+            "source": {"kind": "local", "path": "t", "blake3": Digest::of(b"").to_hex(), "size": 0},
             "files": {},
         });
         fs::write(moved.join(RECEIPT_FILE), receipt.to_string()).unwrap();
