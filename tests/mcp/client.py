@@ -1,4 +1,4 @@
-"""An MCP client for the `orla serve` integration tests (tests/serve.rs),
+"""An MCP client for the `orla serve` integration tests (tests/it/serve.rs),
 built on the official Python SDK (`mcp` from PyPI).
 
 Usage: client.py stdio COMMAND ARGS...   or   client.py http URL

@@ -2,7 +2,7 @@
 //! working trees and bare repositories; installing what was published; and
 //! the repository's own registry-index/ being exactly what publish makes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@
 //! registry's fallback slot (pointed at the local copy), `--registry`, and
 //! projects; nothing here touches the network.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

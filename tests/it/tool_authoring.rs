@@ -1,8 +1,8 @@
 //! `orla tool scaffold | validate | pack`, driven through the real binary
 //! without a terminal (the wizard on a pseudo-terminal is in
-//! tests/scaffold_wizard.rs).
+//! tests/it/scaffold_wizard.rs).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! trusted blindly. Every refusal is one clear error, exit 1, and
 //! ORLA_HOME and the cache exactly as they were.
 
-mod common;
+use crate::common;
 
 use common::server::{Behaviour, Server};
 use common::{snapshot, IndexBuilder, PackageBuilder, TestContext};

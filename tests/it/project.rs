@@ -4,7 +4,7 @@
 //! discovery of loose executables, project tools shadowing global ones,
 //! and `orla use`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! build themselves: minimal, every optional field, a nested entrypoint,
 //! and invalid ones; then a round trip through install and the manifest.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@
 //!   (RLIMIT_FSIZE, `ulimit -f`, with SIGXFSZ ignored): every write past the
 //!   limit fails with EFBIG, through exactly the code paths ENOSPC takes.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;

@@ -4,7 +4,7 @@
 //! cached clone stays at the last commit seen, and `--allow-rollback`
 //! accepts a deliberate rewrite once.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

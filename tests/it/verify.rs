@@ -2,7 +2,7 @@
 //! receipt written at install time; every added, removed or changed file is
 //! reported and any difference exits 1.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 

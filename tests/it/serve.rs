@@ -4,7 +4,7 @@
 //! makes; MCP_TEST_PYTHON names its python) over stdio and Streamable HTTP,
 //! and rmcp's client from Rust.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! a temporary ORLA_HOME, the built-in registry, directory indexes and a real
 //! HTTP server on 127.0.0.1.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

@@ -1,9 +1,9 @@
 //! What a newcomer trips on: state that lies, skips that look like success,
 //! hints that are missing. Each test pins one of them, with a snapshot of
 //! what the user sees. Refresh the snapshots after an intended change with
-//! `SNAPSHOTS=overwrite cargo test --test newcomer`.
+//! `SNAPSHOTS=overwrite cargo test --test it newcomer::`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

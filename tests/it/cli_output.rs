@@ -1,8 +1,8 @@
 //! Snapshots of what users see: every `--help`, and the output of the main
 //! job and its common errors, with paths redacted. Refresh them after an
-//! intended change with `SNAPSHOTS=overwrite cargo test --test cli_output`.
+//! intended change with `SNAPSHOTS=overwrite cargo test --test it cli_output::`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! between it and the disk. Each must be refused with a clear error, exit 1,
 //! and leave ORLA_HOME and the download cache exactly as they were.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

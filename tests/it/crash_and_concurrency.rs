@@ -7,7 +7,7 @@
 //! line with the store. Then several orla processes work on one root and
 //! one cache at once and must end consistent, one of them saying it waited.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::Stdio;

@@ -4,7 +4,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::pty::{expect, finish, finish_with, send, spawn};
 use common::TestContext;

@@ -1,6 +1,6 @@
 //! completions/ and man/ are generated from the clap definitions; this test
 //! fails when they are stale. Regenerate with
-//! `UPDATE_GENERATED=1 cargo test --test generated`.
+//! `UPDATE_GENERATED=1 cargo test --test it generated::`.
 
 use std::path::Path;
 
@@ -41,6 +41,6 @@ fn completions_and_man_pages_are_fresh() {
     }
     assert!(
         stale.is_empty(),
-        "stale generated files: {stale:?}; run UPDATE_GENERATED=1 cargo test --test generated"
+        "stale generated files: {stale:?}; run UPDATE_GENERATED=1 cargo test --test it generated::"
     );
 }

@@ -3,7 +3,7 @@
 //! archives over HTTP with retries, resume, redirects, timeouts and the
 //! download cache; RFC 3 git-source tools; search, info, update and cache.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -6,9 +6,9 @@
 //! The index is maintained with orla itself: add a version's source under
 //! `registry-index/packages/NAME/VERSION/`, then
 //! `orla tool publish registry-index/packages/NAME/VERSION --index registry-index`
-//! (docs/authoring.md); tests/tool_publish.rs proves publish reproduces the
+//! (docs/authoring.md); tests/it/tool_publish.rs proves publish reproduces the
 //! index byte for byte. `UPDATE_BUILTIN_REGISTRY=1 cargo test --test
-//! builtin_registry` regenerates everything from the sources at once.
+//! it builtin_registry::` regenerates everything from the sources at once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -122,7 +122,7 @@ fn builtin_registry_is_reproducible_from_its_sources() {
         let on_disk = std::fs::read(root.join(rel)).unwrap_or_default();
         assert!(
             on_disk == *bytes,
-            "{rel} differs from a fresh pack of its source; run UPDATE_BUILTIN_REGISTRY=1 cargo test --test builtin_registry"
+            "{rel} differs from a fresh pack of its source; run UPDATE_BUILTIN_REGISTRY=1 cargo test --test it builtin_registry::"
         );
     }
     for (rel, text) in &files {

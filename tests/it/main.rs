@@ -1,0 +1,29 @@
+//! The integration tests: the real `orla` binary driven against a temporary
+//! ORLA_HOME and cache, real git repositories and real HTTP servers on
+//! 127.0.0.1. One test binary (one link of the crate and its dependencies);
+//! each file is a module, named after what it covers. Run one area with
+//! `cargo test --test it install::`.
+
+mod common;
+
+mod architecture;
+mod builtin_registry;
+mod cli_output;
+mod crash_and_concurrency;
+mod disk_errors;
+mod generated;
+mod hostile_archives;
+mod hostile_indexes;
+mod install;
+mod migrate_capsule;
+mod newcomer;
+mod orla_registry;
+mod project;
+mod properties;
+mod registries;
+mod rollback;
+mod scaffold_wizard;
+mod serve;
+mod tool_authoring;
+mod tool_publish;
+mod verify;
