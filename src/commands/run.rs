@@ -17,9 +17,10 @@ use crate::cli::RunArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::Fetcher;
+use crate::install::apply::check_identity;
 use crate::install::consent::confirm;
 use crate::install::plan::{plan_spec, Fetch, Plan};
-use crate::package::{Package, Permission};
+use crate::package::Package;
 use crate::registries::Registries;
 use crate::resolve::Spec;
 use crate::root::receipt::{Receipt, RECEIPT_VERSION};
@@ -111,33 +112,7 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
         }
     };
     let package = Package::load(&unpacked.root)?;
-    if let Some((name, version)) = &plan.target {
-        if *name != package.name || *version != package.version {
-            return Err(Error::other(
-                format!(
-                    "the archive for {name} {version} contains {} {}",
-                    package.name, package.version
-                ),
-                Some("the registry's record points at the wrong archive; report it to its maintainers".into()),
-            ));
-        }
-    }
-    if let Some(declared) = &plan.declared {
-        let mut a: Vec<Permission> = declared.iter().map(|p| Permission::parse(p)).collect();
-        let mut b = package.tool.permissions();
-        a.sort();
-        b.sort();
-        if a != b {
-            return Err(Error::other(
-                format!(
-                    "{}: the registry declares permissions [{}] but its tool.yaml asks for others",
-                    plan.label,
-                    declared.join(", ")
-                ),
-                Some("report the mismatch to the registry's maintainers".into()),
-            ));
-        }
-    }
+    check_identity(plan, &package)?;
     let receipt = Receipt {
         receipt_version: RECEIPT_VERSION,
         name: package.name.clone(),

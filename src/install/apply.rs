@@ -219,7 +219,7 @@ fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Erro
 
 /// The archive must be the package the index promised: same name, same
 /// version, same permissions.
-fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
+pub(crate) fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
     if let Some((name, version)) = &plan.target {
         if *name != package.name || *version != package.version {
             return Err(Error::other(
