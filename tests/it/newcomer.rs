@@ -293,21 +293,10 @@ fn an_unreachable_registry_stops_the_lookup_instead_of_falling_through() {
 
 /// `orla run` with `input` on stdin.
 fn run_with_stdin(t: &TestContext, args: &[&str], input: &str) -> common::Run {
-    use std::io::Write;
-    let mut child = t
-        .command(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    common::to_run(child.wait_with_output().unwrap())
+    common::to_run(common::output_with_stdin(
+        &mut t.command(args),
+        input.as_bytes(),
+    ))
 }
 
 #[test]

@@ -46,19 +46,7 @@ fn stdio_session(t: &TestContext, python: &Path, plan: Value) -> Value {
 }
 
 fn run_client(mut cmd: Command, plan: Value) -> Value {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(plan.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_stdin(&mut cmd, plan.to_string().as_bytes());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -182,6 +182,19 @@ pub fn name_versions<C: FromIterator<(String, String)>>(entries: &serde_json::Va
         .collect()
 }
 
+/// Runs `cmd` with `input` on its stdin and collects what it printed.
+pub fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 pub fn to_run(out: Output) -> Run {
     Run {
         code: out.status.code().unwrap_or(-1),
