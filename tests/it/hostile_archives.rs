@@ -152,7 +152,7 @@ fn assert_refused(server: &Server, case: &str, bytes: &[u8], message: &str) {
     let after = (snapshot(&t.home), snapshot(&t.cache));
     assert_eq!(after.0, before.0, "{case}: ORLA_HOME changed");
     assert_eq!(after.1, before.1, "{case}: the cache changed");
-    for escaped in ["escaped", "index/escaped", "work/escaped"] {
+    for escaped in ["escaped", "index/escaped", "cwd/escaped"] {
         assert!(!t.dir.path().join(escaped).exists(), "{case}: {escaped}");
     }
     assert_eq!(

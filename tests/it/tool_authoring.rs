@@ -424,7 +424,7 @@ fn package_paths_are_shown_without_a_dot_component() {
             "error: {} has no tool.yaml at its root",
             ctx.work.display()
         ));
-        assert!(!run.stderr.contains("work/."), "{}", run.stderr);
+        assert!(!run.stderr.contains("cwd/."), "{}", run.stderr);
     }
 }
 

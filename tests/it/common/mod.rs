@@ -93,7 +93,7 @@ impl TestContext {
         let dir = tempfile::tempdir().unwrap();
         let home = dir.path().join("orla-home");
         let cache = dir.path().join("cache");
-        let work = dir.path().join("work");
+        let work = dir.path().join("cwd");
         std::fs::create_dir_all(&work).unwrap();
         TestContext {
             dir,
