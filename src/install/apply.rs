@@ -22,6 +22,10 @@ pub(crate) fn skip_installed(plans: &mut Vec<Plan>, ctx: &Context, root: &Instal
             let dir = root.package_dir(name, version);
             // `list` and `uninstall` do not count it: say why it is skipped.
             let why = match crate::root::receipt::Receipt::read(&dir) {
+                Ok(receipt) if root.check_binding(&dir, &receipt).is_err() => format!(
+                    "{} exists but orla did not install it in this root (--force reinstalls it)",
+                    dir.display()
+                ),
                 Ok(_) => why.to_string(),
                 Err(_) => format!(
                     "{} exists but its install receipt is damaged (--force reinstalls it)",
@@ -164,7 +168,7 @@ pub(crate) fn apply(
                 }
             }
         }
-        let receipt = Receipt {
+        let mut receipt = Receipt {
             receipt_version: crate::root::receipt::RECEIPT_VERSION,
             name: package.name.clone(),
             version: package.version.clone(),
@@ -176,6 +180,16 @@ pub(crate) fn apply(
             files: unpacked.files,
             extra: Default::default(),
         };
+        // Bound to the directory it is renamed to, in this root.
+        let key = store
+            .root
+            .receipt_key_or_create()
+            .map_err(crate::root::StoreError::io(
+                "cannot create the receipt key",
+                &store.root.state_dir,
+            ))?;
+        let final_dir = store.root.package_dir(&package.name, &package.version);
+        crate::root::binding::bind(&mut receipt, &key, &final_dir);
         receipt
             .write(&unpacked.root)
             .map_err(crate::root::StoreError::io(

@@ -279,6 +279,19 @@ fn refuse_damaged(root: &InstallRoot, plans: &[Plan]) -> Result<(), Error> {
     for (name, version) in plans.iter().filter_map(|p| p.target.as_ref()) {
         let dir = root.package_dir(name, version);
         let readable = Receipt::read(&dir).is_ok() && ToolYaml::read(&dir).is_ok();
+        if let (true, Ok(receipt)) = (readable, Receipt::read(&dir)) {
+            if let Err(why) = root.check_binding(&dir, &receipt) {
+                return Err(Error::other(
+                    format!(
+                        "{name} {version} is not installed: {} was not installed by orla in this root ({why}), so nothing is served from it",
+                        dir.display()
+                    ),
+                    Some(format!(
+                        "if you trust it, `orla install {name}@{version} --force` replaces it with a fresh copy"
+                    )),
+                ));
+            }
+        }
         if dir.exists() && !readable {
             return Err(Error::other(
                 format!(

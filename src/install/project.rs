@@ -179,7 +179,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
                 .target
                 .clone()
                 .expect("registry plans know their target");
-            let installed = installed_source(&root, &want.name, &version);
+            let installed = installed_source(&root, &want.name, &version, reporter);
             if args.force || !installed.is_some_and(|s| same_origin(&s, plan.source())) {
                 plans.push(plan);
             }
@@ -190,7 +190,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     }
     let mut frozen_missing = Vec::new();
     for pin in wants.iter().filter_map(|w| w.pin.as_ref()) {
-        let installed = installed_source(&root, &pin.name, &pin.version);
+        let installed = installed_source(&root, &pin.name, &pin.version, reporter);
         if !args.force && installed.is_some_and(|s| pin.matches(&s)) {
             continue;
         }
@@ -304,15 +304,25 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     Ok(())
 }
 
-/// The source of `name version` as installed in `root`, if it is.
+/// The source of `name version` as installed in `root`, if it is. A
+/// directory orla did not install in this root (its receipt is not bound
+/// to it) is not installed: it is reported and will be replaced.
 fn installed_source(
     root: &InstallRoot,
     name: &str,
     version: &semver::Version,
+    reporter: &dyn crate::progress::Reporter,
 ) -> Option<crate::root::receipt::Source> {
-    Receipt::read(&root.package_dir(name, version))
-        .ok()
-        .map(|r| r.source)
+    let dir = root.package_dir(name, version);
+    let receipt = Receipt::read(&dir).ok()?;
+    if let Err(why) = root.check_binding(&dir, &receipt) {
+        reporter.warn(&format!(
+            "{} was not installed by orla in this root ({why}); replacing it",
+            dir.display()
+        ));
+        return None;
+    }
+    Some(receipt.source)
 }
 
 /// Whether an installed package came from where a fresh resolution points:

@@ -3,6 +3,7 @@
 //! installed in it. Reading a root needs only this module; changing one goes
 //! through [`crate::store::Store`], which keeps the invariants.
 
+pub mod binding;
 pub mod pins;
 pub mod receipt;
 
@@ -217,8 +218,9 @@ impl InstallRoot {
         Ok(out)
     }
 
-    /// Every package in the store with a readable receipt, sorted by name
-    /// and version. Directories orla did not install are reported and skipped.
+    /// Every package in the store with a readable receipt bound to this root
+    /// (see [`binding`]), sorted by name and version. Directories orla did
+    /// not install here are reported and skipped: they are never served.
     pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
         let mut out = Vec::new();
         for (_, _, dir) in self.package_dirs()? {
@@ -227,6 +229,14 @@ impl InstallRoot {
                     .map(|tool| (receipt, tool))
                     .map_err(|e| e.to_string())
             });
+            let loaded =
+                loaded.and_then(|(receipt, tool)| match self.check_binding(&dir, &receipt) {
+                    Ok(()) => Ok((receipt, tool)),
+                    Err(why) => Err(format!(
+                        "{why}; {}",
+                        binding::untrusted_hint(&receipt.name, &receipt.version)
+                    )),
+                });
             match loaded {
                 Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
                 Err(e) => reporter.warn(&format!(

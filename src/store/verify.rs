@@ -122,6 +122,16 @@ pub fn verify_root(
                 unmet: Vec::new(),
             },
             Ok(receipt) => {
+                let error = root
+                    .check_binding(&dir, &receipt)
+                    .err()
+                    .map(|why| {
+                        format!(
+                            "not installed by orla in this root: {why}; {}",
+                            crate::root::binding::untrusted_hint(&receipt.name, &receipt.version)
+                        )
+                    })
+                    .or_else(|| git_tree_mismatch(&receipt));
                 let differences = verify_package(&dir, &receipt.files)
                     .map_err(StoreError::io("cannot verify", &dir))?;
                 PackageReport {
@@ -130,7 +140,7 @@ pub fn verify_root(
                     path: dir,
                     files: receipt.files.len(),
                     differences,
-                    error: git_tree_mismatch(&receipt),
+                    error,
                     missing: false,
                     unmet: Vec::new(),
                 }

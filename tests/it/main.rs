@@ -18,6 +18,7 @@ mod install;
 mod migrate_capsule;
 mod newcomer;
 mod orla_registry;
+mod planted;
 mod project;
 mod properties;
 mod registries;

@@ -748,6 +748,17 @@ fn python_tools_read_their_argparse_flags_from_the_manifest_command() {
     }
 }
 
+/// The receipt `value` bound with this user's key, as orla would write it:
+/// what is checked here is the tree digest, not the binding.
+fn rebound(t: &TestContext, value: &serde_json::Value) -> String {
+    let root = orla::root::InstallRoot::global(&t.home);
+    let mut receipt: orla::root::receipt::Receipt = serde_json::from_value(value.clone()).unwrap();
+    let key = root.receipt_key_or_create().unwrap();
+    let dir = root.package_dir(&receipt.name, &receipt.version);
+    orla::root::binding::bind(&mut receipt, &key, &dir);
+    serde_json::to_string(&receipt).unwrap()
+}
+
 #[test]
 fn receipts_keep_commit_and_tree_and_verify_checks_the_tree() {
     let t = TestContext::new();
@@ -768,7 +779,7 @@ fn receipts_keep_commit_and_tree_and_verify_checks_the_tree() {
         "size": 8,
         "executable": true
     });
-    std::fs::write(&path, serde_json::to_string(&edited).unwrap()).unwrap();
+    std::fs::write(&path, rebound(&t, &edited)).unwrap();
     std::fs::write(t.tools_dir().join("fs/0.2.1/bin/fs.py"), "tampered").unwrap();
     t.run(&["verify"]).failure(1).stdout_has("tree digest");
 
@@ -776,7 +787,7 @@ fn receipts_keep_commit_and_tree_and_verify_checks_the_tree() {
     // match it, but the cached repository says that commit's tree differs.
     let mut other = r.clone();
     other["source"]["commit"] = serde_json::json!(o.commits["v0.2.0"]);
-    std::fs::write(&path, serde_json::to_string(&other).unwrap()).unwrap();
+    std::fs::write(&path, rebound(&t, &other)).unwrap();
     std::fs::write(t.tools_dir().join("fs/0.2.1/bin/fs.py"), FS_PY).unwrap();
     t.run(&["verify"]).failure(1).stdout_has(&format!(
         "commit {} of {} has tree digest",

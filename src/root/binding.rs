@@ -1,0 +1,166 @@
+//! Receipts bound to their root: a package directory orla did not create in
+//! this root is not trusted, whatever its receipt says.
+//!
+//! A receipt is a file in the package directory, so anyone who can write a
+//! directory (a cloned repository shipping `tools/NAME/VERSION/`) can write
+//! one that matches their own files. Each receipt orla writes therefore
+//! carries a `binding`: a keyed BLAKE3 of the package directory's path and
+//! of the receipt's canonical bytes (the receipt without its binding, as
+//! compact JSON), under a per-user secret key kept at
+//! `<ORLA_HOME>/receipt.key` (created with mode 0600 on the first install),
+//! outside every tools_dir. A receipt copied from another root, another
+//! user, or edited after the install does not match.
+//!
+//! Receipts written before bindings existed have none: in the global root
+//! they are accepted as they are (the global root is the user's own); in a
+//! project root an unbound package is not trusted, since project
+//! directories travel with repositories. See docs/security.md.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::receipt::Receipt;
+use super::{InstallRoot, RootKind};
+
+/// The receipt field that holds the binding.
+pub const BINDING_FIELD: &str = "binding";
+/// The key's file name, in the global root's state directory (ORLA_HOME).
+pub const KEY_FILE: &str = "receipt.key";
+
+/// The key's length in bytes.
+pub const KEY_LEN: usize = 32;
+
+/// What to do about a package directory that is not trusted in its root.
+pub fn untrusted_hint(name: &str, version: &semver::Version) -> String {
+    format!("if you trust it, reinstall it with `orla install --force {name}@{version}`")
+}
+
+impl InstallRoot {
+    /// Where the receipt key of this root is: the global root's state
+    /// directory, for a project too. None for a project root that does not
+    /// know the global root (then nothing in it is trusted).
+    pub fn receipt_key_path(&self) -> Option<PathBuf> {
+        match self.kind {
+            RootKind::Global => Some(self.state_dir.join(KEY_FILE)),
+            RootKind::Project => self.global_state_dir.as_ref().map(|h| h.join(KEY_FILE)),
+        }
+    }
+
+    /// The key: `Ok(None)` when there is none yet (or the project root
+    /// does not know the global root).
+    pub fn receipt_key(&self) -> io::Result<Option<[u8; KEY_LEN]>> {
+        let Some(path) = self.receipt_key_path() else {
+            return Ok(None);
+        };
+        match read_key(&path) {
+            Ok(key) => Ok(Some(key)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The key, created (mode 0600) when there is none yet.
+    pub fn receipt_key_or_create(&self) -> io::Result<[u8; KEY_LEN]> {
+        let path = self.receipt_key_path().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::NotFound, "this root has no receipt key")
+        })?;
+        match read_key(&path) {
+            Ok(key) => return Ok(key),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let mut key = [0u8; KEY_LEN];
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut key)?;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        // Written under a temporary name and linked into place: a reader
+        // never sees half a key, and of two orlas creating it at once one
+        // key wins and both use it.
+        let tmp = path.with_extension(format!("key.{}", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let _ = std::fs::remove_file(&tmp);
+        let mut file = options.open(&tmp)?;
+        file.write_all(&key)?;
+        file.sync_all()?;
+        drop(file);
+        let linked = std::fs::hard_link(&tmp, &path);
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => Ok(key),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_key(&path),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the package at `dir` with `receipt` was installed by orla in
+    /// this root; the reason when not.
+    pub fn check_binding(&self, dir: &Path, receipt: &Receipt) -> Result<(), String> {
+        let Some(found) = receipt.extra.get(BINDING_FIELD) else {
+            return match self.kind {
+                RootKind::Global => Ok(()),
+                RootKind::Project => Err(
+                    "its receipt is not bound to this root, so orla did not install it here".into(),
+                ),
+            };
+        };
+        let key = match self.receipt_key() {
+            Ok(Some(key)) => key,
+            Ok(None) => return Err("its receipt is bound to a key this user does not have".into()),
+            // A global root this user may read but whose key is another
+            // user's (a shared, read-only root): its receipts cannot be
+            // checked, and are taken as receipts from before bindings.
+            Err(e)
+                if self.kind == RootKind::Global && e.kind() == io::ErrorKind::PermissionDenied =>
+            {
+                return Ok(())
+            }
+            Err(e) => {
+                return Err(format!(
+                    "its binding cannot be checked: {}: {e}",
+                    self.receipt_key_path().unwrap_or_default().display()
+                ))
+            }
+        };
+        if found.as_str() == Some(binding(&key, dir, receipt).as_str()) {
+            Ok(())
+        } else {
+            Err("its receipt was not written by orla for this directory of this root".into())
+        }
+    }
+}
+
+/// Sets the receipt's binding to the package directory `dir` of the root
+/// whose key is `key`.
+pub fn bind(receipt: &mut Receipt, key: &[u8; KEY_LEN], dir: &Path) {
+    let value = binding(key, dir, receipt);
+    receipt
+        .extra
+        .insert(BINDING_FIELD.into(), serde_json::Value::String(value));
+}
+
+fn binding(key: &[u8; KEY_LEN], dir: &Path, receipt: &Receipt) -> String {
+    let mut unbound = receipt.clone();
+    unbound.extra.remove(BINDING_FIELD);
+    let canonical = serde_json::to_vec(&unbound).expect("receipt serialises");
+    let mut hasher = blake3::Hasher::new_keyed(key);
+    hasher.update(b"orla receipt binding v1\0");
+    let path = dir.as_os_str().as_encoded_bytes();
+    hasher.update(&(path.len() as u64).to_le_bytes());
+    hasher.update(path);
+    hasher.update(&canonical);
+    hasher.finalize().to_hex().to_string()
+}
+
+fn read_key(path: &Path) -> io::Result<[u8; KEY_LEN]> {
+    let bytes = std::fs::read(path)?;
+    bytes.try_into().map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is not a receipt key", path.display()),
+        )
+    })
+}
