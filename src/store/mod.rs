@@ -270,6 +270,17 @@ impl<'a> Store<'a> {
             self.finish_removals()?;
             let path = self.journal_path();
             let text = fs::read_to_string(&path).unwrap_or_default();
+            // A reinstall by exchange killed after the swap leaves its marker
+            // in the new copy; the copy stays, so the marker goes (before
+            // the journal, which is what says where to look).
+            for step in text.lines().filter_map(Step::parse) {
+                let target = self.root.package_dir(&step.name, &step.version);
+                if step.kind == StepKind::Commit && target.join(NEW_MARKER).exists() {
+                    let marker = target.join(NEW_MARKER);
+                    fs::remove_file(&marker).map_err(StoreError::io("cannot remove", &marker))?;
+                    sync_dir(&target);
+                }
+            }
             fs::remove_file(&path).map_err(StoreError::io("cannot remove", &path))?;
             for aside in asides(&text) {
                 let _ = fs::remove_dir_all(self.root.staging_root().join(aside));

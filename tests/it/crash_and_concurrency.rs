@@ -387,6 +387,44 @@ fn sigkill_at_random_points_leaves_before_or_after() {
 /// A kill at the exact moment between the two renames of a reinstall
 /// (the old copy moved aside, the new one not yet in place) used to lose
 /// the package; the next run must put the old copy back from the journal.
+/// A `--force` reinstall by exchange killed after the swap: the new copy is
+/// in place with its `.orla-new` marker and the old one waits in staging.
+/// The manifest already names the package (the same version), so the
+/// command is finished forward, and the marker must not stay behind as a
+/// file orla verify would report as added.
+#[test]
+fn reinstall_by_exchange_killed_after_the_swap_leaves_no_marker() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    index.publish(&PackageBuilder::new("alpha", "1.0.0"));
+    t.run(&["install", "alpha", "--registry", &index.location()])
+        .success();
+    let pkg = t.tools_dir().join("alpha/1.0.0");
+    let before = common::snapshot(&t.tools_dir());
+    let staging = t.tools_dir().join(".orla-staging");
+    std::fs::create_dir_all(staging.join("stage-swap/old")).unwrap();
+    for entry in std::fs::read_dir(&pkg).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(
+                entry.path(),
+                staging.join("stage-swap/old").join(entry.file_name()),
+            )
+            .unwrap();
+        }
+    }
+    std::fs::write(pkg.join(".orla-new"), "").unwrap();
+    std::fs::write(staging.join("journal"), "commit alpha/1.0.0 stage-swap\n").unwrap();
+    std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+
+    let run = t.run(&["list"]);
+    run.success();
+    assert!(!run.stderr.contains("undid"), "{}", run.stderr);
+    assert!(!pkg.join(".orla-new").exists());
+    assert_eq!(common::snapshot(&t.tools_dir()), before);
+    t.run(&["verify"]).success();
+}
+
 #[test]
 fn reinstall_killed_between_renames_is_rolled_back() {
     let t = TestContext::new();
