@@ -179,11 +179,14 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         }
     }
     let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
+    // Downloads happen before the lock: a slow server holds up no other orla.
+    let prefetched = crate::install::prefetch::prefetch(ctx, &plans)?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     crate::install::apply::apply(ctx, &store, &plans, false, args.yes)?;
+    prefetched.keep();
     if let Some(project) = &project {
         relock(ctx, project, &root, &moves)?;
     }

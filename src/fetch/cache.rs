@@ -24,7 +24,9 @@
 //!   cache is on another filesystem than the install root (no links
 //!   between them), and read when an older orla left it.
 //! - `tmp/`: downloads and entries in flight, renamed into place only once
-//!   the package was verified and installed.
+//!   the package was verified (and, for an install under the root's lock,
+//!   installed). `landing-*` directories hold a download being unpacked
+//!   before the root is locked.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -144,6 +146,12 @@ impl Cache {
         result.map(Some)
     }
 
+    /// Removes the unpacked entry of `digest`, if any (one added for an
+    /// install that was then refused).
+    pub fn forget_unpacked(&self, digest: &Digest) {
+        let _ = fs::remove_dir_all(self.unpacked_path(digest));
+    }
+
     fn archives(&self) -> PathBuf {
         self.dir.join("archives")
     }
@@ -172,6 +180,15 @@ impl Cache {
             .tempfile_in(dir)
     }
 
+    /// An empty directory in `tmp/` to unpack a download into before the
+    /// install root is locked; the verified unpack is linked into the cache
+    /// from there (`link_unpacked`) and the directory is then removed.
+    pub fn landing_dir(&self) -> io::Result<tempfile::TempDir> {
+        let tmp = self.dir.join("tmp");
+        fs::create_dir_all(&tmp)?;
+        tempfile::Builder::new().prefix("landing-").tempdir_in(&tmp)
+    }
+
     /// Removes what killed processes left of their downloads and unpacked
     /// entries (not written to for an hour: one in flight keeps it fresh),
     /// then the directory of downloads in flight once it is empty.
@@ -187,7 +204,7 @@ impl Cache {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if old && name.starts_with("download-") {
                     let _ = fs::remove_file(entry.path());
-                } else if old && name.starts_with("unpacked-") {
+                } else if old && (name.starts_with("unpacked-") || name.starts_with("landing-")) {
                     let _ = fs::remove_dir_all(entry.path());
                 }
             }

@@ -3,18 +3,22 @@
 //! and the command layer only reads arguments and prints.
 //!
 //! Resolve every spec first (a typo fails before anything is fetched), show
-//! each tool's permissions and get consent, then take the root's lock, fetch
-//! and unpack every archive in parallel into staging, validate, and only when
-//! all of them succeeded rename them into place and regenerate the manifest.
+//! each tool's permissions and get consent, download and verify every
+//! archive into the download cache (before any lock: [`prefetch`]), then
+//! take the root's lock, unpack or link every package in parallel from the
+//! cache into staging, validate, and only when all of them succeeded rename
+//! them into place and regenerate the manifest.
 //!
 //! - [`plan`]: specs, lock pins and local paths to plans (what, from where).
 //! - [`consent`]: permissions shown, risk confirmed.
+//! - [`prefetch`]: downloads into the cache, before the root's lock.
 //! - [`apply`]: fetch, verify, unpack, check, receipts, commit.
 //! - [`project`]: the same inside a project, through orla.yaml and orla.lock.
 
 pub mod apply;
 pub mod consent;
 pub mod plan;
+pub mod prefetch;
 pub mod project;
 pub mod requirements;
 
@@ -135,6 +139,8 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     if plans.is_empty() && changed_local.is_empty() {
         return Ok(());
     }
+    // Downloads happen before the lock: a slow server holds up no other orla.
+    let prefetched = prefetch::prefetch(ctx, &plans)?;
 
     let store = Store::open(&root, reporter)?;
     // Another orla may have installed the same version while this one
@@ -157,6 +163,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         .map(|(_, _, d)| d)
         .collect();
     let done = apply(ctx, &store, &plans, replace, args.yes)?;
+    prefetched.keep();
     // Before the manifest: a refusal rolls the install back.
     check_requirements(ctx, &done, args.strict)?;
     let manifest = store.sync_manifest(reporter)?;

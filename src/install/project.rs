@@ -217,6 +217,8 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
             super::consent::confirm(ctx, &plan.label, perms, args.yes || recorded)?;
         }
     }
+    // Downloads happen before the lock: a slow server holds up no other orla.
+    let prefetched = super::prefetch::prefetch(ctx, &plans)?;
 
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
@@ -224,6 +226,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     store.begin()?;
     ignore_state_dir(&root);
     let done = super::apply::apply(ctx, &store, &plans, true, args.yes)?;
+    prefetched.keep();
     super::check_requirements(ctx, &done, args.strict)?;
 
     // orla.yaml, then orla.lock, then the manifest, which follows the lock.

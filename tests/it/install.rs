@@ -499,10 +499,13 @@ fn killed_install_leaves_the_old_state_and_is_cleaned_next_run() {
         .spawn()
         .unwrap();
     wait_for("the download to start", || server.requests() == 1);
-    wait_for("staging to fill", || {
-        std::fs::read_dir(t.tools_dir().join(".orla-staging"))
-            .map(|d| d.count() > 0)
-            .unwrap_or(false)
+    // The download lands in the cache before the root is locked.
+    wait_for("the landing directory to fill", || {
+        std::fs::read_dir(t.cache.join("tmp"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some()))
     });
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -517,28 +520,80 @@ fn killed_install_leaves_the_old_state_and_is_cleaned_next_run() {
 #[test]
 fn concurrent_installs_wait_for_each_other() {
     let t = TestContext::new();
-    let server = Server::start();
-    let index = stalling_index(&t, &server, "slow");
-    let first = t
-        .command(&["install", "slow", "--registry", &index.location()])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for("the first download", || server.requests() == 1);
+    t.run(&["list"]).success();
+    // Another orla holding the root's lock (as one does while it commits).
+    let held = orla::lock::FileLock::acquire(
+        &t.home.join(".lock"),
+        orla::lock::LockKind::Exclusive,
+        "the install root",
+        &orla::progress::Silent,
+    )
+    .unwrap();
     let second = t
         .command(&["install", "fs-read"])
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let the second process reach the lock before the first finishes.
+    // Let the second process reach the lock before it is released.
     std::thread::sleep(Duration::from_millis(500));
-    server.release();
-    let first = common::to_run(first.wait_with_output().unwrap());
+    drop(held);
     let second = common::to_run(second.wait_with_output().unwrap());
-    first.success();
     second
         .success()
         .stderr_has("Waiting for lock on the install root");
+    assert_eq!(t.list(), [("fs-read".to_string(), "1.2.1".to_string())]);
+}
+
+/// A download is made before the root is locked: while a server stalls
+/// one install, other commands on the same root run without waiting, and
+/// the install then completes.
+#[test]
+fn a_stalled_download_holds_no_lock() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read"]).success();
+    t.run(&["install", "fs-list"]).success();
+    let server = Server::start();
+    let index = stalling_index(&t, &server, "slow");
+    let mut first = t
+        .command(&["install", "slow", "--registry", &index.location()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the first download", || server.requests() == 1);
+    // Each finishes while the download is stalled (waiting for the lock,
+    // it would not, and this would time out).
+    let finish = |args: &[&str]| {
+        let mut child = t
+            .command(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {args:?} to finish"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let run = common::to_run(child.wait_with_output().unwrap());
+        assert!(!run.stderr.contains("Waiting for lock"), "{}", run.stderr);
+        run
+    };
+    let list = finish(&["list"]);
+    list.success();
+    assert!(list.stdout.contains("fs-read") && !list.stdout.contains("slow"));
+    finish(&["uninstall", "fs-list"]).success();
+    // Both finished while the download is still stalled.
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the install ended early"
+    );
+    assert_eq!(server.requests(), 1);
+    server.release();
+    let first = common::to_run(first.wait_with_output().unwrap());
+    first.success();
     assert_eq!(
         t.list(),
         [
@@ -546,6 +601,8 @@ fn concurrent_installs_wait_for_each_other() {
             ("slow".to_string(), "1.0.0".to_string())
         ]
     );
+    // What was verified before the lock is what was installed.
+    t.run(&["verify"]).success();
 }
 
 #[test]
