@@ -5,7 +5,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-index");
+    // Read when the script runs, not baked in when it is compiled: a build
+    // script binary can be reused for a checkout at another path.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest_dir).join("registry-index");
     println!("cargo:rerun-if-changed={}", root.display());
     // An empty table would build an orla whose default registry is broken
     // ("builtin has no config.json"): refuse to build instead.

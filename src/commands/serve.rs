@@ -2,9 +2,10 @@
 //! runtime crate (`orla-runtime`), which reads nothing else of orla.
 //!
 //! The manifest is brought up to date first, as `orla list` does (an
-//! interrupted command recovered, a stale project manifest regenerated, one
-//! written by an older orla rewritten), so what is served is what `orla
-//! list` shows; a project's manifest is kept fresh while serving.
+//! interrupted command recovered, one written by an older orla rewritten;
+//! a project's is always rewritten from its store, since the file may have
+//! come with the repository), so what is served is what the store holds;
+//! a project's manifest is kept fresh while serving.
 
 use crate::cli::ServeArgs;
 use crate::context::Context;
@@ -81,9 +82,15 @@ fn keep_fresh(root: InstallRoot) {
     });
 }
 
+/// A project's manifest is always written again from its store before it
+/// is served: `.orla/manifest.json` can arrive with a cloned repository,
+/// naming whatever it likes, and only the store (whose receipts are bound
+/// to this root) says what is installed. The global root's is regenerated
+/// only when out of date.
 fn fresh_manifest(root: &InstallRoot, ctx: &Context) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
-    let current = !root.needs_recovery()
+    let current = root.kind == crate::root::RootKind::Global
+        && !root.needs_recovery()
         && root.manifest_path().is_file()
         && match Manifest::read(root) {
             Ok(manifest) => !manifest.is_stale(root),

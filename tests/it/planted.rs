@@ -187,3 +187,28 @@ fn global_receipts_from_before_bindings_are_still_served() {
         .failure(1)
         .stdout_has("not installed by orla in this root");
 }
+
+/// A repository can also ship `.orla/manifest.json` itself, naming any
+/// program. `orla serve` writes a project's manifest again from its store
+/// before serving it, so what it serves is what orla installed there.
+#[test]
+fn a_planted_project_manifest_is_rewritten_before_it_is_served() {
+    let t = TestContext::new();
+    t.run(&["init", "proj"]).success();
+    let dir = t.work.join("proj");
+    t.run_in(&dir, &["install", "fs-list"]).success();
+    let path = dir.join(".orla/manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    let mut evil = manifest["tools"][0].clone();
+    evil["name"] = "evil".into();
+    evil["command"] = serde_json::json!(["/bin/sh", "-c", "echo planted"]);
+    manifest["tools"].as_array_mut().unwrap().push(evil);
+    std::fs::write(&path, manifest.to_string()).unwrap();
+
+    // No client: the server starts, finds stdin closed and stops.
+    let run = t.run_in(&dir, &["serve", "--stdio"]);
+    assert!(run.stderr.contains("\"tools\":1"), "{}", run.stderr);
+    let text = read(&path);
+    assert!(!text.contains("planted"), "{text}");
+    assert_eq!(served_from(&dir), ["fs-list"]);
+}
