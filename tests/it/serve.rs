@@ -661,12 +661,19 @@ fn serve_while(
     action: impl FnOnce(),
 ) -> (Value, String) {
     let script = client_script();
-    let mut child = t
-        .program_command(
-            python,
-            &[script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"],
-        )
-        .current_dir(dir)
+    let mut cmd = t.program_command(
+        python,
+        &[script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"],
+    );
+    cmd.current_dir(dir);
+    client_while(cmd, action)
+}
+
+/// Runs the Python client `cmd` waiting for `tools/list_changed`, does
+/// `action` once it has listed the tools, and returns its output (with
+/// `tools_after`) and stderr.
+fn client_while(mut cmd: Command, action: impl FnOnce()) -> (Value, String) {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1035,32 +1042,10 @@ fn an_http_session_stays_open_across_a_reload_and_is_notified() {
     t.run(&["install", "fs-read"]).success();
     let serve = HttpServe::start(&t, &[]);
     let script = client_script();
-    let mut child = t
-        .program_command(&python, &[script.to_str().unwrap(), "http", &serve.url])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(json!({"wait_list_changed": true}).to_string().as_bytes())
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while line.trim() != "ready: list" {
-        line.clear();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "the client ended early"
-        );
-    }
-    t.run(&["install", "json-query"]).success();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cmd = t.program_command(&python, &[script.to_str().unwrap(), "http", &serve.url]);
+    let (out, _) = client_while(cmd, || {
+        t.run(&["install", "json-query"]).success();
+    });
     assert_eq!(names(&out["tools"]), ["fs-read"]);
     assert_eq!(names(&out["tools_after"]), ["fs-read", "json-query"]);
 }
