@@ -19,6 +19,10 @@
 //! tool is only fetched when an earlier one did not have it. A registry
 //! that cannot be opened stops the lookup (unless `--offline`): a later
 //! registry must not answer for a name the unreadable one may hold.
+//!
+//! The list is built from settings passed in ([`Settings`]: `Context`
+//! resolves them from the environment, config.yaml and orla.yaml), so the
+//! index knows nothing of how a run is configured.
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
