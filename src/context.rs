@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::config::UserConfig;
 use crate::error::Error;
 use crate::fetch::Cache;
+use crate::index::registries::{self, ProjectRegistries, Registries};
 use crate::index::GitAccess;
 use crate::progress::{Printer, Reporter};
 use crate::project::Project;
@@ -248,6 +249,29 @@ impl Context {
             allow_rollback: self.allow_rollback,
             http_timeout: self.http_timeout,
         }
+    }
+
+    /// The registries `choice` (a `--registry` value) selects, or every
+    /// configured one: the project's, the user's, the default and the
+    /// public fallback (see `index::registries`).
+    pub fn registries(&self, choice: Option<&str>) -> Result<Registries<'_>, Error> {
+        let project = self.project()?;
+        let configured = registries::configured(
+            project.as_ref().map(|p| ProjectRegistries {
+                dir: &p.dir,
+                file: p.dir.join(crate::project::CONFIG_FILE),
+                value: &p.config.registries,
+            }),
+            &self.config.registries,
+        )?;
+        let settings = registries::Settings {
+            cwd: self.cwd.clone(),
+            configured,
+            default: self.default_registry.clone(),
+            public: self.public_registry.clone(),
+            access: self.git_access(),
+        };
+        Ok(Registries::new(settings, self.reporter.as_ref(), choice)?)
     }
 
     pub fn global_root(&self) -> InstallRoot {

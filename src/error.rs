@@ -13,6 +13,8 @@ pub enum Error {
     #[error(transparent)]
     Index(#[from] index::IndexError),
     #[error(transparent)]
+    Registries(#[from] index::registries::RegistriesError),
+    #[error(transparent)]
     Fetch(#[from] fetch::FetchError),
     #[error(transparent)]
     Package(#[from] package::PackageError),
@@ -61,6 +63,7 @@ impl Error {
             Error::Usage { .. }
             | Error::Spec(_)
             | Error::Publish(index::publish::PublishError::BadSpec { .. }) => 2,
+            Error::Registries(e) if e.is_usage() => 2,
             _ => 1,
         }
     }
@@ -70,6 +73,7 @@ impl Error {
             Error::Spec(e) => e.hint(),
             Error::Resolve(e) => e.hint(),
             Error::Index(e) => e.hint(),
+            Error::Registries(e) => e.hint(),
             Error::Fetch(e) => e.hint(),
             Error::Package(e) => e.hint(),
             Error::Pack(e) => e.hint(),

@@ -27,7 +27,6 @@ pub mod migrate;
 pub mod package;
 pub mod progress;
 pub mod project;
-pub mod registries;
 pub mod resolve;
 pub mod root;
 pub mod store;

@@ -9,9 +9,10 @@ use crate::cli::InfoArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::git::ToolRepo;
+use crate::index::registries::RegistriesError;
+use crate::index::IndexError;
 use crate::index::Lookup;
 use crate::package::{Permission, RiskLevel};
-use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 
 #[derive(Debug, Serialize)]
@@ -76,12 +77,12 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
         .collect();
     installed.sort();
 
-    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let registries = ctx.registries(args.registry.as_deref())?;
     let found = match registries.find(&name) {
         Ok(found) => found,
         // Installed from a local path: the registries do not know it, but
         // the user is not wrong about its name.
-        Err(e @ Error::Index(crate::index::IndexError::UnknownTool { .. }))
+        Err(e @ RegistriesError::Index(IndexError::UnknownTool { .. }))
             if !installed.is_empty() =>
         {
             let versions: Vec<String> = installed.iter().map(ToString::to_string).collect();
@@ -93,7 +94,7 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
                 )),
             ));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let registry = found.registry;
     let listing = registry.listing()?;
@@ -179,8 +180,8 @@ pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
             let repo = ToolRepo::open(&url, &ctx.git_access(), ctx.reporter.as_ref());
             match repo
                 .as_ref()
-                .map_err(Clone::clone)
-                .and_then(|repo| repo.tags())
+                .map_err(ToString::to_string)
+                .and_then(|repo| repo.tags().map_err(|e| e.to_string()))
             {
                 Ok(tags) => {
                     let offered = crate::install::plan::offered(source_entry, &tags);

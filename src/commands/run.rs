@@ -21,13 +21,12 @@ use crate::install::apply::check_identity;
 use crate::install::consent::confirm;
 use crate::install::plan::{plan_spec, Fetch, Plan};
 use crate::package::Package;
-use crate::registries::Registries;
 use crate::resolve::Spec;
 use crate::root::receipt::{Receipt, RECEIPT_VERSION};
 
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;
-    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let registries = ctx.registries(args.registry.as_deref())?;
     let plan = plan_spec(ctx, &registries, &spec)?;
     drop(registries);
     let (name, version) = plan

@@ -18,7 +18,6 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::git::ToolRepo;
 use crate::index::{GitSourceEntry, Lookup, Registry, RegistryEntry, RegistryKind};
-use crate::registries::Registries;
 
 #[derive(Debug, Serialize)]
 struct Hit {
@@ -37,7 +36,7 @@ struct Hit {
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     let query = args.query.join(" ").to_lowercase();
-    let registries = Registries::new(ctx, args.registry.as_deref())?;
+    let registries = ctx.registries(args.registry.as_deref())?;
     let mut hits: Vec<Hit> = Vec::new();
     for registry in registries.open_all()? {
         // An RFC 3 registry's entries, read once: every tool in it is a git source.

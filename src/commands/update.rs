@@ -16,10 +16,10 @@ use std::collections::{BTreeMap, HashMap};
 use crate::cli::UpdateArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::index::registries::Registries;
 use crate::project::lockfile::LockedTool;
 use crate::project::transaction::Transaction;
 use crate::project::Project;
-use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::{Receipt, SourceKind};
 use crate::root::{InstallRoot, Installed, StoreError};
@@ -119,7 +119,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
             .or_else(|| current.receipt.source.registry().map(str::to_string))
             .unwrap_or_else(|| "builtin".into());
         if !registries.contains_key(&choice) {
-            registries.insert(choice.clone(), Registries::new(ctx, Some(&choice))?);
+            registries.insert(choice.clone(), ctx.registries(Some(&choice))?);
         }
         let plan = crate::install::plan::plan_spec(ctx, &registries[&choice], &spec)?;
         let to = plan

@@ -61,7 +61,7 @@ pub fn complete(ctx: &Context, args: &CompleteArgs) -> Result<(), Error> {
             .map(|m| m.installed.into_iter().map(|e| e.name).collect())
             .unwrap_or_default()
     } else {
-        crate::registries::Registries::new(ctx, None)
+        ctx.registries(None)
             .ok()
             .map(|registries| {
                 registries

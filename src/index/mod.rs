@@ -27,6 +27,7 @@ pub mod git;
 mod location;
 pub mod publish;
 mod record;
+pub mod registries;
 pub mod sparse;
 
 use std::path::{Path, PathBuf};

@@ -25,12 +25,103 @@
 //! index knows nothing of how a run is configured.
 
 use std::cell::OnceCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use super::{GitAccess, IndexError, Lookup, Registry, RegistryLocation};
 use crate::config::{parse_registries, NamedRegistry, PUBLIC_REGISTRY_NAME};
-use crate::context::Context;
-use crate::error::Error;
-use crate::index::{IndexError, Lookup, Registry, RegistryLocation};
+use crate::progress::Reporter;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RegistriesError {
+    /// `--registry NAME` names no configured registry but resembles one.
+    #[error("no registry named '{choice}' is configured, and there is no directory '{choice}'")]
+    UnknownName { choice: String, near: String },
+    /// orla.yaml's `registries:` cannot be read.
+    #[error("{} is not valid: {message}", file.display())]
+    ProjectConfig { file: PathBuf, message: String },
+    /// A registry that cannot be opened (every use of it says so again).
+    #[error("{0}")]
+    Open(Arc<IndexError>),
+    /// The public fallback was needed but is not cached, and the run is offline.
+    #[error("{}registry {registry} ({location}) has not been fetched yet, and --offline forbids the network", lacked(name, earlier))]
+    FallbackNotFetched {
+        name: String,
+        earlier: Vec<String>,
+        registry: String,
+        location: String,
+    },
+    /// The public fallback was needed and could not be opened.
+    #[error(
+        "{}registry {registry} ({location}) could not be reached: {cause}",
+        lacked(name, earlier)
+    )]
+    FallbackUnreachable {
+        name: String,
+        earlier: Vec<String>,
+        registry: String,
+        location: String,
+        cause: Arc<IndexError>,
+    },
+    /// A registry before others cannot be read: a later one must not answer
+    /// for a name it may hold.
+    #[error("registry {registry} cannot be read, and it may hold '{name}', so the registries after it are not asked for that name ({cause})")]
+    Unreadable {
+        registry: String,
+        name: String,
+        cause: Arc<IndexError>,
+    },
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+impl RegistriesError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            RegistriesError::UnknownName { near, .. } => Some(format!("did you mean '{near}'?")),
+            RegistriesError::ProjectConfig { .. } => Some("see docs/registries.md".into()),
+            RegistriesError::Open(e) => e.hint(),
+            RegistriesError::FallbackNotFetched { .. } => Some(
+                "run the command once without --offline; after that, --offline uses the cached copy".into(),
+            ),
+            RegistriesError::FallbackUnreachable { .. } => Some(
+                "check your connection; --offline uses the cached copy of the registry once it has been fetched".into(),
+            ),
+            RegistriesError::Unreadable { .. } => Some(
+                "fix the registry or the connection and run the command again; `--registry NAME` names the registry to use, --offline uses the cached registries only".into(),
+            ),
+            RegistriesError::Index(e) => e.hint(),
+        }
+    }
+
+    /// The command line asked for something impossible (exit 2).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, RegistriesError::UnknownName { .. })
+    }
+}
+
+/// "no tool 'x' in registry a, b, and " when earlier registries lacked it.
+fn lacked(name: &str, earlier: &[String]) -> String {
+    if earlier.is_empty() {
+        String::new()
+    } else {
+        format!("no tool '{name}' in registry {}, and ", earlier.join(", "))
+    }
+}
+
+/// What the list of a run is made of, resolved by the caller.
+pub struct Settings {
+    /// Where unnamed relative locations (`--registry ./dir`) start.
+    pub cwd: PathBuf,
+    /// The project's registries, then the user's (see [`configured`]).
+    pub configured: Vec<NamedRegistry>,
+    /// `ORLA_REGISTRY`; `None` is `builtin`.
+    pub default: Option<String>,
+    /// The public registry's location; `None` when it is dropped.
+    pub public: Option<String>,
+    /// How git registries are fetched (and whether the run is offline).
+    pub access: GitAccess,
+}
 
 /// One registry of the list, opened on first use.
 pub struct Slot {
@@ -40,11 +131,12 @@ pub struct Slot {
     /// The public registry: consulted only for tools no earlier one has.
     pub fallback: bool,
     base: PathBuf,
-    opened: OnceCell<Result<Registry, String>>,
+    opened: OnceCell<Result<Registry, Arc<IndexError>>>,
 }
 
 pub struct Registries<'a> {
-    ctx: &'a Context,
+    reporter: &'a dyn Reporter,
+    access: GitAccess,
     pub slots: Vec<Slot>,
 }
 
@@ -57,8 +149,18 @@ pub struct Found<'r> {
 impl<'a> Registries<'a> {
     /// The registries `choice` (a `--registry` value) selects, or every
     /// configured one.
-    pub fn new(ctx: &'a Context, choice: Option<&str>) -> Result<Registries<'a>, Error> {
-        let configured = configured(ctx)?;
+    pub fn new(
+        settings: Settings,
+        reporter: &'a dyn Reporter,
+        choice: Option<&str>,
+    ) -> Result<Registries<'a>, RegistriesError> {
+        let Settings {
+            cwd,
+            configured,
+            default,
+            public: public_registry,
+            access,
+        } = settings;
         let slot = |r: NamedRegistry| Slot {
             name: Some(r.name),
             location: r.location,
@@ -70,14 +172,14 @@ impl<'a> Registries<'a> {
             name: None,
             location: location.to_string(),
             fallback: false,
-            base: ctx.cwd.clone(),
+            base: cwd.clone(),
             opened: OnceCell::new(),
         };
         let public = |location: &str| Slot {
             name: Some(PUBLIC_REGISTRY_NAME.to_string()),
             location: location.to_string(),
             fallback: true,
-            base: ctx.cwd.clone(),
+            base: cwd.clone(),
             opened: OnceCell::new(),
         };
         let slots = match choice {
@@ -86,13 +188,12 @@ impl<'a> Registries<'a> {
                 // path: "registry location 'compny' does not exist".
                 let looks_like_name = !choice.contains(['/', ':'])
                     && choice != "builtin"
-                    && !ctx.cwd.join(choice).exists();
+                    && !cwd.join(choice).exists();
                 let near = configured
                     .iter()
                     .map(|r| r.name.clone())
                     .find(|n| strsim::damerau_levenshtein(n, choice) <= 2);
-                let public_location = ctx
-                    .public_registry
+                let public_location = public_registry
                     .as_deref()
                     .filter(|_| choice == PUBLIC_REGISTRY_NAME);
                 match configured.into_iter().find(|r| r.name == choice) {
@@ -105,19 +206,19 @@ impl<'a> Registries<'a> {
                     }
                     None => match near.filter(|_| looks_like_name) {
                         Some(near) => {
-                            return Err(Error::usage(
-                                format!("no registry named '{choice}' is configured, and there is no directory '{choice}'"),
-                                Some(format!("did you mean '{near}'?")),
-                            ))
+                            return Err(RegistriesError::UnknownName {
+                                choice: choice.to_string(),
+                                near,
+                            })
                         }
                         None => vec![unnamed(choice)],
                     },
                 }
             }
             None => {
-                let default = ctx.default_registry.as_deref().unwrap_or("builtin");
+                let default = default.as_deref().unwrap_or("builtin");
                 let has_default = configured.iter().any(|r| r.location == default);
-                let public_location = ctx.public_registry.as_deref().filter(|p| {
+                let public_location = public_registry.as_deref().filter(|p| {
                     *p != default
                         && !configured
                             .iter()
@@ -133,37 +234,41 @@ impl<'a> Registries<'a> {
                 slots
             }
         };
-        Ok(Registries { ctx, slots })
+        Ok(Registries {
+            reporter,
+            access,
+            slots,
+        })
     }
 
     /// Opens the registry of a slot (fetching a stale git clone).
-    pub fn open<'s>(&self, slot: &'s Slot) -> Result<&'s Registry, Error> {
-        let result = slot.opened.get_or_init(|| {
-            open_slot(self.ctx, slot).map_err(|e| {
-                let hint = e.hint();
-                match hint {
-                    Some(h) => format!("{e}\nhint: {h}"),
-                    None => e.to_string(),
-                }
-            })
-        });
+    pub fn open<'s>(&self, slot: &'s Slot) -> Result<&'s Registry, RegistriesError> {
+        let result = slot
+            .opened
+            .get_or_init(|| self.open_slot(slot).map_err(Arc::new));
         if let Ok(registry) = result {
-            registry.flush_warnings(self.ctx.reporter.as_ref());
+            registry.flush_warnings(self.reporter);
         }
-        result.as_ref().map_err(|text| {
-            let (message, hint) = match text.split_once("\nhint: ") {
-                Some((m, h)) => (m.to_string(), Some(h.to_string())),
-                None => (text.clone(), None),
-            };
-            Error::other(message, hint)
-        })
+        result
+            .as_ref()
+            .map_err(|e| RegistriesError::Open(Arc::clone(e)))
+    }
+
+    fn open_slot(&self, slot: &Slot) -> Result<Registry, IndexError> {
+        let location = RegistryLocation::parse(&slot.location, &slot.base)?;
+        Registry::open_with(
+            &location,
+            slot.name.as_deref(),
+            Some(&self.access),
+            self.reporter,
+        )
     }
 
     /// Prints what the opened registries have to warn about so far.
     pub fn flush_warnings(&self) {
         for slot in &self.slots {
             if let Some(Ok(registry)) = slot.opened.get() {
-                registry.flush_warnings(self.ctx.reporter.as_ref());
+                registry.flush_warnings(self.reporter);
             }
         }
     }
@@ -175,22 +280,21 @@ impl<'a> Registries<'a> {
 
     /// Every registry that opens; one that does not is reported and skipped
     /// (the public fallback silently when working offline).
-    pub fn open_all(&self) -> Result<Vec<&Registry>, Error> {
+    pub fn open_all(&self) -> Result<Vec<&Registry>, RegistriesError> {
         let mut out = Vec::new();
         let mut first_error = None;
         for slot in &self.slots {
             match self.open(slot) {
                 Ok(r) => out.push(r),
-                Err(_) if slot.fallback && self.ctx.offline => {}
+                Err(_) if slot.fallback && self.access.offline => {}
                 Err(e) if slot.fallback => {
-                    self.ctx.reporter.warn(&format!(
+                    self.reporter.warn(&format!(
                         "skipping registry {}: it could not be reached ({e}); --offline uses the cached copy once it has been fetched",
                         slot.shown()
                     ));
                 }
                 Err(e) if self.slots.len() > 1 => {
-                    self.ctx
-                        .reporter
+                    self.reporter
                         .warn(&format!("skipping registry {}: {e}", slot.shown()));
                     first_error.get_or_insert(e);
                 }
@@ -204,67 +308,19 @@ impl<'a> Registries<'a> {
     }
 
     /// The first registry, in order, that knows `name`.
-    pub fn find(&self, name: &str) -> Result<Found<'_>, Error> {
-        let mut first_error: Option<Error> = None;
+    pub fn find(&self, name: &str) -> Result<Found<'_>, RegistriesError> {
+        let mut first_error: Option<RegistriesError> = None;
         let mut suggestion = None;
         for (i, slot) in self.slots.iter().enumerate() {
             let registry = match self.open(slot) {
                 Ok(r) => r,
-                // The public registry answers only for a tool the others
-                // lack: its failure is the answer when they all lacked it.
-                Err(e) if slot.fallback => {
-                    // A typo of a tool an earlier registry has is better
-                    // answered with "did you mean".
-                    if first_error.is_some() || suggestion.is_some() {
-                        continue;
-                    }
-                    let earlier: Vec<String> = self.slots[..i].iter().map(Slot::shown).collect();
-                    let lacked = if earlier.is_empty() {
-                        String::new()
-                    } else {
-                        format!("no tool '{name}' in registry {}, and ", earlier.join(", "))
-                    };
-                    let (message, hint) = if self.ctx.offline {
-                        (
-                            format!("{lacked}registry {} ({}) has not been fetched yet, and --offline forbids the network", slot.shown(), slot.location),
-                            "run the command once without --offline; after that, --offline uses the cached copy".to_string(),
-                        )
-                    } else {
-                        (
-                            format!("{lacked}registry {} ({}) could not be reached: {e}", slot.shown(), slot.location),
-                            "check your connection; --offline uses the cached copy of the registry once it has been fetched".to_string(),
-                        )
-                    };
-                    return Err(Error::other(message, Some(hint)));
-                }
-                // Offline, the registries not cached are left out: the
-                // user chose to work with what is on this machine.
-                Err(e) if self.slots.len() > 1 && self.ctx.offline => {
-                    self.ctx
-                        .reporter
-                        .warn(&format!("skipping registry {}: {e}", slot.shown()));
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-                // A registry that cannot be read may hold the tool: taking
-                // the name from a later one instead is how dependency
-                // confusion happens (a public tool named like a private one).
-                Err(e) if i + 1 < self.slots.len() => {
-                    return Err(Error::other(
-                        format!(
-                            "registry {} cannot be read, and it may hold '{name}', so the registries after it are not asked for that name ({e})",
-                            slot.shown()
-                        ),
-                        Some(
-                            "fix the registry or the connection and run the command again; `--registry NAME` names the registry to use, --offline uses the cached registries only"
-                                .to_string(),
-                        ),
-                    ));
-                }
-                Err(e) => return Err(e),
+                Err(e) => match self.refusal(i, slot, name, e, &mut first_error, &suggestion) {
+                    Some(e) => return Err(e),
+                    None => continue,
+                },
             };
             let lookup = registry.lookup(name);
-            registry.flush_warnings(self.ctx.reporter.as_ref());
+            registry.flush_warnings(self.reporter);
             if let Some(lookup) = lookup? {
                 return Ok(Found { registry, lookup });
             }
@@ -291,6 +347,70 @@ impl<'a> Registries<'a> {
         }
         .into())
     }
+
+    /// What `find` does when the registry of slot `i` cannot be opened:
+    /// the error to stop with, or `None` to go on with the next one.
+    fn refusal(
+        &self,
+        i: usize,
+        slot: &Slot,
+        name: &str,
+        e: RegistriesError,
+        first_error: &mut Option<RegistriesError>,
+        suggestion: &Option<String>,
+    ) -> Option<RegistriesError> {
+        let cause = match &e {
+            RegistriesError::Open(cause) => Arc::clone(cause),
+            _ => return Some(e),
+        };
+        // The public registry answers only for a tool the others
+        // lack: its failure is the answer when they all lacked it.
+        if slot.fallback {
+            // A typo of a tool an earlier registry has is better
+            // answered with "did you mean".
+            if first_error.is_some() || suggestion.is_some() {
+                return None;
+            }
+            let earlier: Vec<String> = self.slots[..i].iter().map(Slot::shown).collect();
+            let (name, registry, location) =
+                (name.to_string(), slot.shown(), slot.location.clone());
+            return Some(if self.access.offline {
+                RegistriesError::FallbackNotFetched {
+                    name,
+                    earlier,
+                    registry,
+                    location,
+                }
+            } else {
+                RegistriesError::FallbackUnreachable {
+                    name,
+                    earlier,
+                    registry,
+                    location,
+                    cause,
+                }
+            });
+        }
+        // Offline, the registries not cached are left out: the
+        // user chose to work with what is on this machine.
+        if self.slots.len() > 1 && self.access.offline {
+            self.reporter
+                .warn(&format!("skipping registry {}: {e}", slot.shown()));
+            first_error.get_or_insert(e);
+            return None;
+        }
+        // A registry that cannot be read may hold the tool: taking
+        // the name from a later one instead is how dependency
+        // confusion happens (a public tool named like a private one).
+        if i + 1 < self.slots.len() {
+            return Some(RegistriesError::Unreadable {
+                registry: slot.shown(),
+                name: name.to_string(),
+                cause,
+            });
+        }
+        Some(e)
+    }
 }
 
 impl Drop for Registries<'_> {
@@ -306,33 +426,31 @@ impl Slot {
     }
 }
 
-fn open_slot(ctx: &Context, slot: &Slot) -> Result<Registry, IndexError> {
-    let location = RegistryLocation::parse(&slot.location, &slot.base)?;
-    let access = ctx.git_access();
-    Registry::open_with(
-        &location,
-        slot.name.as_deref(),
-        Some(&access),
-        ctx.reporter.as_ref(),
-    )
+/// A project's `registries:` as its orla.yaml holds them.
+pub struct ProjectRegistries<'a> {
+    /// The project's directory: relative locations start there.
+    pub dir: &'a Path,
+    /// orla.yaml, named in errors.
+    pub file: PathBuf,
+    pub value: &'a serde_yaml::Value,
 }
 
 /// The project's registries, then the user's, in file order.
-pub fn configured(ctx: &Context) -> Result<Vec<NamedRegistry>, Error> {
+pub fn configured(
+    project: Option<ProjectRegistries<'_>>,
+    user: &[NamedRegistry],
+) -> Result<Vec<NamedRegistry>, RegistriesError> {
     let mut out: Vec<NamedRegistry> = Vec::new();
-    if let Some(project) = ctx.project()? {
-        let listed = parse_registries(&project.config.registries, &project.dir).map_err(|m| {
-            Error::other(
-                format!(
-                    "{} is not valid: {m}",
-                    project.dir.join(crate::project::CONFIG_FILE).display()
-                ),
-                Some("see docs/registries.md".into()),
-            )
+    if let Some(project) = project {
+        let listed = parse_registries(project.value, project.dir).map_err(|message| {
+            RegistriesError::ProjectConfig {
+                file: project.file,
+                message,
+            }
         })?;
         out.extend(listed);
     }
-    for r in &ctx.config.registries {
+    for r in user {
         // A project's registry of the same name wins over the user's.
         if !out.iter().any(|o| o.name == r.name) {
             out.push(r.clone());

@@ -28,7 +28,6 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::manifest::{Manifest, RootKindName};
 use crate::package::ToolYaml;
-use crate::registries::Registries;
 use crate::resolve::Spec;
 use crate::root::receipt::{Receipt, SourceKind};
 use crate::root::InstallRoot;
@@ -105,7 +104,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
             .iter()
             .map(|s| Spec::parse(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let registries = Registries::new(ctx, args.registry.as_deref())?;
+        let registries = ctx.registries(args.registry.as_deref())?;
         for spec in &specs {
             let plan = plan_spec(ctx, &registries, spec)?;
             let duplicate = plans.iter().any(|p: &Plan| p.target == plan.target);

@@ -28,7 +28,6 @@ use crate::index::ArchiveLocation;
 use crate::project::lockfile::{LockFile, LockedTool, Pin};
 use crate::project::transaction::Transaction;
 use crate::project::Project;
-use crate::registries::Registries;
 use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
@@ -158,7 +157,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     // installed as pinned or resolved.
     let mut plans: Vec<Plan> = Vec::new();
     if wants.iter().any(|w| w.pin.is_none()) {
-        let registries = Registries::new(ctx, args.registry.as_deref())?;
+        let registries = ctx.registries(args.registry.as_deref())?;
         for want in wants.iter_mut().filter(|w| w.pin.is_none()) {
             let requirement = match &want.requirement {
                 Some(raw) => resolve::parse_requirement(raw).map_err(|e| {
@@ -395,7 +394,7 @@ fn local_pin_allowed(
     };
     // Every pin names its registry (orla.lock refuses one that does not).
     let choice = args.registry.as_deref().unwrap_or(pin.registry());
-    let registries = Registries::new(ctx, Some(choice))?;
+    let registries = ctx.registries(Some(choice))?;
     let slot = registries
         .slots
         .first()
@@ -460,7 +459,7 @@ fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Resu
     // The archive lives inside a registry (a git index): ask the registry
     // the lock names for exactly this version, and hold it to the digest.
     let choice = Some(args.registry.as_deref().unwrap_or(pin.registry()));
-    let registries = Registries::new(ctx, choice)?;
+    let registries = ctx.registries(choice)?;
     let spec = Spec {
         name: pin.name.clone(),
         requirement: Requirement::Exact(pin.version.clone()),
