@@ -30,6 +30,8 @@ pub enum Error {
     Publish(#[from] index::publish::PublishError),
     #[error(transparent)]
     Config(#[from] config::ConfigError),
+    #[error(transparent)]
+    Client(#[from] crate::client::ClientError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -64,6 +66,7 @@ impl Error {
             | Error::Spec(_)
             | Error::Publish(index::publish::PublishError::BadSpec { .. }) => 2,
             Error::Registries(e) if e.is_usage() => 2,
+            Error::Client(e) if e.is_usage() => 2,
             _ => 1,
         }
     }
@@ -81,6 +84,7 @@ impl Error {
             Error::Capsule(e) => e.hint(),
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
+            Error::Client(e) => e.hint(),
             Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }

@@ -10,6 +10,7 @@
 //! per command.
 
 pub mod cli;
+pub mod client;
 pub mod commands;
 pub mod config;
 pub mod context;
