@@ -52,10 +52,12 @@ impl Change {
                 })
             }
         };
-        let by_hand = |paste: bool| ByHand {
-            key: client.key(),
-            name: name.to_string(),
-            entry: paste.then(|| entry.clone()),
+        let by_hand = |paste: bool| {
+            Box::new(ByHand {
+                key: client.key(),
+                name: name.to_string(),
+                entry: paste.then(|| entry.clone()),
+            })
         };
         let mut config: Value = match &original {
             None => json!({}),

@@ -38,15 +38,15 @@ pub enum ClientError {
         path: PathBuf,
         yaml: bool,
         message: String,
-        by_hand: ByHand,
+        by_hand: Box<ByHand>,
     },
     #[error("{} does not hold a mapping of settings", path.display())]
-    NotAMapping { path: PathBuf, by_hand: ByHand },
+    NotAMapping { path: PathBuf, by_hand: Box<ByHand> },
     #[error("\"{key}\" in {} is not a JSON object", path.display())]
     ServersNotAnObject {
         key: &'static str,
         path: PathBuf,
-        by_hand: ByHand,
+        by_hand: Box<ByHand>,
     },
     #[error("{} has no entry \"{name}\"", path.display())]
     NoEntry {
