@@ -760,6 +760,14 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
     })
 
+    $names = @{ 'uninstall' = 'installed' ; 'rm' = 'installed' ; 'use' = 'installed' ; 'which' = 'installed' ; 'verify' = 'installed' ; 'update' = 'installed' ; 'install' = 'available' ; 'run' = 'available' ; 'info' = 'available' ; 'search' = 'available' }
+    $sub = ($command -split ';')[1]
+    if ($sub -and $names.ContainsKey($sub)) {
+        $completions += @(orla __complete $names[$sub] 2>$null | ForEach-Object {
+            [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
+        })
+    }
+
     $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
         Sort-Object -Property ListItemText
 }

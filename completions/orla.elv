@@ -672,5 +672,19 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;help'= {
         }
     ]
+    while (not (has-key $completions $command)) {
+        var parts = [(str:split ';' $command)]
+        if (<= (count $parts) 1) {
+            return
+        }
+        set command = (str:join ';' $parts[..-1])
+    }
     $completions[$command]
+    var names = [&'orla;uninstall'=installed &'orla;rm'=installed &'orla;use'=installed &'orla;which'=installed &'orla;verify'=installed &'orla;update'=installed &'orla;install'=available &'orla;run'=available &'orla;info'=available &'orla;search'=available]
+    if (has-key $names $command) {
+        try {
+            orla __complete $names[$command] 2>/dev/null
+        } catch {
+        }
+    }
 }

@@ -28,7 +28,7 @@ const AVAILABLE_NAMES: [&str; 4] = ["install", "run", "info", "search"];
 
 /// clap's scripts complete flags and subcommands; tool names come from
 /// orla itself (`orla __complete installed|available`, offline and silent),
-/// so the bash, zsh and fish scripts are given that hook.
+/// so every script is given that hook.
 fn dynamic_names(shell: Shell, script: String) -> String {
     match shell {
         Shell::Bash => {
@@ -116,6 +116,72 @@ _orla_dynamic() {{
             match out.find("\n_orla() {") {
                 Some(at) => format!("{}{helpers}{}", &out[..at], &out[at..]),
                 None => out + helpers,
+            }
+        }
+        Shell::Elvish => {
+            // clap's completer looks up every word before the first flag as
+            // a subcommand; words after the subcommand are tool names, so the
+            // lookup falls back to the longest known prefix, then adds names.
+            let table = |subs: &[&str], kind: &str| {
+                subs.iter()
+                    .map(|s| format!("&'orla;{s}'={kind}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let tail = format!(
+                r#"    while (not (has-key $completions $command)) {{
+        var parts = [(str:split ';' $command)]
+        if (<= (count $parts) 1) {{
+            return
+        }}
+        set command = (str:join ';' $parts[..-1])
+    }}
+    $completions[$command]
+    var names = [{} {}]
+    if (has-key $names $command) {{
+        try {{
+            orla __complete $names[$command] 2>/dev/null | from-lines
+        }} catch {{
+        }}
+    }}
+}}
+"#,
+                table(&INSTALLED_NAMES, "installed"),
+                table(&AVAILABLE_NAMES, "available")
+            );
+            match script.rfind("    $completions[$command]\n}") {
+                Some(at) => format!("{}{tail}", &script[..at]),
+                None => script,
+            }
+        }
+        Shell::PowerShell => {
+            // The names join clap's candidates for those subcommands (also
+            // after a first name: `orla rm a <TAB>`), before the common
+            // filter on the word being completed.
+            let hook = format!(
+                r#"    $names = @{{ {} ; {} }}
+    $sub = ($command -split ';')[1]
+    if ($sub -and $names.ContainsKey($sub)) {{
+        $completions += @(orla __complete $names[$sub] 2>$null | ForEach-Object {{
+            [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
+        }})
+    }}
+
+"#,
+                INSTALLED_NAMES
+                    .iter()
+                    .map(|s| format!("'{s}' = 'installed'"))
+                    .collect::<Vec<_>>()
+                    .join(" ; "),
+                AVAILABLE_NAMES
+                    .iter()
+                    .map(|s| format!("'{s}' = 'available'"))
+                    .collect::<Vec<_>>()
+                    .join(" ; ")
+            );
+            match script.rfind("    $completions.Where{") {
+                Some(at) => format!("{}{hook}{}", &script[..at], &script[at..]),
+                None => script,
             }
         }
         _ => script,

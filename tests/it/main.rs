@@ -8,12 +8,14 @@ mod common;
 
 mod architecture;
 mod builtin_registry;
+mod cache;
 mod cli_output;
 mod crash_and_concurrency;
 mod disk_errors;
 mod generated;
 mod hostile_archives;
 mod hostile_indexes;
+mod index_kinds;
 mod install;
 mod migrate_capsule;
 mod newcomer;

@@ -725,6 +725,90 @@ fn completions_offer_installed_and_registry_tool_names() {
     assert!(complete("orla install --l").contains("--local"));
 }
 
+/// The elvish script, driven as elvish drives it on TAB: its argument
+/// completer called with the words of the line, in an interactive elvish
+/// (the `edit:` module exists only there), given a terminal by `script`.
+/// CI installs elvish and sets ORLA_TEST_ALL_SHELLS, so there the test
+/// cannot be skipped.
+#[test]
+fn the_elvish_completer_offers_tool_names_after_the_subcommand() {
+    let have = |program: &str| {
+        std::process::Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok()
+    };
+    if !have("elvish") || !have("script") {
+        assert!(
+            std::env::var_os("ORLA_TEST_ALL_SHELLS").is_none(),
+            "ORLA_TEST_ALL_SHELLS is set but elvish or script (util-linux) is missing"
+        );
+        eprintln!("skipped: elvish or script is not installed");
+        return;
+    }
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2"]).success();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/orla.elv");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_orla")).parent().unwrap();
+    let lines = [
+        "orla uninstall f",
+        "orla rm fs-read x",
+        "orla install j",
+        "orla cache c",
+        "orla nosuch x",
+    ];
+    let out = t.dir.path().join("elvish-out");
+    let mut rc = format!("eval (slurp < '{}')\n", script.display());
+    for line in lines {
+        let words: Vec<String> = line.split(' ').map(|w| format!("'{w}'")).collect();
+        rc.push_str(&format!(
+            "echo '> {line}' >> '{out}'\n\
+             try {{ $edit:completion:arg-completer[orla] {words} | each {{|c| \
+             if (eq (kind-of $c) string) {{ echo $c }} }} >> '{out}' }} \
+             catch e {{ echo error >> '{out}' }}\n",
+            out = out.display(),
+            words = words.join(" ")
+        ));
+    }
+    rc.push_str("exit\n");
+    let rc_file = t.dir.path().join("rc.elv");
+    std::fs::write(&rc_file, rc).unwrap();
+    let status = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!("elvish -rc '{}'", rc_file.display()),
+        ])
+        .arg("/dev/null")
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env("ORLA_HOME", &t.home)
+        .env("ORLA_CACHE_DIR", &t.cache)
+        .env("HOME", t.dir.path().join("user"))
+        .current_dir(&t.work)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let names = |line: &str| -> Vec<String> {
+        let start = text.find(&format!("> {line}\n")).expect(line) + line.len() + 3;
+        text[start..]
+            .lines()
+            .take_while(|l| !l.starts_with("> "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(names("orla uninstall f"), ["fs-read"], "{text}");
+    // After a first name, the next word is a name again.
+    assert_eq!(names("orla rm fs-read x"), ["fs-read"], "{text}");
+    let available = names("orla install j");
+    assert!(available.iter().any(|n| n == "json-query"), "{text}");
+    assert!(available.iter().any(|n| n == "fs-read"), "{text}");
+    // A subcommand without tool names gets none, an unknown one nothing.
+    assert!(names("orla cache c").is_empty(), "{text}");
+    assert!(names("orla nosuch x").is_empty(), "{text}");
+}
+
 #[test]
 fn run_warns_when_the_tools_interpreter_is_missing() {
     let t = TestContext::new();

@@ -5,6 +5,7 @@
 
 pub mod archive;
 pub mod git;
+pub mod index;
 #[cfg(unix)]
 pub mod pty;
 pub mod server;
