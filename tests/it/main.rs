@@ -27,6 +27,7 @@ mod registries;
 mod rollback;
 mod scaffold_wizard;
 mod serve;
+mod specs;
 mod tool_authoring;
 mod tool_publish;
 mod verify;
