@@ -8,7 +8,6 @@ mod common;
 
 mod architecture;
 mod builtin_registry;
-mod cache;
 mod cli_output;
 mod crash_and_concurrency;
 mod disk_errors;
