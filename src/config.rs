@@ -60,8 +60,89 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
+    /// The file is not YAML, or has a key orla does not know.
     #[error("{} is not valid: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
+    /// A setting's value is refused.
+    #[error("{} is not valid: {}", path.display(), source.with_key())]
+    Setting {
+        path: PathBuf,
+        #[source]
+        source: SettingError,
+    },
+}
+
+/// A refused value of `registries:`, `registry_ttl` or `public_registry`
+/// (in config.yaml, orla.yaml or the environment variable of the same
+/// meaning).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error("registries: every registry needs a name and a location")]
+    Incomplete,
+    #[error("registries: the name '{}' contains a control character", name.escape_debug())]
+    ControlCharacter { name: String },
+    #[error("registries: '{name}' is named twice")]
+    Duplicate { name: String },
+    #[error("registries: each item needs `name` and `location` strings")]
+    ItemNotStrings,
+    #[error("registries: expected `name: location` strings")]
+    EntryNotStrings,
+    #[error("registries: expected a list of {{name, location}}")]
+    NotAList,
+    #[error("expected false (to drop it) or a registry location")]
+    PublicRegistry,
+    #[error("expected a whole number of seconds")]
+    TtlNotWhole,
+    #[error("'{text}' is not a duration such as 90s, 10m or 2h")]
+    Duration { text: String },
+    #[error("expected seconds or a duration such as 10m")]
+    TtlType,
+}
+
+impl SettingError {
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            SettingError::Incomplete
+            | SettingError::ItemNotStrings
+            | SettingError::EntryNotStrings
+            | SettingError::NotAList => {
+                "write `registries:` as a list of `- name: N` / `location: L` items (see docs/registries.md)".into()
+            }
+            SettingError::ControlCharacter { .. } => {
+                "a registry's name is shown in messages: use letters, digits and '-'".into()
+            }
+            SettingError::Duplicate { name } => {
+                format!("give each registry its own name; rename or remove the second '{name}'")
+            }
+            SettingError::PublicRegistry => {
+                "write `public_registry: false` to drop the Orla project's registry, or a registry location to use instead".into()
+            }
+            SettingError::TtlNotWhole | SettingError::Duration { .. } | SettingError::TtlType => {
+                "write seconds or a duration such as 90s, 10m, 2h or 1d".into()
+            }
+        })
+    }
+
+    /// The setting the value was given for.
+    pub fn key(&self) -> &'static str {
+        match self {
+            SettingError::PublicRegistry => "public_registry",
+            SettingError::TtlNotWhole | SettingError::Duration { .. } | SettingError::TtlType => {
+                "registry_ttl"
+            }
+            _ => "registries",
+        }
+    }
+
+    /// The message as config.yaml's reader says it, led by the setting's
+    /// name (the messages of `registries:` carry it already, because
+    /// orla.yaml's reader shows them as they are).
+    pub fn with_key(&self) -> String {
+        match self.key() {
+            "registries" => self.to_string(),
+            key => format!("{key}: {self}"),
+        }
+    }
 }
 
 impl ConfigError {
@@ -85,6 +166,7 @@ impl ConfigError {
             ConfigError::Invalid { .. } => Some(
                 "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`".into(),
             ),
+            ConfigError::Setting { source, .. } => source.hint(),
         }
     }
 }
@@ -114,25 +196,26 @@ impl UserConfig {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(UserConfig::default()),
             Err(source) => return Err(ConfigError::Io { path, source }),
         };
-        let invalid = |message: String| ConfigError::Invalid {
+        let setting = |source: SettingError| ConfigError::Setting {
             path: path.clone(),
-            message,
+            source,
         };
         let raw: RawConfig = if text.trim().is_empty() {
             RawConfig::default()
         } else {
-            serde_yaml::from_str(&text).map_err(|e| invalid(e.to_string()))?
+            serde_yaml::from_str(&text).map_err(|e| ConfigError::Invalid {
+                path: path.clone(),
+                message: e.to_string(),
+            })?
         };
-        let registries = parse_registries(&raw.registries, home).map_err(invalid)?;
+        let registries = parse_registries(&raw.registries, home).map_err(setting)?;
         let registry_ttl = match &raw.registry_ttl {
             None => None,
-            Some(v) => Some(parse_ttl_value(v).map_err(|m| invalid(format!("registry_ttl: {m}")))?),
+            Some(v) => Some(parse_ttl_value(v).map_err(setting)?),
         };
         let public_registry = match &raw.public_registry {
             None => None,
-            Some(v) => Some(
-                parse_public_registry(v).map_err(|m| invalid(format!("public_registry: {m}")))?,
-            ),
+            Some(v) => Some(parse_public_registry(v).map_err(setting)?),
         };
         Ok(UserConfig {
             registries,
@@ -148,22 +231,23 @@ impl UserConfig {
 pub fn parse_registries(
     value: &serde_yaml::Value,
     base: &Path,
-) -> Result<Vec<NamedRegistry>, String> {
+) -> Result<Vec<NamedRegistry>, SettingError> {
     use serde_yaml::Value;
     let mut out: Vec<NamedRegistry> = Vec::new();
-    let mut push = |name: &str, location: &str| -> Result<(), String> {
+    let mut push = |name: &str, location: &str| -> Result<(), SettingError> {
         if name.is_empty() || location.is_empty() {
-            return Err("registries: every registry needs a name and a location".into());
+            return Err(SettingError::Incomplete);
         }
         if name.chars().any(char::is_control) {
             // A registry's name is printed in status lines and listings.
-            return Err(format!(
-                "registries: the name '{}' contains a control character",
-                name.escape_debug()
-            ));
+            return Err(SettingError::ControlCharacter {
+                name: name.to_string(),
+            });
         }
         if out.iter().any(|r| r.name == name) {
-            return Err(format!("registries: '{name}' is named twice"));
+            return Err(SettingError::Duplicate {
+                name: name.to_string(),
+            });
         }
         out.push(NamedRegistry {
             name: name.to_string(),
@@ -180,11 +264,7 @@ pub fn parse_registries(
                 let location = item.get("location").and_then(Value::as_str);
                 match (name, location) {
                     (Some(n), Some(l)) => push(n, l)?,
-                    _ => {
-                        return Err(
-                            "registries: each item needs `name` and `location` strings".into()
-                        )
-                    }
+                    _ => return Err(SettingError::ItemNotStrings),
                 }
             }
         }
@@ -192,53 +272,54 @@ pub fn parse_registries(
             for (k, v) in map {
                 match (k.as_str(), v.as_str()) {
                     (Some(n), Some(l)) => push(n, l)?,
-                    _ => return Err("registries: expected `name: location` strings".into()),
+                    _ => return Err(SettingError::EntryNotStrings),
                 }
             }
         }
-        _ => return Err("registries: expected a list of {name, location}".into()),
+        _ => return Err(SettingError::NotAList),
     }
     Ok(out)
 }
 
 /// `false`, `off` or `none` drop the public registry; any other string is
 /// the location to use instead.
-pub fn parse_public_registry(value: &serde_yaml::Value) -> Result<Option<String>, String> {
+pub fn parse_public_registry(value: &serde_yaml::Value) -> Result<Option<String>, SettingError> {
     match value {
         serde_yaml::Value::Bool(false) => Ok(None),
         serde_yaml::Value::String(s) if ["off", "false", "none"].contains(&s.trim()) => Ok(None),
         serde_yaml::Value::String(s) if !s.trim().is_empty() => Ok(Some(s.trim().to_string())),
-        _ => Err("expected false (to drop it) or a registry location".into()),
+        _ => Err(SettingError::PublicRegistry),
     }
 }
 
-fn parse_ttl_value(value: &serde_yaml::Value) -> Result<Duration, String> {
+fn parse_ttl_value(value: &serde_yaml::Value) -> Result<Duration, SettingError> {
     match value {
         serde_yaml::Value::Number(n) => n
             .as_u64()
             .map(Duration::from_secs)
-            .ok_or_else(|| "expected a whole number of seconds".to_string()),
+            .ok_or(SettingError::TtlNotWhole),
         serde_yaml::Value::String(s) => parse_ttl(s),
-        _ => Err("expected seconds or a duration such as 10m".into()),
+        _ => Err(SettingError::TtlType),
     }
 }
 
 /// Parses `90`, `90s`, `10m`, `2h` or `1d`.
-pub fn parse_ttl(text: &str) -> Result<Duration, String> {
+pub fn parse_ttl(text: &str) -> Result<Duration, SettingError> {
     let text = text.trim();
+    let bad = || SettingError::Duration {
+        text: text.to_string(),
+    };
     let (digits, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
         Some(i) => text.split_at(i),
         None => (text, "s"),
     };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration such as 90s, 10m or 2h"))?;
+    let n: u64 = digits.parse().map_err(|_| bad())?;
     let unit = match unit.trim() {
         "s" | "" => 1,
         "m" => 60,
         "h" => 3600,
         "d" => 86400,
-        _ => return Err(format!("'{text}' is not a duration such as 90s, 10m or 2h")),
+        _ => return Err(bad()),
     };
     Ok(Duration::from_secs(n.saturating_mul(unit)))
 }
@@ -276,6 +357,9 @@ mod tests {
         assert_eq!(names, ["z", "a"]);
         let dup: serde_yaml::Value =
             serde_yaml::from_str("- {name: a, location: x}\n- {name: a, location: y}\n").unwrap();
-        assert!(parse_registries(&dup, base).unwrap_err().contains("twice"));
+        assert_eq!(
+            parse_registries(&dup, base).unwrap_err(),
+            SettingError::Duplicate { name: "a".into() }
+        );
     }
 }

@@ -3,8 +3,25 @@
 //! repository lives in the cache, opening or creating it, and the wording of
 //! ages and errors.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A git operation on a bare repository in the cache that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    #[error("cannot create {}: {source}", dir.display())]
+    CreateDir {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// git2's own message, without its class and code.
+    #[error("{}", source.message())]
+    Git {
+        #[from]
+        source: git2::Error,
+    },
+}
 
 /// The cache directory name of `url`'s bare repository: the URL's last path
 /// segment reduced to `[a-z0-9_-]` (at most 40 characters), then the first
@@ -37,19 +54,17 @@ pub fn cache_name(url: &str) -> String {
 }
 
 /// Opens the bare repository at `dir`, creating it when there is none.
-pub fn open_or_init_bare(dir: &Path) -> Result<git2::Repository, String> {
+pub fn open_or_init_bare(dir: &Path) -> Result<git2::Repository, GitError> {
     match git2::Repository::open_bare(dir) {
         Ok(repo) => Ok(repo),
         Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-            git2::Repository::init_bare(dir).map_err(message)
+            std::fs::create_dir_all(dir).map_err(|source| GitError::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+            Ok(git2::Repository::init_bare(dir)?)
         }
     }
-}
-
-/// A git2 error as one line, without git2's class and code.
-pub fn message(e: git2::Error) -> String {
-    e.message().to_string()
 }
 
 /// Seconds since the Unix epoch.

@@ -35,11 +35,11 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     let name = match &args.name {
         Some(n) => {
             // NAME is positional: there is no --name flag to blame.
-            names::validate_name(n).map_err(|e| Error::usage(e, None))?;
+            names::validate_name(n).map_err(|e| Error::usage(e.to_string(), None))?;
             n.clone()
         }
         None if ask => wizard.input("Tool name", Some(DEFAULT_NAME.into()), |s: &String| {
-            names::validate_name(s)
+            names::validate_name(s).map_err(|e| e.to_string())
         })?,
         None => DEFAULT_NAME.to_string(),
     };
@@ -50,7 +50,7 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
 
     let version = match &args.tool_version {
         Some(v) => names::parse_version(v)
-            .map_err(|e| flag_err("tool-version", e))?
+            .map_err(|e| flag_err("tool-version", e.to_string()))?
             .to_string(),
         None => "0.1.0".to_string(),
     };
@@ -172,7 +172,7 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     let params = if !args.params.is_empty() {
         let mut params: Vec<Param> = Vec::new();
         for p in &args.params {
-            let param = Param::parse(p).map_err(|e| flag_err("param", e))?;
+            let param = Param::parse(p).map_err(|e| flag_err("param", e.to_string()))?;
             if params.iter().any(|q| q.name == param.name) {
                 return Err(flag_err(
                     "param",
@@ -385,7 +385,7 @@ impl Wizard {
                     if s.trim().is_empty() {
                         return Ok(());
                     }
-                    let p = Param::parse(s)?;
+                    let p = Param::parse(s).map_err(|e| e.to_string())?;
                     if taken.contains(&p.name) {
                         return Err(format!("'{}' is already a parameter", p.name));
                     }

@@ -21,8 +21,8 @@
 //! can check an installed tree without the repository.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use crate::index::GitAccess;
 use crate::package::RECEIPT_FILE;
@@ -76,8 +76,99 @@ const MAX_BYTES: u64 = 512 * 1024 * 1024;
 /// The largest single file `read_file` returns (a tool.yaml), as for index files.
 const MAX_FILE_READ: u64 = 16 << 20;
 
-fn msg(e: git2::Error) -> String {
-    e.message().to_string()
+/// What went wrong fetching or reading a tool repository. The messages
+/// name the repository's file, tag or path; the URL is added by the caller,
+/// which knows which tool it was installing.
+#[derive(Debug, thiserror::Error)]
+pub enum GitToolError {
+    #[error("{url} is not in the cache and --offline forbids the network")]
+    Offline { url: String },
+    #[error("cannot lock {}: {source}", path.display())]
+    Lock {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The tags could not be fetched and no copy is cached.
+    #[error("{source}")]
+    Fetch {
+        url: String,
+        #[source]
+        source: crate::git::GitError,
+    },
+    /// The cached repository cannot be read.
+    #[error("{}", source.message())]
+    Repository {
+        dir: PathBuf,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("tag {tag}: {}", source.message())]
+    Tag {
+        tag: String,
+        #[source]
+        source: git2::Error,
+    },
+    #[error("{path} of tag {tag} is {size} bytes, more than the {max} allowed")]
+    FileTooLarge {
+        tag: String,
+        path: String,
+        size: u64,
+        max: u64,
+    },
+    #[error(
+        "the repository is too large to install (more than {max_files} files or {max_bytes} bytes)"
+    )]
+    TooLarge { max_bytes: u64, max_files: usize },
+    #[error("{prefix}: a file name that is not UTF-8")]
+    NonUtf8Name { prefix: String },
+    #[error("'{path}' is not an allowed path")]
+    ForbiddenPath { path: String },
+    /// A symbolic link or a submodule: refused as in archives.
+    #[error("'{path}' is a {kind}, which orla refuses")]
+    ForbiddenEntry { path: String, kind: &'static str },
+    #[error("'{path}' has an unknown git mode {mode:o}")]
+    UnknownMode { path: String, mode: i32 },
+    #[error("{path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl GitToolError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            GitToolError::Offline { .. } => {
+                Some("run the command once without --offline to fetch the tool's tags".into())
+            }
+            GitToolError::Lock { .. } => Some(
+                "check that you may write to the cache directory (`orla cache dir` prints it), or set ORLA_CACHE_DIR".into(),
+            ),
+            GitToolError::Fetch { .. } => Some(
+                "check the repository URL in the registry's registry.yaml and your connection".into(),
+            ),
+            GitToolError::Repository { .. } => Some(
+                "the cached copy of the repository is damaged: `orla cache clear` removes it, and the next command fetches it again".into(),
+            ),
+            GitToolError::Tag { .. }
+            | GitToolError::FileTooLarge { .. }
+            | GitToolError::TooLarge { .. }
+            | GitToolError::NonUtf8Name { .. }
+            | GitToolError::ForbiddenPath { .. }
+            | GitToolError::ForbiddenEntry { .. }
+            | GitToolError::UnknownMode { .. } => Some(
+                "nothing was installed; report it to the tool's maintainers".into(),
+            ),
+            GitToolError::Write { source, .. } if crate::fs::is_out_of_space(source) => Some(
+                "free some disk space (or raise the quota) and run the command again; nothing was installed".into(),
+            ),
+            GitToolError::Write { .. } => Some(
+                "check that you may write to the install root, or set ORLA_HOME; nothing was installed".into(),
+            ),
+        }
+    }
 }
 
 impl ToolRepo {
@@ -89,7 +180,7 @@ impl ToolRepo {
         url: &str,
         access: &GitAccess,
         reporter: &dyn Reporter,
-    ) -> Result<ToolRepo, String> {
+    ) -> Result<ToolRepo, GitToolError> {
         let offline = access.offline;
         // Named as registry clones are, but under `git-tools/`.
         let dir = access
@@ -97,7 +188,9 @@ impl ToolRepo {
             .join("git-tools")
             .join(crate::git::cache_name(url));
         let state_path = dir.with_extension("state.json");
-        let not_cached = || format!("{url} is not in the cache and --offline forbids the network");
+        let not_cached = || GitToolError::Offline {
+            url: url.to_string(),
+        };
         if offline && !dir.exists() {
             // Nothing to read, and nothing (not even a lock file) to create.
             return Err(not_cached());
@@ -109,7 +202,10 @@ impl ToolRepo {
             "the git cache",
             reporter,
         )
-        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
+        .map_err(|source| GitToolError::Lock {
+            path: lock_path.clone(),
+            source,
+        })?;
         let cached = git2::Repository::open_bare(&dir).is_ok();
         let fresh = cached
             && !access.refresh
@@ -149,7 +245,10 @@ impl ToolRepo {
                     if !existed {
                         let _ = std::fs::remove_dir_all(&dir);
                     }
-                    return Err(e);
+                    return Err(GitToolError::Fetch {
+                        url: url.to_string(),
+                        source: e,
+                    });
                 }
             }
         }
@@ -207,9 +306,11 @@ impl ToolRepo {
     }
 
     /// Every `v`-prefixed semver tag, newest first.
-    pub fn tags(&self) -> Result<Vec<Tag>, String> {
-        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
-        let names = repo.tag_names(Some("v*")).map_err(msg)?;
+    pub fn tags(&self) -> Result<Vec<Tag>, GitToolError> {
+        let repo = self.repository()?;
+        let names = repo
+            .tag_names(Some("v*"))
+            .map_err(|e| self.repository_error(e))?;
         let mut tags: Vec<Tag> = names
             .iter()
             .flatten()
@@ -232,40 +333,67 @@ impl ToolRepo {
 
     /// One file of the tree of `tag` (e.g. its tool.yaml, for `orla info`),
     /// read from the cached objects without a checkout.
-    pub fn read_file(&self, tag: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
-        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
+    pub fn read_file(&self, tag: &str, path: &str) -> Result<Option<Vec<u8>>, GitToolError> {
+        let repo = self.repository()?;
+        let tag_err = |source| GitToolError::Tag {
+            tag: tag.to_string(),
+            source,
+        };
         let tree = repo
             .revparse_single(&format!("refs/tags/{tag}"))
             .and_then(|o| o.peel_to_tree())
-            .map_err(|e| format!("tag {tag}: {}", e.message()))?;
+            .map_err(tag_err)?;
         let entry = match tree.get_path(Path::new(path)) {
             Ok(entry) => entry,
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
-            Err(e) => return Err(msg(e)),
+            Err(e) => return Err(tag_err(e)),
         };
         // Refused by its header before it is loaded: a hostile repository
         // must not make orla inflate a huge blob into memory.
-        let len = blob_size(&repo, entry.id())?;
-        if len > MAX_FILE_READ {
-            return Err(format!(
-                "{path} of tag {tag} is {len} bytes, more than the {MAX_FILE_READ} allowed"
-            ));
+        let size = blob_size(&repo, entry.id()).map_err(tag_err)?;
+        if size > MAX_FILE_READ {
+            return Err(GitToolError::FileTooLarge {
+                tag: tag.to_string(),
+                path: path.to_string(),
+                size,
+                max: MAX_FILE_READ,
+            });
         }
-        let object = entry.to_object(&repo).map_err(msg)?;
+        let object = entry.to_object(&repo).map_err(tag_err)?;
         Ok(object.as_blob().map(|b| b.content().to_vec()))
     }
 
+    fn repository(&self) -> Result<git2::Repository, GitToolError> {
+        git2::Repository::open_bare(&self.dir).map_err(|e| self.repository_error(e))
+    }
+
+    fn repository_error(&self, source: git2::Error) -> GitToolError {
+        GitToolError::Repository {
+            dir: self.dir.clone(),
+            source,
+        }
+    }
+
     /// Writes the tree of `tag` into the empty directory `dest`.
-    pub fn checkout(&self, tag: &str, dest: &Path) -> Result<Checkout, String> {
-        let repo = git2::Repository::open_bare(&self.dir).map_err(msg)?;
+    pub fn checkout(&self, tag: &str, dest: &Path) -> Result<Checkout, GitToolError> {
+        let repo = self.repository()?;
+        let tag_err = |source| GitToolError::Tag {
+            tag: tag.to_string(),
+            source,
+        };
         let commit = repo
             .revparse_single(&format!("refs/tags/{tag}"))
             .and_then(|o| o.peel_to_commit())
-            .map_err(|e| format!("tag {tag}: {}", e.message()))?;
-        let tree = commit.tree().map_err(msg)?;
+            .map_err(tag_err)?;
+        let tree = commit.tree().map_err(tag_err)?;
         let mut files = BTreeMap::new();
         let mut size = 0u64;
-        write_tree(&repo, &tree, dest, "", &mut files, &mut size, MAX_BYTES)?;
+        write_tree(&repo, &tree, dest, "", &mut files, &mut size, MAX_BYTES).map_err(
+            |e| match e {
+                TreeError::Git(source) => tag_err(source),
+                TreeError::Refused(e) => e,
+            },
+        )?;
         Ok(Checkout {
             tree_digest: tree_digest(&files),
             unpacked: Unpacked {
@@ -278,7 +406,7 @@ impl ToolRepo {
     }
 }
 
-fn fetch_tags(dir: &Path, url: &str) -> Result<(), String> {
+fn fetch_tags(dir: &Path, url: &str) -> Result<(), crate::git::GitError> {
     let repo = crate::git::open_or_init_bare(dir)?;
     let fetch = |depth: Option<i32>| {
         let mut options = git2::FetchOptions::new();
@@ -299,11 +427,29 @@ fn remote_fetch(
     repo: &git2::Repository,
     url: &str,
     mut options: git2::FetchOptions<'_>,
-) -> Result<(), String> {
-    let mut remote = repo.remote_anonymous(url).map_err(msg)?;
-    remote
-        .fetch(&["+refs/tags/*:refs/tags/*"], Some(&mut options), None)
-        .map_err(msg)
+) -> Result<(), crate::git::GitError> {
+    let mut remote = repo.remote_anonymous(url)?;
+    remote.fetch(&["+refs/tags/*:refs/tags/*"], Some(&mut options), None)?;
+    Ok(())
+}
+
+/// Writing a tree: a git2 failure (the tag's error) or a refused entry.
+#[derive(Debug)]
+enum TreeError {
+    Git(git2::Error),
+    Refused(GitToolError),
+}
+
+impl From<git2::Error> for TreeError {
+    fn from(e: git2::Error) -> TreeError {
+        TreeError::Git(e)
+    }
+}
+
+impl From<GitToolError> for TreeError {
+    fn from(e: GitToolError) -> TreeError {
+        TreeError::Refused(e)
+    }
 }
 
 fn write_tree(
@@ -314,11 +460,15 @@ fn write_tree(
     files: &mut BTreeMap<String, FileRecord>,
     size: &mut u64,
     max_bytes: u64,
-) -> Result<(), String> {
+) -> Result<(), TreeError> {
+    let write_err = |rel: &str| {
+        let path = rel.to_string();
+        move |source| GitToolError::Write { path, source }
+    };
     for entry in tree.iter() {
-        let name = entry
-            .name()
-            .ok_or_else(|| format!("{prefix}: a file name that is not UTF-8"))?;
+        let name = entry.name().ok_or_else(|| GitToolError::NonUtf8Name {
+            prefix: prefix.to_string(),
+        })?;
         let rel = format!("{prefix}{name}");
         if name.is_empty()
             || name == "."
@@ -327,13 +477,13 @@ fn write_tree(
             || name.eq_ignore_ascii_case(".git")
             || rel == RECEIPT_FILE
         {
-            return Err(format!("'{rel}' is not an allowed path"));
+            return Err(GitToolError::ForbiddenPath { path: rel }.into());
         }
         let target = dir.join(name);
         match entry.filemode() {
             0o040000 => {
-                std::fs::create_dir(&target).map_err(|e| format!("{rel}: {e}"))?;
-                let sub = repo.find_tree(entry.id()).map_err(msg)?;
+                std::fs::create_dir(&target).map_err(write_err(&rel))?;
+                let sub = repo.find_tree(entry.id())?;
                 write_tree(
                     repo,
                     &sub,
@@ -348,23 +498,27 @@ fn write_tree(
                 // Counted by the object's header, before the blob is loaded.
                 *size = size.saturating_add(blob_size(repo, entry.id())?);
                 if *size > max_bytes || files.len() >= MAX_FILES {
-                    return Err("the repository is too large to install".into());
+                    return Err(GitToolError::TooLarge {
+                        max_bytes,
+                        max_files: MAX_FILES,
+                    }
+                    .into());
                 }
-                let blob = repo.find_blob(entry.id()).map_err(msg)?;
+                let blob = repo.find_blob(entry.id())?;
                 let bytes = blob.content();
                 let executable = mode == 0o100755;
                 let mut file = std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(&target)
-                    .map_err(|e| format!("{rel}: {e}"))?;
-                file.write_all(bytes).map_err(|e| format!("{rel}: {e}"))?;
+                    .map_err(write_err(&rel))?;
+                file.write_all(bytes).map_err(write_err(&rel))?;
                 #[cfg(unix)]
                 {
                     use std::os::unix::fs::PermissionsExt;
                     let mode = if executable { 0o755 } else { 0o644 };
                     file.set_permissions(std::fs::Permissions::from_mode(mode))
-                        .map_err(|e| format!("{rel}: {e}"))?;
+                        .map_err(write_err(&rel))?;
                 }
                 files.insert(
                     rel,
@@ -375,20 +529,23 @@ fn write_tree(
                     },
                 );
             }
-            0o120000 => return Err(format!("'{rel}' is a symbolic link, which orla refuses")),
-            0o160000 => return Err(format!("'{rel}' is a submodule, which orla refuses")),
-            other => return Err(format!("'{rel}' has an unknown git mode {other:o}")),
+            0o120000 => {
+                let kind = "symbolic link";
+                return Err(GitToolError::ForbiddenEntry { path: rel, kind }.into());
+            }
+            0o160000 => {
+                let kind = "submodule";
+                return Err(GitToolError::ForbiddenEntry { path: rel, kind }.into());
+            }
+            mode => return Err(GitToolError::UnknownMode { path: rel, mode }.into()),
         }
     }
     Ok(())
 }
 
 /// The size of a git object, read from its header without loading it.
-fn blob_size(repo: &git2::Repository, id: git2::Oid) -> Result<u64, String> {
-    let (len, _) = repo
-        .odb()
-        .and_then(|odb| odb.read_header(id))
-        .map_err(msg)?;
+fn blob_size(repo: &git2::Repository, id: git2::Oid) -> Result<u64, git2::Error> {
+    let (len, _) = repo.odb().and_then(|odb| odb.read_header(id))?;
     Ok(len as u64)
 }
 
@@ -436,8 +593,14 @@ mod tests {
         let dest = tmp.path().join("out");
         std::fs::create_dir(&dest).unwrap();
         let (mut files, mut size) = (BTreeMap::new(), 0);
-        let err = write_tree(&repo, &tree, &dest, "", &mut files, &mut size, 99).unwrap_err();
-        assert!(err.contains("too large"), "{err}");
+        let err = match write_tree(&repo, &tree, &dest, "", &mut files, &mut size, 99) {
+            Err(TreeError::Refused(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            matches!(err, GitToolError::TooLarge { max_bytes: 99, .. }),
+            "{err}"
+        );
         assert!(!dest.join("tool.yaml").exists(), "refused before writing");
         assert_eq!(
             tool.read_file("v1.0.0", "tool.yaml").unwrap().unwrap(),
@@ -451,7 +614,11 @@ mod tests {
         let big = vec![b'#'; MAX_FILE_READ as usize + 1];
         let tool = repo_with(&tmp.path().join("r.git"), &big);
         let err = tool.read_file("v1.0.0", "tool.yaml").unwrap_err();
-        assert!(err.contains("more than"), "{err}");
+        assert!(
+            matches!(&err, GitToolError::FileTooLarge { path, .. } if path == "tool.yaml"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("more than"), "{err}");
     }
 
     #[test]

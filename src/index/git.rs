@@ -29,7 +29,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::git::{age, now};
+use crate::git::{age, now, GitError};
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,21 @@ use crate::lock::{FileLock, LockKind};
 use crate::progress::Reporter;
 
 use super::MAX_INDEX_FILE;
+
+/// Reading a file of a fetched git index failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GitReadError {
+    /// git2's own message, without its class and code.
+    #[error("{}", source.message())]
+    Git {
+        #[from]
+        source: git2::Error,
+    },
+    #[error("{path} is {size} bytes, more than the {max} allowed")]
+    TooLarge { path: String, size: u64, max: u64 },
+    #[error("a reader panicked")]
+    Poisoned,
+}
 
 /// The ref a fetched index lives under.
 const INDEX_REF: &str = "refs/remotes/origin/HEAD";
@@ -216,10 +231,10 @@ impl GitIndex {
                     opened: Default::default(),
                 })
             }
-            Err(message) => match cached {
+            Err(e) => match cached {
                 Some((state, commit)) => {
                     reporter.warn(&format!(
-                        "cannot fetch registry {name} ({message}); using the cached copy fetched {} ago",
+                        "cannot fetch registry {name} ({e}); using the cached copy fetched {} ago",
                         age(age_of(&state))
                     ));
                     Ok(GitIndex {
@@ -233,54 +248,44 @@ impl GitIndex {
                     if !existed {
                         let _ = std::fs::remove_dir_all(&dir);
                     }
-                    Err(git_err(message))
+                    Err(git_err(e.to_string()))
                 }
             },
         }
     }
 
     /// Reads one file of the index at the fetched commit; `None` when absent.
-    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, GitReadError> {
         self.read_limited(rel, MAX_INDEX_FILE)
     }
 
     /// Reads one file, refusing it before loading when it is larger than
     /// `max` bytes: a hostile index must not make orla inflate a huge blob
     /// into memory.
-    pub fn read_limited(&self, rel: &str, max: u64) -> Result<Option<Vec<u8>>, String> {
-        let msg = |e: git2::Error| e.message().to_string();
-        let mut opened = self
-            .opened
-            .0
-            .lock()
-            .map_err(|_| "a reader panicked".to_string())?;
+    pub fn read_limited(&self, rel: &str, max: u64) -> Result<Option<Vec<u8>>, GitReadError> {
+        let mut opened = self.opened.0.lock().map_err(|_| GitReadError::Poisoned)?;
         if opened.is_none() {
-            let repo = git2::Repository::open_bare(&self.repo_dir).map_err(msg)?;
-            let oid = git2::Oid::from_str(&self.commit).map_err(msg)?;
-            let tree = repo
-                .find_commit(oid)
-                .and_then(|c| c.tree())
-                .map_err(msg)?
-                .id();
+            let repo = git2::Repository::open_bare(&self.repo_dir)?;
+            let oid = git2::Oid::from_str(&self.commit)?;
+            let tree = repo.find_commit(oid).and_then(|c| c.tree())?.id();
             *opened = Some((repo, tree));
         }
         let (repo, tree) = opened.as_ref().expect("opened above");
-        let tree = repo.find_tree(*tree).map_err(msg)?;
+        let tree = repo.find_tree(*tree)?;
         let entry = match tree.get_path(Path::new(rel)) {
             Ok(entry) => entry,
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
-            Err(e) => return Err(e.message().to_string()),
+            Err(e) => return Err(e.into()),
         };
-        let (size, _) = repo
-            .odb()
-            .and_then(|odb| odb.read_header(entry.id()))
-            .map_err(msg)?;
+        let (size, _) = repo.odb().and_then(|odb| odb.read_header(entry.id()))?;
         if size as u64 > max {
-            return Err(format!(
-                "{rel} is {size} bytes, more than the {max} allowed"
-            ));
+            return Err(GitReadError::TooLarge {
+                path: rel.to_string(),
+                size: size as u64,
+                max,
+            });
         }
-        let object = entry.to_object(repo).map_err(msg)?;
+        let object = entry.to_object(repo)?;
         let content = object.as_blob().map(|blob| blob.content().to_vec());
         Ok(content)
     }
@@ -325,10 +330,9 @@ fn current_commit(dir: &Path) -> Option<String> {
 /// Fetches the remote's HEAD into the index ref; returns the new commit.
 /// The bytes received go to the reporter as a progress bar (a large
 /// index's first fetch takes seconds).
-fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<String, String> {
-    let msg = crate::git::message;
+fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<String, GitError> {
     let repo = crate::git::open_or_init_bare(dir)?;
-    let mut remote = repo.remote_anonymous(url).map_err(msg)?;
+    let mut remote = repo.remote_anonymous(url)?;
     let bar: std::cell::Cell<Option<(usize, usize)>> = std::cell::Cell::new(None);
     let mut callbacks = git2::RemoteCallbacks::new();
     callbacks.transfer_progress(|progress| {
@@ -355,8 +359,8 @@ fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<S
     if let Some((id, _)) = bar.get() {
         reporter.download_finish(id);
     }
-    fetched.map_err(msg)?;
-    let commit = repo.refname_to_id(INDEX_REF).map_err(msg)?;
+    fetched?;
+    let commit = repo.refname_to_id(INDEX_REF)?;
     Ok(commit.to_string())
 }
 

@@ -11,6 +11,49 @@ use crate::verify::Digest;
 /// The index format this orla reads and writes.
 pub const INDEX_FORMAT: u32 = 1;
 
+/// What is wrong with an index file; the caller names the registry and
+/// the file (`IndexError::Malformed`).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{source}")]
+    Json {
+        #[from]
+        source: serde_json::Error,
+    },
+    #[error("{source}")]
+    Yaml {
+        #[from]
+        source: serde_yaml::Error,
+    },
+    #[error("is not UTF-8")]
+    NotUtf8,
+    #[error("line {line}: {source}")]
+    Line {
+        line: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("line {line}: a record for '{found}' in the file of '{name}'")]
+    WrongName {
+        line: usize,
+        found: String,
+        name: String,
+    },
+    #[error("line {line}: {source}")]
+    BadName {
+        line: usize,
+        #[source]
+        source: names::NameError,
+    },
+    #[error("line {line}: sha256 is not 64 hex characters")]
+    BadSha256 { line: usize },
+    #[error("line {line}: version {version} appears twice")]
+    DuplicateVersion {
+        line: usize,
+        version: semver::Version,
+    },
+}
+
 const DEFAULT_ARCHIVE: &str = "archives/{name}/{name}-{version}.tar.gz";
 
 /// `config.json` at the root of an index.
@@ -40,8 +83,8 @@ impl Default for IndexConfig {
 }
 
 impl IndexConfig {
-    pub fn parse(bytes: &[u8]) -> Result<IndexConfig, String> {
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    pub fn parse(bytes: &[u8]) -> Result<IndexConfig, RecordError> {
+        Ok(serde_json::from_slice(bytes)?)
     }
 
     pub fn archive_for(&self, name: &str, version: &str) -> String {
@@ -79,27 +122,29 @@ pub struct VersionRecord {
 impl VersionRecord {
     /// Parses a tool's index file: one JSON record per line. Every record
     /// must name `name`, versions may not repeat, and blank lines are skipped.
-    pub fn parse_file(bytes: &[u8], name: &str) -> Result<Vec<VersionRecord>, String> {
-        let text = std::str::from_utf8(bytes).map_err(|_| "is not UTF-8".to_string())?;
+    pub fn parse_file(bytes: &[u8], name: &str) -> Result<Vec<VersionRecord>, RecordError> {
+        let text = std::str::from_utf8(bytes).map_err(|_| RecordError::NotUtf8)?;
         let mut seen = HashSet::new();
         let mut records = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
+        for (i, text) in text.lines().enumerate() {
+            if text.trim().is_empty() {
                 continue;
             }
+            let line = i + 1;
             let record: VersionRecord =
-                serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+                serde_json::from_str(text).map_err(|source| RecordError::Line { line, source })?;
             if record.name != name {
-                return Err(format!(
-                    "line {}: a record for '{}' in the file of '{name}'",
-                    i + 1,
-                    record.name
-                ));
+                return Err(RecordError::WrongName {
+                    line,
+                    found: record.name,
+                    name: name.to_string(),
+                });
             }
-            names::validate_name(&record.name).map_err(|e| format!("line {}: {e}", i + 1))?;
+            names::validate_name(&record.name)
+                .map_err(|source| RecordError::BadName { line, source })?;
             if let Some(sha) = &record.sha256 {
                 if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(format!("line {}: sha256 is not 64 hex characters", i + 1));
+                    return Err(RecordError::BadSha256 { line });
                 }
             }
             // Build metadata does not distinguish versions (SemVer 10): 1.0.0
@@ -107,11 +152,10 @@ impl VersionRecord {
             let mut key = record.version.clone();
             key.build = semver::BuildMetadata::EMPTY;
             if !seen.insert(key) {
-                return Err(format!(
-                    "line {}: version {} appears twice",
-                    i + 1,
-                    record.version
-                ));
+                return Err(RecordError::DuplicateVersion {
+                    line,
+                    version: record.version,
+                });
             }
             records.push(record);
         }
@@ -180,15 +224,15 @@ struct GitSourceListing {
 
 impl GitSourceEntry {
     /// The entries of a registry.yaml, with their `versions:` lists.
-    pub fn parse_all(bytes: &[u8]) -> Result<Vec<GitSourceEntry>, String> {
-        let listing: GitSourceListing = serde_yaml::from_slice(bytes).map_err(|e| e.to_string())?;
+    pub fn parse_all(bytes: &[u8]) -> Result<Vec<GitSourceEntry>, RecordError> {
+        let listing: GitSourceListing = serde_yaml::from_slice(bytes)?;
         Ok(listing.tools)
     }
 }
 
 impl RegistryYaml {
-    pub fn parse(bytes: &[u8]) -> Result<RegistryYaml, String> {
-        serde_yaml::from_slice(bytes).map_err(|e| e.to_string())
+    pub fn parse(bytes: &[u8]) -> Result<RegistryYaml, RecordError> {
+        Ok(serde_yaml::from_slice(bytes)?)
     }
 
     pub fn to_yaml(&self) -> String {
@@ -259,14 +303,17 @@ mod tests {
         let dup = format!("{}\n{}\n", line("t", "1.0.0"), line("t", "1.0.0"));
         assert!(VersionRecord::parse_file(dup.as_bytes(), "t")
             .unwrap_err()
+            .to_string()
             .contains("twice"));
         let other = line("u", "1.0.0");
         assert!(VersionRecord::parse_file(other.as_bytes(), "t")
             .unwrap_err()
+            .to_string()
             .contains("'u'"));
-        assert!(VersionRecord::parse_file(b"{not json", "t")
-            .unwrap_err()
-            .starts_with("line 1"));
+        assert!(matches!(
+            VersionRecord::parse_file(b"{not json", "t"),
+            Err(RecordError::Line { line: 1, .. })
+        ));
     }
 
     #[test]

@@ -307,6 +307,23 @@ impl<'a> Registries<'a> {
         }
     }
 
+    /// Reads ahead what [`Registries::find`] will read for each of `names`
+    /// in the first registry, which every lookup asks first: in parallel
+    /// for a sparse index. Later registries are asked one name at a time
+    /// by `find`, as before; errors, opening the first registry included,
+    /// are left for `find` to report in the order the names are looked up.
+    pub fn prefetch(&self, names: &[&str]) {
+        let Some(first) = self.slots.first() else {
+            return;
+        };
+        if names.len() < 2 {
+            return;
+        }
+        if let Ok(registry) = self.open(first) {
+            registry.prefetch(names);
+        }
+    }
+
     /// The first registry, in order, that knows `name`.
     pub fn find(&self, name: &str) -> Result<Found<'_>, RegistriesError> {
         let mut first_error: Option<RegistriesError> = None;
@@ -445,7 +462,7 @@ pub fn configured(
         let listed = parse_registries(project.value, project.dir).map_err(|message| {
             RegistriesError::ProjectConfig {
                 file: project.file,
-                message,
+                message: message.to_string(),
             }
         })?;
         out.extend(listed);

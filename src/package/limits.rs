@@ -22,21 +22,32 @@ pub const MAX_NESTING: usize = 64;
 /// The longest string (any value or key, anywhere in tool.yaml), in bytes.
 pub const MAX_STRING_BYTES: usize = 4096;
 
+/// A bound a tool.yaml breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("the file is larger than {} KiB", max_bytes / 1024)]
+    TooLarge { max_bytes: usize },
+    #[error("collections nest more than {max_depth} levels deep")]
+    TooDeep { max_depth: usize },
+}
+
 /// The first limit `text` breaks, if any.
-pub fn check(text: &str) -> Result<(), String> {
+pub fn check(text: &str) -> Result<(), LimitError> {
     if text.len() > MAX_TOOL_YAML_BYTES {
         return Err(too_large());
     }
     if nesting_exceeds(text, MAX_NESTING) {
-        return Err(format!(
-            "collections nest more than {MAX_NESTING} levels deep"
-        ));
+        return Err(LimitError::TooDeep {
+            max_depth: MAX_NESTING,
+        });
     }
     Ok(())
 }
 
-pub fn too_large() -> String {
-    format!("the file is larger than {} KiB", MAX_TOOL_YAML_BYTES / 1024)
+pub fn too_large() -> LimitError {
+    LimitError::TooLarge {
+        max_bytes: MAX_TOOL_YAML_BYTES,
+    }
 }
 
 /// True when some token of `text` lies more than `limit` collections deep.

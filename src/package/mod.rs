@@ -192,6 +192,13 @@ pub enum PackageError {
     },
     #[error("{path} is not valid tool.yaml: {message}")]
     Parse { path: String, message: String },
+    /// Refused before parsing: too large or too deeply nested.
+    #[error("{path} is not valid tool.yaml: {source}")]
+    Limit {
+        path: String,
+        #[source]
+        source: limits::LimitError,
+    },
     #[error("{path} is invalid: {}", summary(problems))]
     Invalid {
         path: String,
@@ -211,18 +218,32 @@ fn summary(problems: &[Problem]) -> String {
 impl PackageError {
     pub fn hint(&self) -> Option<String> {
         match self {
-            PackageError::Invalid { problems, .. } => problems
-                .iter()
-                .find(|p| p.severity == Severity::Error)
-                .and_then(|p| p.hint.clone()),
+            PackageError::Invalid { problems, .. } => Some(
+                problems
+                    .iter()
+                    .find(|p| p.severity == Severity::Error)
+                    .and_then(|p| p.hint.clone())
+                    .unwrap_or_else(|| {
+                        "docs/tool-yaml.md describes every field; `orla tool validate DIR` checks the package again".into()
+                    }),
+            ),
             PackageError::Parse { .. } => Some(
                 "tool.yaml holds `field: value` lines (docs/tool-yaml.md); `orla tool scaffold` writes a complete one"
                     .into(),
             ),
+            PackageError::Limit { .. } => Some(
+                "tool.yaml may be at most 1 MiB and nest 64 levels deep (docs/tool-yaml.md); long text belongs in README.md".into(),
+            ),
             PackageError::MissingToolYaml { .. } => {
                 Some("a tool package needs tool.yaml at its root (RFC 3 section 4.1)".into())
             }
-            _ => None,
+            PackageError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::PermissionDenied =>
+            {
+                Some("check that you may read the package's files".into())
+            }
+            // Not found while reading, or not UTF-8: the message says which.
+            PackageError::Io { .. } => None,
         }
     }
 }
@@ -237,9 +258,9 @@ impl ToolYaml {
             });
         }
         // Before parsing: what the parser would spend on it is bounded.
-        limits::check(text).map_err(|message| PackageError::Parse {
+        limits::check(text).map_err(|source| PackageError::Limit {
             path: origin.to_string(),
-            message,
+            source,
         })?;
         serde_yaml::from_str(text).map_err(|e| PackageError::Parse {
             path: origin.to_string(),

@@ -27,12 +27,34 @@ const TYPES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
 ];
 
+/// Why a schema in tool.yaml cannot be converted.
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    #[error("cannot be expressed as JSON: {source}")]
+    NotJson {
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("must be a mapping (property: type) or a JSON Schema object")]
+    NotAMapping,
+    #[error(
+        "property '{property}' must name a type ({}) in the shorthand form, or write a full JSON Schema with 'type: object' and 'properties'",
+        TYPES.join(", ")
+    )]
+    NotATypeName { property: String },
+    #[error(
+        "property '{property}' has unknown type '{ty}'; expected one of {}",
+        TYPES.join(", ")
+    )]
+    UnknownType { property: String, ty: String },
+}
+
 /// Converts a schema as written in tool.yaml to JSON Schema.
-pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, String> {
+pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, SchemaError> {
     let json: Value =
-        serde_json::to_value(value).map_err(|e| format!("cannot be expressed as JSON: {e}"))?;
+        serde_json::to_value(value).map_err(|source| SchemaError::NotJson { source })?;
     let Value::Object(map) = json else {
-        return Err("must be a mapping (property: type) or a JSON Schema object".into());
+        return Err(SchemaError::NotAMapping);
     };
     let is_full = FULL_SCHEMA_KEYS.iter().any(|k| map.contains_key(*k))
         || match map.get("type") {
@@ -47,20 +69,19 @@ pub fn to_json_schema(value: &serde_yaml::Value) -> Result<Value, String> {
     let mut required = Vec::new();
     for (key, ty) in &map {
         let Some(ty) = ty.as_str() else {
-            return Err(format!(
-                "property '{key}' must name a type ({}) in the shorthand form, or write a full JSON Schema with 'type: object' and 'properties'",
-                TYPES.join(", ")
-            ));
+            return Err(SchemaError::NotATypeName {
+                property: key.clone(),
+            });
         };
         let (base, optional) = match ty.strip_suffix('?') {
             Some(base) => (base, true),
             None => (ty, false),
         };
         if !TYPES.contains(&base) {
-            return Err(format!(
-                "property '{key}' has unknown type '{ty}'; expected one of {}",
-                TYPES.join(", ")
-            ));
+            return Err(SchemaError::UnknownType {
+                property: key.clone(),
+                ty: ty.to_string(),
+            });
         }
         properties.insert(key.clone(), json!({ "type": base }));
         if !optional {
@@ -120,7 +141,7 @@ mod tests {
     #[test]
     fn unknown_types_are_errors() {
         let err = to_json_schema(&yaml("path: str\n")).unwrap_err();
-        assert!(err.contains("unknown type 'str'"), "{err}");
+        assert!(err.to_string().contains("unknown type 'str'"), "{err}");
         assert!(to_json_schema(&yaml("- a\n- b\n")).is_err());
     }
 }

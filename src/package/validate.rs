@@ -62,7 +62,7 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         ),
         Some(name) => {
             if let Err(e) = names::validate_name(name) {
-                p.error("name", e, None);
+                p.error("name", e.to_string(), None);
             }
         }
     }
@@ -74,7 +74,7 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         ),
         Some(v) => {
             if let Err(e) = names::parse_version(v) {
-                p.error("version", e, None);
+                p.error("version", e.to_string(), None);
             }
         }
     }
@@ -143,7 +143,7 @@ pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
         ] {
             if let Some(s) = schema {
                 if let Err(e) = schema::to_json_schema(s) {
-                    p.error(field, e, None);
+                    p.error(field, e.to_string(), None);
                 }
             }
         }

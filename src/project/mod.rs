@@ -263,11 +263,11 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
         Err(_) if is_null_document(text) => return Ok(ProjectConfig::default()),
         Err(e) => return Err(explain(text, &e)),
     };
-    if let Err(message) = crate::config::parse_registries(&config.registries, dir) {
+    if let Err(e) = crate::config::parse_registries(&config.registries, dir) {
         return Err(ParseError {
             line: key_line(text, "registries"),
-            message,
-            hint: Some("write `registries:` as a list of `- name: N` / `location: L` items (see docs/registries.md)".into()),
+            message: e.to_string(),
+            hint: e.hint(),
         });
     }
     if let Some(tools_dir) = &config.tools_dir {

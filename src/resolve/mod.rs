@@ -127,7 +127,7 @@ impl Spec {
                 text.replacen(name, &name.to_ascii_lowercase(), 1)
             )));
         }
-        names::validate_name(name).map_err(invalid)?;
+        names::validate_name(name).map_err(|e| invalid(e.to_string()))?;
         let Some(raw) = version else {
             return Ok(Spec {
                 name: name.to_string(),

@@ -983,17 +983,21 @@ fn configuration_mistakes_and_offline_edges_fail_clearly() {
     t.run(&["search", "fs"])
         .failure(1)
         .stderr_has("config.yaml is not valid: registries: expected a list of {name, location}")
-        .stderr_has("hint: see docs/registries.md");
+        .stderr_has("hint: write `registries:` as a list of `- name: N` / `location: L` items (see docs/registries.md)");
     std::fs::write(t.home.join("config.yaml"), "registry_ttl: soon\n").unwrap();
     t.run(&["list"])
         .failure(1)
-        .stderr_has("registry_ttl: 'soon' is not a duration");
+        .stderr_has("registry_ttl: 'soon' is not a duration")
+        .stderr_has("hint: write seconds or a duration such as 90s, 10m, 2h or 1d");
     std::fs::write(
         t.home.join("config.yaml"),
         "registries:\n  - {name: a, location: builtin}\n  - {name: a, location: builtin}\n",
     )
     .unwrap();
-    t.run(&["list"]).failure(1).stderr_has("'a' is named twice");
+    t.run(&["list"])
+        .failure(1)
+        .stderr_has("'a' is named twice")
+        .stderr_has("hint: give each registry its own name; rename or remove the second 'a'");
     std::fs::remove_file(t.home.join("config.yaml")).unwrap();
     let run = common::to_run(
         t.command(&["list"])

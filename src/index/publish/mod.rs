@@ -284,9 +284,9 @@ pub fn parse_exact(spec: &str) -> Result<(String, semver::Version), PublishError
     let (name, version) = spec
         .split_once('@')
         .ok_or_else(|| bad("it names no version".into()))?;
-    crate::package::validate_name(name).map_err(bad)?;
+    crate::package::validate_name(name).map_err(|e| bad(e.to_string()))?;
     let version = version.strip_prefix('v').unwrap_or(version);
-    let version = crate::package::names::parse_version(version).map_err(bad)?;
+    let version = crate::package::names::parse_version(version).map_err(|e| bad(e.to_string()))?;
     Ok((name.to_string(), version))
 }
 

@@ -133,11 +133,11 @@ impl IndexWriter {
         Ok(Some(config))
     }
 
-    pub(super) fn malformed(&self, path: &str, message: String) -> PublishError {
+    pub(super) fn malformed(&self, path: &str, message: impl std::fmt::Display) -> PublishError {
         PublishError::Malformed {
             location: self.location.clone(),
             path: path.to_string(),
-            message,
+            message: message.to_string(),
         }
     }
 

@@ -56,6 +56,17 @@ impl Language {
 /// The JSON types an input parameter may have.
 pub const PARAM_TYPES: [&str; 6] = ["string", "number", "integer", "boolean", "object", "array"];
 
+/// Why a `--param` was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    #[error(
+        "parameter name '{name}' must be letters, digits, '_' or '-', not starting with a digit"
+    )]
+    BadName { name: String },
+    #[error("parameter '{name}' has unknown type '{ty}'; use one of {}", PARAM_TYPES.join(", "))]
+    UnknownType { name: String, ty: String },
+}
+
 /// One input parameter: `NAME:TYPE`, optional with a trailing `?`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Param {
@@ -66,7 +77,7 @@ pub struct Param {
 
 impl Param {
     /// Parses `NAME:TYPE` or `NAME:TYPE?`; a bare `NAME` is a required string.
-    pub fn parse(text: &str) -> Result<Param, String> {
+    pub fn parse(text: &str) -> Result<Param, ParamError> {
         let text = text.trim();
         let (name, ty) = text.split_once(':').unwrap_or((text, "string"));
         let (name, ty) = (name.trim(), ty.trim());
@@ -80,15 +91,15 @@ impl Param {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             || name.starts_with(|c: char| c.is_ascii_digit())
         {
-            return Err(format!(
-                "parameter name '{name}' must be letters, digits, '_' or '-', not starting with a digit"
-            ));
+            return Err(ParamError::BadName {
+                name: name.to_string(),
+            });
         }
         if !PARAM_TYPES.contains(&ty) {
-            return Err(format!(
-                "parameter '{name}' has unknown type '{ty}'; use one of {}",
-                PARAM_TYPES.join(", ")
-            ));
+            return Err(ParamError::UnknownType {
+                name: name.to_string(),
+                ty: ty.to_string(),
+            });
         }
         Ok(Param {
             name: name.to_string(),
