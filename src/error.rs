@@ -4,6 +4,10 @@
 
 use crate::{config, fetch, index, package, project, resolve, store};
 
+mod info;
+
+pub use info::InfoError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
@@ -32,6 +36,8 @@ pub enum Error {
     Config(#[from] config::ConfigError),
     #[error(transparent)]
     Client(#[from] crate::client::ClientError),
+    #[error(transparent)]
+    Info(#[from] InfoError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -85,6 +91,7 @@ impl Error {
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
             Error::Client(e) => e.hint(),
+            Error::Info(e) => e.hint(),
             Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
