@@ -86,7 +86,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
             if !installed.is_empty() =>
         {
             return Err(InfoError::OnlyInstalled {
-                source: e,
+                source: Box::new(e),
                 name,
                 installed,
             }

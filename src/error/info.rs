@@ -9,7 +9,7 @@ pub enum InfoError {
     /// package, or from a registry no longer configured.
     #[error("{source}")]
     OnlyInstalled {
-        source: RegistriesError,
+        source: Box<RegistriesError>,
         name: String,
         installed: Vec<semver::Version>,
     },
