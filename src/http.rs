@@ -29,9 +29,20 @@
 //!   each byte once, in order, so the single hashing pass is unchanged and
 //!   the digest check still catches a mirror that changed the file between
 //!   the two requests.
+//! - One reqwest client per timeout serves the whole process (index files
+//!   and archives alike), so requests to one host share its connection
+//!   pool (and, over HTTP/2, one connection) instead of each building a
+//!   client, a TLS configuration and a runtime thread of its own.
+//! - At most `PER_HOST` requests to one host are in flight at once, index
+//!   files and archive bodies counted together (a body holds its place until
+//!   it is dropped): a parallel install of many tools otherwise opens a
+//!   connection per tool at the same moment, and a small server's accept
+//!   queue overflows (the dropped connections then wait for a retry).
+//!   Browsers and package managers bound it likewise.
 
+use std::collections::HashMap;
 use std::io::{self, Read};
-use std::sync::OnceLock;
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use reqwest::blocking::{Client, Response};
@@ -105,9 +116,82 @@ const ATTEMPTS: u32 = 4;
 const RESUMES: u32 = 4;
 const BACKOFF: Duration = Duration::from_millis(200);
 
+/// How many requests to one host are in flight at once (see the module doc).
+pub const PER_HOST: usize = 6;
+
 pub struct HttpClient {
-    client: OnceLock<Result<Client, String>>,
     limits: HttpLimits,
+}
+
+/// The process's reqwest clients, one per inactivity timeout (the only
+/// setting they are built with), each made on first use: installs from the
+/// built-in registry never pay for one.
+fn shared_client(timeout: Duration) -> Result<Client, String> {
+    static CLIENTS: OnceLock<Mutex<HashMap<Duration, Result<Client, String>>>> = OnceLock::new();
+    let mut clients = CLIENTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    clients
+        .entry(timeout)
+        .or_insert_with(|| {
+            Client::builder()
+                .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(timeout)
+                .timeout(timeout)
+                .redirect(reqwest::redirect::Policy::custom(redirect))
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+}
+
+/// Requests in flight per host, for the whole process.
+static HOSTS: OnceLock<(Mutex<HashMap<String, usize>>, Condvar)> = OnceLock::new();
+
+/// A request's place among those to its host, released when dropped.
+pub struct HostSlot {
+    host: String,
+}
+
+/// The host a place is taken for: the URL's host and port, without user
+/// name or password, in lower case.
+fn host_key(url: &str) -> String {
+    url.split_once("://")
+        .map_or(url, |(_, rest)| rest)
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default()
+        .rsplit('@')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+}
+
+/// Waits for a place among the requests to `url`'s host.
+pub fn host_slot(url: &str) -> HostSlot {
+    let host = host_key(url);
+    let (lock, freed) = HOSTS.get_or_init(Default::default);
+    let mut busy = lock.lock().unwrap_or_else(|e| e.into_inner());
+    while busy.get(&host).copied().unwrap_or(0) >= PER_HOST {
+        busy = freed.wait(busy).unwrap_or_else(|e| e.into_inner());
+    }
+    *busy.entry(host.clone()).or_insert(0) += 1;
+    HostSlot { host }
+}
+
+impl Drop for HostSlot {
+    fn drop(&mut self) {
+        let (lock, freed) = HOSTS.get_or_init(Default::default);
+        let mut busy = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = busy.get_mut(&self.host) {
+            *n -= 1;
+            if *n == 0 {
+                busy.remove(&self.host);
+            }
+        }
+        freed.notify_all();
+    }
 }
 
 /// How long and how slowly one download may run.
@@ -178,33 +262,21 @@ impl HttpClient {
     }
 
     pub fn with_limits(limits: HttpLimits) -> HttpClient {
-        HttpClient {
-            client: OnceLock::new(),
-            limits,
-        }
+        HttpClient { limits }
     }
 
-    /// Built on first use: installs from the built-in registry never pay for it.
-    fn client(&self) -> Result<&Client, String> {
-        self.client
-            .get_or_init(|| {
-                Client::builder()
-                    .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
-                    .connect_timeout(self.limits.timeout)
-                    .timeout(self.limits.timeout)
-                    .redirect(reqwest::redirect::Policy::custom(redirect))
-                    .build()
-                    .map_err(|e| e.to_string())
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+    /// The process's client for this timeout, built on first use.
+    fn client(&self) -> Result<Client, String> {
+        shared_client(self.limits.timeout)
     }
 
     /// A small file (a sparse index's file) of at most `max` bytes: its
     /// bytes, `Small::Missing` on 404 or 410, with the usual retries. `etag`
     /// makes the request conditional: a 304 answer gives `Small::NotModified`.
     pub fn get_small(&self, url: &str, etag: Option<&str>, max: u64) -> Result<Small, String> {
-        let client = self.client()?.clone();
+        let client = self.client()?;
+        // Held until the body is read (the end of this call).
+        let _slot = host_slot(url);
         let response = with_retries(url, &crate::progress::Silent, || {
             let mut request = client.get(url);
             if let Some(tag) = etag {
@@ -263,7 +335,8 @@ impl HttpClient {
             url: url.to_string(),
             message,
         };
-        let client = self.client().map_err(fail)?.clone();
+        let client = self.client().map_err(fail)?;
+        let slot = host_slot(url);
         let started = Instant::now();
         let response = with_retries(url, reporter, || attempt(&client, url, 0))
             .map_err(|(m, attempts)| fail(tried(m, attempts)))?;
@@ -276,6 +349,7 @@ impl HttpClient {
             total: len,
             resumes: 0,
             pace: Pace::new(self.limits, started),
+            _slot: slot,
         };
         Ok((Box::new(body), len))
     }
@@ -360,6 +434,8 @@ struct Resuming {
     total: Option<u64>,
     resumes: u32,
     pace: Pace,
+    /// The body's place among the requests to its host.
+    _slot: HostSlot,
 }
 
 /// The deadline and the minimum rate of one download.
@@ -531,6 +607,46 @@ mod tests {
         ] {
             assert_eq!(without_credentials(plain), plain);
         }
+    }
+
+    #[test]
+    fn requests_to_one_host_are_bounded_for_the_whole_process() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        assert_eq!(
+            host_key("http://user:pw@Bounded.example:80/a?b"),
+            "bounded.example:80"
+        );
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        std::thread::scope(|scope| {
+            for i in 0..4 * PER_HOST {
+                let (now, most) = (&now, &most);
+                scope.spawn(move || {
+                    // Credentials and case name the same host.
+                    let url = if i % 2 == 0 {
+                        format!("http://user@Bounded.example:80/a/{i}")
+                    } else {
+                        format!("http://bounded.example:80/b/{i}")
+                    };
+                    let _slot = host_slot(&url);
+                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(n, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(5));
+                    now.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        });
+        assert!(most.load(Ordering::SeqCst) <= PER_HOST);
+        assert!(
+            most.load(Ordering::SeqCst) > 1,
+            "the requests ran one by one"
+        );
+        // Places of one host do not hold up another, and come back when dropped.
+        let held: Vec<_> = (0..PER_HOST)
+            .map(|_| host_slot("http://held.example/x"))
+            .collect();
+        let _other = host_slot("https://other-host.example/y");
+        drop(held);
+        let _again = host_slot("http://held.example/z");
     }
 
     #[test]

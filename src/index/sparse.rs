@@ -12,13 +12,23 @@
 //! a cached copy is used with a warning, as for git indexes. A 404 or 410
 //! means the file does not exist. Archive paths relative to the index are
 //! fetched from the same base URL.
+//!
+//! A command that looks up many tools fetches their files first, in
+//! parallel (`prefetch`; at most `http::PER_HOST` requests to the host at
+//! once, as for archives), and each lookup then takes its file's answer:
+//! the same bytes, error or warning a lookup of its own would have had, in
+//! the same order, so the first error in request order is still the one
+//! reported.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use super::git::GitAccess;
 use crate::git::age;
-use crate::http::{HttpClient, Small};
+use crate::http::{HttpClient, Small, PER_HOST};
 use crate::progress::Reporter;
 
 /// A sparse index: its base URL (ending in `/`) and its cache directory.
@@ -33,7 +43,17 @@ pub struct SparseIndex {
     timeout: Duration,
     /// Warnings go through the run's reporter; it is not `Clone`, so
     /// stale-copy warnings are collected and printed by the registry.
-    warnings: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    warnings: Arc<Mutex<Vec<String>>>,
+    /// Files fetched ahead by `prefetch`, each taken by the first read of it.
+    fetched: Arc<Mutex<HashMap<String, Fetched>>>,
+}
+
+/// One file's answer: its bytes (`None`: it does not exist) or why it
+/// could not be fetched, and the warning to give when it is read.
+#[derive(Debug)]
+struct Fetched {
+    result: Result<Option<Vec<u8>>, String>,
+    warning: Option<String>,
 }
 
 impl SparseIndex {
@@ -57,6 +77,7 @@ impl SparseIndex {
             refresh: access.refresh,
             timeout,
             warnings: Default::default(),
+            fetched: Default::default(),
         }
     }
 
@@ -86,6 +107,62 @@ impl SparseIndex {
     /// `rel` must not escape the index (callers pass shard paths and
     /// checked archive paths).
     pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+        let ahead = self
+            .fetched
+            .lock()
+            .ok()
+            .and_then(|mut fetched| fetched.remove(rel));
+        let Fetched { result, warning } = ahead.unwrap_or_else(|| self.fetch(rel));
+        if let Some(line) = warning {
+            self.warn(line);
+        }
+        result
+    }
+
+    /// Fetches `rels` in parallel, for the reads that follow. Offline, or
+    /// when there is at most one, there is nothing to overlap.
+    pub fn prefetch(&self, rels: &[String]) {
+        if self.offline || rels.len() < 2 {
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        let workers = rels.len().min(PER_HOST);
+        let fetched: Vec<(String, Fetched)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut out = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(rel) = rels.get(i) else { break out };
+                            out.push((rel.clone(), self.fetch(rel)));
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        if let Ok(mut map) = self.fetched.lock() {
+            map.extend(fetched);
+        }
+    }
+
+    /// Fetches one file (from the cache while it is fresh), as `read`
+    /// returns it, with the warning `read` gives.
+    fn fetch(&self, rel: &str) -> Fetched {
+        let mut warning = None;
+        let result = self.fetch_warning(rel, &mut warning);
+        Fetched { result, warning }
+    }
+
+    fn fetch_warning(
+        &self,
+        rel: &str,
+        warning: &mut Option<String>,
+    ) -> Result<Option<Vec<u8>>, String> {
         let path = self.dir.join(rel);
         let etag_path = PathBuf::from(format!("{}.etag", path.display()));
         let cached = std::fs::read(&path).ok();
@@ -95,7 +172,7 @@ impl SparseIndex {
                 Some(bytes) => {
                     let age_secs = age_secs.unwrap_or_default();
                     if Duration::from_secs(age_secs) >= self.ttl {
-                        self.warn(format!(
+                        *warning = Some(format!(
                             "using the cached copy of registry {}, fetched {} ago (--offline)",
                             self.name,
                             age(age_secs)
@@ -147,7 +224,7 @@ impl SparseIndex {
             }
             Err(e) => match cached {
                 Some(bytes) => {
-                    self.warn(format!(
+                    *warning = Some(format!(
                         "cannot fetch {rel} of registry {} ({e}); using the cached copy fetched {} ago",
                         self.name,
                         age(age_secs.unwrap_or_default())
