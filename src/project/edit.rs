@@ -147,7 +147,27 @@ struct Block {
     indent: Option<usize>,
 }
 
-fn find_block(doc: &Doc) -> Result<Option<Block>, String> {
+/// Why orla.yaml's `tools:` cannot be edited line by line. The caller
+/// (`transaction::edit_yaml`) names the file and says how to edit it by hand.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("line {line}: unexpected indentation under `tools:`")]
+    Indentation { line: usize },
+    #[error("line {line}: expected `name: requirement` under `tools:`")]
+    NotAnEntry { line: usize },
+    #[error("line {line}: cannot read `tools:`: {source}")]
+    Flow {
+        line: usize,
+        #[source]
+        source: serde_yaml::Error,
+    },
+    #[error("line {line}: `tools:` is not a mapping")]
+    NotAMapping { line: usize },
+    #[error("line {line}: a tool name is not text")]
+    NameNotText { line: usize },
+}
+
+fn find_block(doc: &Doc) -> Result<Option<Block>, EditError> {
     let Some(key_line) = doc
         .lines
         .iter()
@@ -182,20 +202,10 @@ fn find_block(doc: &Doc) -> Result<Option<Block>, String> {
                 i += 1;
                 continue;
             }
-            Some(block) if n < block => {
-                return Err(format!(
-                    "line {}: unexpected indentation under `tools:`",
-                    i + 1
-                ))
-            }
+            Some(block) if n < block => return Err(EditError::Indentation { line: i + 1 }),
             Some(_) => {}
         }
-        let (key, _) = split_key(&l[n..]).ok_or_else(|| {
-            format!(
-                "line {}: expected `name: requirement` under `tools:`",
-                i + 1
-            )
-        })?;
+        let (key, _) = split_key(&l[n..]).ok_or(EditError::NotAnEntry { line: i + 1 })?;
         entries.push(Entry {
             line: i,
             end: i + 1,
@@ -213,7 +223,7 @@ fn find_block(doc: &Doc) -> Result<Option<Block>, String> {
 
 /// Sets the requirement of `name` in `tools:`, adding the entry (and the
 /// block) when missing.
-pub fn set_tool(text: &str, name: &str, requirement: &str) -> Result<String, String> {
+pub fn set_tool(text: &str, name: &str, requirement: &str) -> Result<String, EditError> {
     let mut doc = Doc::new(text);
     let value = quoted(requirement);
     let Some(block) = find_block(&doc)? else {
@@ -270,7 +280,7 @@ pub fn set_tool(text: &str, name: &str, requirement: &str) -> Result<String, Str
 }
 
 /// Removes `name` from `tools:`; the text is unchanged when it is not there.
-pub fn remove_tool(text: &str, name: &str) -> Result<String, String> {
+pub fn remove_tool(text: &str, name: &str) -> Result<String, EditError> {
     let mut doc = Doc::new(text);
     let Some(block) = find_block(&doc)? else {
         return Ok(text.to_string());
@@ -293,16 +303,14 @@ fn rewrite_flow(
     block: &Block,
     name: &str,
     requirement: Option<&str>,
-) -> Result<String, String> {
-    let value: serde_yaml::Value = serde_yaml::from_str(&block.inline)
-        .map_err(|e| format!("line {}: cannot read `tools:`: {e}", block.key_line + 1))?;
-    let map = value
-        .as_mapping()
-        .ok_or_else(|| format!("line {}: `tools:` is not a mapping", block.key_line + 1))?;
+) -> Result<String, EditError> {
+    let line = block.key_line + 1;
+    let value: serde_yaml::Value =
+        serde_yaml::from_str(&block.inline).map_err(|source| EditError::Flow { line, source })?;
+    let map = value.as_mapping().ok_or(EditError::NotAMapping { line })?;
     let mut entries: Vec<(String, String)> = Vec::new();
     for (k, v) in map {
-        let key = scalar(k)
-            .ok_or_else(|| format!("line {}: a tool name is not text", block.key_line + 1))?;
+        let key = scalar(k).ok_or(EditError::NameNotText { line })?;
         let val = scalar(v).unwrap_or_else(|| "latest".into());
         entries.push((key, val));
     }

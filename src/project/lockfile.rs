@@ -130,30 +130,46 @@ struct RawLockedTool {
     permissions: Option<Vec<String>>,
 }
 
-impl TryFrom<RawLockedTool> for LockedTool {
-    type Error = String;
+/// A lock entry whose fields do not fit its kind.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PinError {
+    #[error("the {kind} pin of {name} has no `{key}`")]
+    Missing {
+        kind: &'static str,
+        name: String,
+        key: &'static str,
+    },
+    #[error("the {kind} pin of {name} cannot have `{key}`")]
+    Forbidden {
+        kind: &'static str,
+        name: String,
+        key: &'static str,
+    },
+}
 
-    fn try_from(raw: RawLockedTool) -> Result<LockedTool, String> {
+impl TryFrom<RawLockedTool> for LockedTool {
+    type Error = PinError;
+
+    fn try_from(raw: RawLockedTool) -> Result<LockedTool, PinError> {
+        let kind = if raw.kind == RawKind::Git {
+            "git"
+        } else {
+            "registry"
+        };
         let name = &raw.name;
-        let required = |field: Option<String>, key: &str| {
-            field.ok_or_else(|| {
-                let kind = if raw.kind == RawKind::Git {
-                    "git"
-                } else {
-                    "registry"
-                };
-                format!("the {kind} pin of {name} has no `{key}`")
+        let required = |field: Option<String>, key: &'static str| {
+            field.ok_or_else(|| PinError::Missing {
+                kind,
+                name: name.clone(),
+                key,
             })
         };
-        let refused = |field: &Option<String>, key: &str| match field {
-            Some(_) => {
-                let kind = if raw.kind == RawKind::Git {
-                    "git"
-                } else {
-                    "registry"
-                };
-                Err(format!("the {kind} pin of {name} cannot have `{key}`"))
-            }
+        let refused = |field: &Option<String>, key: &'static str| match field {
+            Some(_) => Err(PinError::Forbidden {
+                kind,
+                name: name.clone(),
+                key,
+            }),
             None => Ok(()),
         };
         let pin = match raw.kind {

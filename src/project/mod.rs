@@ -271,10 +271,10 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
         });
     }
     if let Some(tools_dir) = &config.tools_dir {
-        if let Err(message) = inside_project(dir, tools_dir) {
+        if let Err(e) = inside_project(dir, tools_dir) {
             return Err(ParseError {
                 line: key_line(text, "tools_dir"),
-                message,
+                message: e.to_string(),
                 hint: Some("use a directory inside the project, e.g. ./tools; to serve tools from elsewhere, install them (`orla install --local PATH`) or link each one into tools_dir".into()),
             });
         }
@@ -282,17 +282,28 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
     Ok(config)
 }
 
+/// A tools_dir that leads outside its project (see `inside_project`).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "tools_dir: '{tools_dir}' is outside the project ({}); a project's tools live inside it",
+    project.display()
+)]
+pub struct OutsideProject {
+    pub tools_dir: String,
+    pub project: PathBuf,
+}
+
 /// A project's tools_dir must lie inside the project directory (`..` and
 /// symbolic links resolved): orla.yaml comes with the repository, and RFC 1
 /// discovery serves every executable in tools_dir, so `tools_dir: /usr/bin`
 /// served a thousand system binaries, and orla would install into and
 /// manage a directory the project does not own.
-fn inside_project(dir: &Path, tools_dir: &str) -> Result<(), String> {
+fn inside_project(dir: &Path, tools_dir: &str) -> Result<(), OutsideProject> {
     let outside = || {
-        Err(format!(
-            "tools_dir: '{tools_dir}' is outside the project ({}); a project's tools live inside it",
-            dir.display()
-        ))
+        Err(OutsideProject {
+            tools_dir: tools_dir.to_string(),
+            project: dir.to_path_buf(),
+        })
     };
     let mut lexical = PathBuf::new();
     for part in dir.join(tools_dir).components() {

@@ -163,7 +163,7 @@ pub fn edit_yaml(
             None => format!("remove `{name}` from `tools:` by hand"),
         },
     };
-    let edited = edited.map_err(refuse)?;
+    let edited = edited.map_err(|e| refuse(e.to_string()))?;
     let before = parse(text, &project.dir).map_err(|e| refuse(e.message))?;
     let after = parse(&edited, &project.dir).map_err(|e| refuse(e.message))?;
     let mut expected: BTreeMap<String, String> = before.tools.clone();

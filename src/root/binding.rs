@@ -98,18 +98,16 @@ impl InstallRoot {
 
     /// Whether the package at `dir` with `receipt` was installed by orla in
     /// this root; the reason when not.
-    pub fn check_binding(&self, dir: &Path, receipt: &Receipt) -> Result<(), String> {
+    pub fn check_binding(&self, dir: &Path, receipt: &Receipt) -> Result<(), BindingError> {
         let Some(found) = receipt.extra.get(BINDING_FIELD) else {
             return match self.kind {
                 RootKind::Global => Ok(()),
-                RootKind::Project => Err(
-                    "its receipt is not bound to this root, so orla did not install it here".into(),
-                ),
+                RootKind::Project => Err(BindingError::Unbound),
             };
         };
         let key = match self.receipt_key() {
             Ok(Some(key)) => key,
-            Ok(None) => return Err("its receipt is bound to a key this user does not have".into()),
+            Ok(None) => return Err(BindingError::NoKey),
             // A global root this user may read but whose key is another
             // user's (a shared, read-only root): its receipts cannot be
             // checked, and are taken as receipts from before bindings.
@@ -118,19 +116,37 @@ impl InstallRoot {
             {
                 return Ok(())
             }
-            Err(e) => {
-                return Err(format!(
-                    "its binding cannot be checked: {}: {e}",
-                    self.receipt_key_path().unwrap_or_default().display()
-                ))
+            Err(source) => {
+                return Err(BindingError::KeyUnreadable {
+                    key_path: self.receipt_key_path().unwrap_or_default(),
+                    source,
+                })
             }
         };
         if found.as_str() == Some(binding(&key, dir, receipt).as_str()) {
             Ok(())
         } else {
-            Err("its receipt was not written by orla for this directory of this root".into())
+            Err(BindingError::Mismatch)
         }
     }
+}
+
+/// Why a package directory's receipt does not show that orla installed it
+/// in this root; the callers add the package and `untrusted_hint`.
+#[derive(Debug, thiserror::Error)]
+pub enum BindingError {
+    #[error("its receipt is not bound to this root, so orla did not install it here")]
+    Unbound,
+    #[error("its receipt is bound to a key this user does not have")]
+    NoKey,
+    #[error("its binding cannot be checked: {}: {source}", key_path.display())]
+    KeyUnreadable {
+        key_path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("its receipt was not written by orla for this directory of this root")]
+    Mismatch,
 }
 
 /// Sets the receipt's binding to the package directory `dir` of the root

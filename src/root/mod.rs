@@ -224,11 +224,13 @@ impl InstallRoot {
     pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
         let mut out = Vec::new();
         for (_, _, dir) in self.package_dirs()? {
-            let loaded = Receipt::read(&dir).and_then(|receipt| {
-                ToolYaml::read(&dir)
-                    .map(|tool| (receipt, tool))
-                    .map_err(|e| e.to_string())
-            });
+            let loaded = Receipt::read(&dir)
+                .map_err(|e| e.to_string())
+                .and_then(|receipt| {
+                    ToolYaml::read(&dir)
+                        .map(|tool| (receipt, tool))
+                        .map_err(|e| e.to_string())
+                });
             let loaded =
                 loaded.and_then(|(receipt, tool)| match self.check_binding(&dir, &receipt) {
                     Ok(()) => Ok((receipt, tool)),

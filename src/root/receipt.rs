@@ -138,11 +138,31 @@ impl Source {
     }
 }
 
+/// A receipt that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReceiptError {
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Parse {
+        path: std::path::PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
 impl Receipt {
-    pub fn read(package_dir: &Path) -> Result<Receipt, String> {
+    pub fn read(package_dir: &Path) -> Result<Receipt, ReceiptError> {
         let path = package_dir.join(RECEIPT_FILE);
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(source) => return Err(ReceiptError::Read { path, source }),
+        };
+        serde_json::from_slice(&bytes).map_err(|source| ReceiptError::Parse { path, source })
     }
 
     pub fn write(&self, package_dir: &Path) -> std::io::Result<()> {

@@ -42,18 +42,27 @@ impl fmt::Debug for Digest {
     }
 }
 
+/// Text that is not a digest as orla writes them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "'{}' is not a BLAKE3 digest (64 lowercase hex characters)",
+    text.escape_debug()
+)]
+pub struct DigestParseError {
+    pub text: String,
+}
+
 impl FromStr for Digest {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Digest, String> {
+    type Err = DigestParseError;
+    fn from_str(s: &str) -> Result<Digest, DigestParseError> {
         if s.len() != 64
             || !s
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         {
-            return Err(format!(
-                "'{}' is not a BLAKE3 digest (64 lowercase hex characters)",
-                s.escape_debug()
-            ));
+            return Err(DigestParseError {
+                text: s.to_string(),
+            });
         }
         let mut out = [0u8; 32];
         for (i, chunk) in s.as_bytes().chunks(2).enumerate() {
