@@ -38,6 +38,8 @@ pub enum Error {
     Client(#[from] crate::client::ClientError),
     #[error(transparent)]
     Info(#[from] InfoError),
+    #[error(transparent)]
+    Migrate(#[from] crate::migrate::directory::MigrateError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -92,6 +94,7 @@ impl Error {
             Error::Config(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Info(e) => e.hint(),
+            Error::Migrate(e) => e.hint(),
             Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }

@@ -4,3 +4,4 @@
 //! the old formats and maps them onto it.
 
 pub mod capsule;
+pub mod directory;
