@@ -8,6 +8,10 @@ mod info;
 
 pub use info::InfoError;
 
+mod install;
+
+pub use install::InstallError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
@@ -34,6 +38,9 @@ pub enum Error {
     Publish(#[from] index::publish::PublishError),
     #[error(transparent)]
     Config(#[from] config::ConfigError),
+    /// Boxed: its facts would make every `Result<_, Error>` larger.
+    #[error(transparent)]
+    Install(Box<InstallError>),
     #[error(transparent)]
     Client(#[from] crate::client::ClientError),
     #[error(transparent)]
@@ -92,6 +99,7 @@ impl Error {
             Error::Capsule(e) => e.hint(),
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
+            Error::Install(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Info(e) => e.hint(),
             Error::Migrate(e) => e.hint(),
@@ -111,6 +119,24 @@ impl Error {
             out.push_str(&format!("\nhint: {}", crate::progress::printable(&hint)));
         }
         out
+    }
+}
+
+impl From<InstallError> for Error {
+    fn from(e: InstallError) -> Error {
+        Error::Install(Box::new(e))
+    }
+}
+
+impl Error {
+    /// The final event of a failed command in the JSON stream: the same
+    /// message and hint as `render`, as fields.
+    pub fn to_event(&self) -> crate::progress::Event {
+        crate::progress::Event::Error {
+            message: one_line(&self.to_string()),
+            hint: self.hint().map(|h| one_line(&h)),
+            exit_code: self.exit_code(),
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use crate::cli::UninstallArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::names;
+use crate::progress::Event;
 use crate::project::lockfile::LockFile;
 use crate::project::transaction::Transaction;
 use crate::project::Project;
@@ -70,14 +71,11 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         pins.write(&root.state_dir)?;
     }
     store.sync_manifest(reporter)?;
-    for (name, version) in &doomed {
-        reporter.status("Removed", &format!("{name} {version}"));
+    for (name, version) in doomed {
+        reporter.report(Event::Removed { name, version });
     }
-    for name in &forget {
-        reporter.status(
-            "Forgot",
-            &format!("{name}: removed from orla.yaml and orla.lock"),
-        );
+    for name in forget {
+        reporter.report(Event::Forgotten { name });
     }
     Ok(())
 }

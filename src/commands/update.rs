@@ -17,6 +17,7 @@ use crate::cli::UpdateArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::index::registries::Registries;
+use crate::progress::{Event, SkipReason};
 use crate::project::lockfile::LockedTool;
 use crate::project::transaction::Transaction;
 use crate::project::Project;
@@ -66,7 +67,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
         args.names.clone()
     };
     if names.is_empty() {
-        reporter.status("Nothing", "to update: no tools are installed");
+        reporter.report(Event::NothingToUpdate);
         return Ok(());
     }
 
@@ -82,18 +83,22 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
                 .iter()
                 .any(|p| p.receipt.name == *name && p.receipt.version == *pinned)
             {
-                reporter.status(
-                    "Skipping",
-                    &format!("{name}: `orla use` pins {pinned}; `orla use {name}` unpins it"),
-                );
+                reporter.report(Event::Skipped {
+                    name: name.clone(),
+                    version: None,
+                    reason: SkipReason::PinnedByUse {
+                        pinned: pinned.clone(),
+                    },
+                });
                 continue;
             }
         }
         if current.receipt.source.kind() == SourceKind::Local && args.registry.is_none() {
-            reporter.status(
-                "Skipping",
-                &format!("{name} {from}: installed from a local path"),
-            );
+            reporter.report(Event::Skipped {
+                name: name.clone(),
+                version: Some(from),
+                reason: SkipReason::LocalSource,
+            });
             continue;
         }
         let (requirement, raw) = match project.as_ref().and_then(|p| p.config.tools.get(name)) {
@@ -128,25 +133,25 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
             .expect("registry plans know their target")
             .1;
         // A project's requirement may be what holds the tool back.
-        let limit = match &spec.raw {
-            Some(raw) => format!("orla.yaml's \"{raw}\""),
-            None => "the registry".to_string(),
-        };
         if to == from {
-            let note = match &spec.raw {
-                Some(_) => format!(" (the newest {limit} allows)"),
-                None => String::new(),
-            };
-            reporter.status("Up to date", &format!("{name} {from}{note}"));
+            reporter.report(Event::UpToDate {
+                name: name.clone(),
+                version: from,
+                requirement: spec.raw.clone(),
+            });
             continue;
         }
         // An update never goes back: a newer install (a pre-release asked
         // for exactly, or a version the registry no longer offers) stays.
         if to < from {
-            reporter.status(
-                "Skipping",
-                &format!("{name} {from}: newer than {to}, the newest {limit} allows"),
-            );
+            reporter.report(Event::Skipped {
+                name: name.clone(),
+                version: Some(from),
+                reason: SkipReason::NewerThanAllowed {
+                    newest: to,
+                    requirement: spec.raw.clone(),
+                },
+            });
             continue;
         }
         let already = installed
@@ -196,7 +201,11 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     }
     store.sync_manifest(reporter)?;
     for m in &moves {
-        reporter.status("Updated", &format!("{} {} -> {}", m.name, m.from, m.to));
+        reporter.report(Event::Updated {
+            name: m.name.clone(),
+            from: m.from.clone(),
+            to: m.to.clone(),
+        });
     }
     Ok(())
 }
@@ -231,10 +240,9 @@ fn relock(
         }
     }
     if txn.commit()?.lock {
-        ctx.reporter.status(
-            "Locked",
-            &format!("the updated versions in {}", project.lock_path().display()),
-        );
+        ctx.reporter.report(Event::Relocked {
+            path: project.lock_path().display().to_string(),
+        });
     }
     Ok(())
 }

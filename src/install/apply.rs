@@ -9,31 +9,38 @@ use super::consent::confirm_risk;
 use super::plan::{tag_mismatch, Fetch, Plan};
 use crate::context::Context;
 use crate::error::Error;
+use crate::error::InstallError;
 use crate::fetch::Fetcher;
 use crate::package::{Package, PackageError, Permission, RiskLevel};
+use crate::progress::{Event, SkipReason, Warning};
 use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
 use crate::store::Store;
 
 /// Drops the plans whose version is already in the store, saying why.
-pub(crate) fn skip_installed(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot, why: &str) {
+pub(crate) fn skip_installed(
+    plans: &mut Vec<Plan>,
+    ctx: &Context,
+    root: &InstallRoot,
+    why: SkipReason,
+) {
     plans.retain(|plan| match &plan.target {
         Some((name, version)) if root.package_dir(name, version).exists() => {
             let dir = root.package_dir(name, version);
+            let path = dir.display().to_string();
             // `list` and `uninstall` do not count it: say why it is skipped.
-            let why = match crate::root::receipt::Receipt::read(&dir) {
-                Ok(receipt) if root.check_binding(&dir, &receipt).is_err() => format!(
-                    "{} exists but orla did not install it in this root (--force reinstalls it)",
-                    dir.display()
-                ),
-                Ok(_) => why.to_string(),
-                Err(_) => format!(
-                    "{} exists but its install receipt is damaged (--force reinstalls it)",
-                    dir.display()
-                ),
+            let reason = match crate::root::receipt::Receipt::read(&dir) {
+                Ok(receipt) if root.check_binding(&dir, &receipt).is_err() => {
+                    SkipReason::NotInstalledByOrla { path }
+                }
+                Ok(_) => why.clone(),
+                Err(_) => SkipReason::DamagedReceipt { path },
             };
-            ctx.reporter
-                .status("Skipping", &format!("{name} {version}: {why}"));
+            ctx.reporter.report(Event::Skipped {
+                name: name.clone(),
+                version: Some(version.clone()),
+                reason,
+            });
             false
         }
         _ => true,
@@ -65,12 +72,17 @@ pub(crate) fn apply(
                             Ok((dir, unpacked, None))
                         }
                         Fetch::Git { repo, tag } => {
-                            reporter.status("Checking out", &format!("{} {tag}", repo.url));
+                            reporter.report(Event::CheckingOut {
+                                repository: repo.url.clone(),
+                                tag: tag.clone(),
+                            });
                             let checkout = repo.checkout(tag, dir.path()).map_err(|e| {
-                                Error::other(
-                                    format!("{}: cannot check out {tag} of {}: {e}", plan.label, repo.url),
-                                    Some("nothing was installed; report it to the tool's maintainers".into()),
-                                )
+                                InstallError::Checkout {
+                                    label: plan.label.clone(),
+                                    tag: tag.clone(),
+                                    url: repo.url.clone(),
+                                    reason: e.to_string(),
+                                }
                             })?;
                             let extras = (checkout.commit, checkout.tree_digest, checkout.size);
                             Ok((dir, checkout.unpacked, Some(extras)))
@@ -99,10 +111,11 @@ pub(crate) fn apply(
             // renamed between releases (fs was file-read, then readfile)
             // installs under that name, as the Orla CLI installs it.
             if let Some((name, _)) = plan.target.as_ref().filter(|(n, _)| *n != package.name) {
-                reporter.warn(&format!(
-                    "{} {}: its tool.yaml calls it '{}'; installing it as '{name}', the registry's name",
-                    name, package.version, package.name
-                ));
+                reporter.report(Event::Warning(Warning::Renamed {
+                    name: name.clone(),
+                    version: package.version.clone(),
+                    tool_yaml_name: package.name.clone(),
+                }));
                 package.name = name.clone();
             }
             // A plan from orla.lock names its commit and tree: a moved tag
@@ -114,13 +127,14 @@ pub(crate) fn apply(
             } = &plan.source
             {
                 if !pinned.is_empty() && (*pinned != commit || *pinned_tree != tree) {
-                    return Err(Error::other(
-                        format!(
-                            "{}: orla.lock pins commit {pinned} (tree {pinned_tree}), but the tag now gives commit {commit} (tree {tree})",
-                            plan.label
-                        ),
-                        Some("nothing was installed; if the new tag is trusted, run `orla install NAME@VERSION` to lock it again".into()),
-                    ));
+                    return Err(InstallError::TagMoved {
+                        label: plan.label.clone(),
+                        pinned: pinned.clone(),
+                        pinned_tree: pinned_tree.to_string(),
+                        commit,
+                        tree: tree.to_string(),
+                    }
+                    .into());
                 }
             }
             if let Source::Git {
@@ -137,7 +151,11 @@ pub(crate) fn apply(
         }
         check_identity(plan, &package)?;
         for warning in &package.warnings {
-            reporter.warn(&format!("{} {}: {warning}", package.name, package.version));
+            reporter.report(Event::Warning(Warning::Package {
+                name: package.name.clone(),
+                version: package.version.clone(),
+                problem: warning.to_string(),
+            }));
         }
         // tool.yaml's risk_level, when the author raised it above what the
         // permissions give, is known only now (index records do not carry it).
@@ -236,13 +254,13 @@ fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Erro
 pub(crate) fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error> {
     if let Some((name, version)) = &plan.target {
         if *name != package.name || *version != package.version {
-            return Err(Error::other(
-                format!(
-                    "the archive for {name} {version} contains {} {}",
-                    package.name, package.version
-                ),
-                Some("the registry's record points at the wrong archive; report it to its maintainers".into()),
-            ));
+            return Err(InstallError::WrongArchive {
+                name: name.clone(),
+                version: version.clone(),
+                found_name: package.name.clone(),
+                found_version: package.version.clone(),
+            }
+            .into());
         }
     }
     if let Some(declared) = &plan.declared {
@@ -251,18 +269,12 @@ pub(crate) fn check_identity(plan: &Plan, package: &Package) -> Result<(), Error
         a.sort();
         b.sort();
         if a != b {
-            return Err(Error::other(
-                format!(
-                    "{}: the registry declares permissions [{}] but its tool.yaml asks for [{}]",
-                    plan.label,
-                    declared.join(", "),
-                    package.tool.permissions.join(", ")
-                ),
-                Some(
-                    "nothing was installed; report the mismatch to the registry's maintainers"
-                        .into(),
-                ),
-            ));
+            return Err(InstallError::PermissionMismatch {
+                label: plan.label.clone(),
+                declared: declared.clone(),
+                asked: package.tool.permissions.to_vec(),
+            }
+            .into());
         }
     }
     Ok(())

@@ -5,7 +5,9 @@
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::error::InstallError;
 use crate::package::{risk, Permission, RiskLevel};
+use crate::progress::Event;
 
 /// Shows a tool's permissions and, from medium risk up, asks for consent
 /// (ARCHITECTURE.md, invariant 7).
@@ -34,25 +36,25 @@ pub(crate) fn confirm_risk(
     risk: RiskLevel,
     yes: bool,
 ) -> Result<(), Error> {
+    ctx.reporter.report(Event::Permissions {
+        tool: label.to_string(),
+        permissions: shown.to_string(),
+        risk: risk.as_str().to_string(),
+    });
     let shown = match shown {
         "undeclared" => "undeclared permissions",
         other => other,
     };
-    ctx.reporter.status(
-        "Permissions",
-        &format!("{label}: {shown} (risk: {})", risk.as_str()),
-    );
     if !risk.needs_confirmation() || yes {
         return Ok(());
     }
     if !ctx.interactive {
-        return Err(Error::other(
-            format!(
-                "{label} asks for {shown} (risk: {}) and there is no terminal to confirm it",
-                risk.as_str()
-            ),
-            Some("pass --yes to accept these permissions".into()),
-        ));
+        return Err(InstallError::NoTerminal {
+            label: label.to_string(),
+            shown: shown.to_string(),
+            risk: risk.as_str().to_string(),
+        }
+        .into());
     }
     // Ctrl-C at the question restores the cursor and exits 130.
     let _interrupt = crate::interrupt::PromptGuard::new();
@@ -60,13 +62,15 @@ pub(crate) fn confirm_risk(
         .with_prompt(format!("Install {label} with {shown}?"))
         .default(false)
         .interact()
-        .map_err(|e| Error::other(format!("cannot ask for confirmation: {e}"), None))?;
+        .map_err(|e| InstallError::Prompt {
+            reason: e.to_string(),
+        })?;
     if accepted {
         Ok(())
     } else {
-        Err(Error::other(
-            format!("installation of {label} cancelled"),
-            None,
-        ))
+        Err(InstallError::Cancelled {
+            label: label.to_string(),
+        }
+        .into())
     }
 }

@@ -26,8 +26,10 @@ use std::path::PathBuf;
 
 use crate::context::Context;
 use crate::error::Error;
+pub use crate::error::InstallError;
 use crate::manifest::{Manifest, RootKindName};
 use crate::package::ToolYaml;
+use crate::progress::{Event, ServedBecause, SkipReason, Warning};
 use crate::resolve::Spec;
 use crate::root::receipt::{Receipt, SourceKind};
 use crate::root::InstallRoot;
@@ -105,6 +107,8 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
             .map(|s| Spec::parse(s))
             .collect::<Result<Vec<_>, _>>()?;
         let registries = ctx.registries(args.registry.as_deref())?;
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        registries.prefetch(&names);
         for spec in &specs {
             let plan = plan_spec(ctx, &registries, spec)?;
             let duplicate = plans.iter().any(|p: &Plan| p.target == plan.target);
@@ -122,12 +126,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         refuse_damaged(&root, &plans)?;
         skip_unchanged_local(&mut plans, ctx, &root);
         changed_local = take_local(&mut plans);
-        skip_installed(
-            &mut plans,
-            ctx,
-            &root,
-            "already installed (--force reinstalls it)",
-        );
+        skip_installed(&mut plans, ctx, &root, SkipReason::AlreadyInstalled);
     }
     // Consent before download, for what the index declares.
     for plan in &plans {
@@ -145,12 +144,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     // Another orla may have installed the same version while this one
     // waited for the lock: that is success, not a conflict.
     if !args.force {
-        skip_installed(
-            &mut plans,
-            ctx,
-            &root,
-            "installed meanwhile by another orla",
-        );
+        skip_installed(&mut plans, ctx, &root, SkipReason::InstalledMeanwhile);
         skip_unchanged_local(&mut changed_local, ctx, &root);
     }
     // What remains is either not installed or a local package to replace.
@@ -167,13 +161,15 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     check_requirements(ctx, &done, args.strict)?;
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
-        let verb = if before.contains(&path) {
-            "Reinstalled"
-        } else {
-            "Installed"
-        };
-        reporter.status(verb, &format!("{name} {version} to {}", path.display()));
-        report_active(ctx, &manifest, root.kind.into(), &name, &version);
+        let reinstalled = before.contains(&path);
+        reporter.report(installed(
+            &manifest,
+            root.kind.into(),
+            name,
+            version,
+            &path,
+            reinstalled,
+        ));
     }
     Ok(())
 }
@@ -193,22 +189,25 @@ pub(crate) fn check_requirements(
             continue;
         };
         for problem in requirements::problems(&requirements::check(dir, &tool, &ctx.search_path)) {
-            unmet.push(format!("{name} {version} {problem}"));
+            unmet.push((name, version, problem));
         }
     }
     if unmet.is_empty() {
         return Ok(());
     }
     if strict {
-        return Err(Error::other(
-            format!("{} (--strict)", unmet.join("; ")),
-            Some("install what it needs and run the command again, or drop --strict to install it anyway".into()),
-        ));
+        let unmet = unmet
+            .iter()
+            .map(|(name, version, problem)| format!("{name} {version} {problem}"))
+            .collect();
+        return Err(InstallError::Unmet { unmet }.into());
     }
-    for line in unmet {
-        ctx.reporter.warn(&format!(
-            "{line}; installed anyway, it fails until that is there (--strict refuses such installs)"
-        ));
+    for (name, version, problem) in unmet {
+        ctx.reporter.report(Event::Warning(Warning::Requirement {
+            name: name.clone(),
+            version: version.clone(),
+            problem,
+        }));
     }
     Ok(())
 }
@@ -245,37 +244,41 @@ fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
     ))
 }
 
-/// After an install, which version of the tool is served: one rule (the
-/// version `orla use` pinned, else the newest installed stable version, else
-/// the newest pre-release; see docs/install.md), said every time, so that
-/// installing an older version or a pre-release does not look like it
-/// switched the tool.
-pub(crate) fn report_active(
-    ctx: &Context,
+/// The event of an install, with which version of the tool is served: one
+/// rule (the version `orla use` pinned, else the newest installed stable
+/// version, else the newest pre-release; see docs/install.md), said every
+/// time, so that installing an older version or a pre-release does not look
+/// like it switched the tool.
+pub(crate) fn installed(
     manifest: &Manifest,
     own: RootKindName,
-    name: &str,
-    version: &semver::Version,
-) {
-    let active = manifest
+    name: String,
+    version: semver::Version,
+    path: &std::path::Path,
+    reinstalled: bool,
+) -> Event {
+    let served = manifest
         .installed
         .iter()
         .find(|e| e.name == name && e.active && e.root == own);
-    let Some(active) = active else { return };
-    let message = if active.version == version.to_string() {
-        format!("{name} {version} is the version served")
-    } else {
-        let why = if !version.pre.is_empty() {
-            "pre-releases are served only when chosen"
+    let served_version = served.and_then(|e| semver::Version::parse(&e.version).ok());
+    let active = served_version.as_ref() == Some(&version);
+    let served_because = (served_version.is_some() && !active).then(|| {
+        if version.pre.is_empty() {
+            ServedBecause::NewestStable
         } else {
-            "the newest installed stable version is served"
-        };
-        format!(
-            "{name} {} stays the version served ({why}); `orla use {name}@{version}` serves {version}",
-            active.version
-        )
-    };
-    ctx.reporter.status("Active", &message);
+            ServedBecause::PreRelease
+        }
+    });
+    Event::Installed {
+        path: path.display().to_string(),
+        name,
+        version,
+        reinstalled,
+        active,
+        served_version,
+        served_because,
+    }
 }
 
 /// A version directory that exists but is not served (its install receipt
@@ -287,27 +290,22 @@ fn refuse_damaged(root: &InstallRoot, plans: &[Plan]) -> Result<(), Error> {
         let readable = Receipt::read(&dir).is_ok() && ToolYaml::read(&dir).is_ok();
         if let (true, Ok(receipt)) = (readable, Receipt::read(&dir)) {
             if let Err(why) = root.check_binding(&dir, &receipt) {
-                return Err(Error::other(
-                    format!(
-                        "{name} {version} is not installed: {} was not installed by orla in this root ({why}), so nothing is served from it",
-                        dir.display()
-                    ),
-                    Some(format!(
-                        "if you trust it, `orla install {name}@{version} --force` replaces it with a fresh copy"
-                    )),
-                ));
+                return Err(InstallError::NotInstalledByOrla {
+                    name: name.clone(),
+                    version: version.clone(),
+                    path: dir.display().to_string(),
+                    why: why.to_string(),
+                }
+                .into());
             }
         }
         if dir.exists() && !readable {
-            return Err(Error::other(
-                format!(
-                    "{name} {version} is not installed: {} exists but is damaged (its install receipt or tool.yaml cannot be read), so nothing is served from it",
-                    dir.display()
-                ),
-                Some(format!(
-                    "`orla install {name}@{version} --force` replaces it with a fresh copy"
-                )),
-            ));
+            return Err(InstallError::Damaged {
+                name: name.clone(),
+                version: version.clone(),
+                path: dir.display().to_string(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -331,13 +329,11 @@ fn skip_unchanged_local(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot
         });
         match same {
             Some(p) => {
-                ctx.reporter.status(
-                    "Skipping",
-                    &format!(
-                        "{} {}: already installed from the same content (--force reinstalls it)",
-                        p.receipt.name, p.receipt.version
-                    ),
-                );
+                ctx.reporter.report(Event::Skipped {
+                    name: p.receipt.name.clone(),
+                    version: Some(p.receipt.version.clone()),
+                    reason: SkipReason::SameContent,
+                });
                 false
             }
             None => true,

@@ -7,11 +7,13 @@ use std::sync::Arc;
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::error::InstallError;
 use crate::fetch::git::ToolRepo;
 use crate::fetch::Job;
 use crate::index::registries::Registries;
 use crate::index::{ArchiveLocation, GitSourceEntry, Lookup, Registry, VersionRecord};
 use crate::package::{Permission, RiskLevel, ToolYaml};
+use crate::progress::{Event, Warning};
 use crate::resolve::{self, Spec};
 use crate::root::receipt::Source;
 use crate::verify::{Digest, Expected};
@@ -105,15 +107,13 @@ fn open_repo(ctx: &Context, url: &str, name: &str, refresh: bool) -> Result<Tool
     let mut access = ctx.git_access();
     access.refresh |= refresh;
     ToolRepo::open(url, &access, ctx.reporter.as_ref()).map_err(|e| {
-        Error::other(
-            format!("cannot fetch the tags of {name} from {url}: {e}"),
-            Some(if ctx.offline {
-                "run the command once without --offline to fetch them".into()
-            } else {
-                "check the repository URL in the registry's registry.yaml and your connection"
-                    .into()
-            }),
-        )
+        InstallError::FetchTags {
+            name: name.to_string(),
+            url: url.to_string(),
+            reason: e.to_string(),
+            offline: ctx.offline,
+        }
+        .into()
     })
 }
 
@@ -132,7 +132,12 @@ fn git_plan(
     let tags_of = |repo: &ToolRepo| {
         repo.tags()
             .map(|tags| offered(source_entry, &tags))
-            .map_err(|e| Error::other(format!("{url}: {e}"), None))
+            .map_err(|e| {
+                Error::from(InstallError::ReadTags {
+                    url: url.clone(),
+                    reason: e.to_string(),
+                })
+            })
     };
     let mut candidates = tags_of(&repo)?;
     // A tag pushed since the cached fetch: look again before saying no.
@@ -142,26 +147,24 @@ fn git_plan(
     }
     let selected = resolve::select(spec, &candidates)?.record.clone();
     let (version, tag) = (selected.version.clone(), selected.tag.clone());
-    let refuse = |message: String| {
-        Error::other(
-            message,
-            Some(
-                "nothing was installed; report it to the registry's or the tool's maintainers"
-                    .into(),
-            ),
-        )
-    };
     if selected.commit.is_none() {
-        return Err(refuse(format!(
-            "registry {} lists {} {version} at tag {tag}, but the repository {url} has no tag {tag}",
-            registry.name, entry.name
-        )));
+        return Err(InstallError::MissingTag {
+            registry: registry.name.clone(),
+            name: entry.name.clone(),
+            version,
+            tag,
+            url,
+        }
+        .into());
     }
     if tag.strip_prefix('v') != Some(version.to_string().as_str()) {
-        return Err(refuse(format!(
-            "registry {} lists {} {version} at tag {tag}; the tag and the version must match",
-            registry.name, entry.name
-        )));
+        return Err(InstallError::ListedTagMismatch {
+            registry: registry.name.clone(),
+            name: entry.name.clone(),
+            version,
+            tag,
+        }
+        .into());
     }
     // The tag's tool.yaml, read from the fetched objects, declares the
     // permissions, so consent comes before anything is written (as for
@@ -189,6 +192,11 @@ fn git_plan(
         })
         .map(|tool| tool.permissions.to_vec());
     let label = format!("{} {version}", entry.name);
+    ctx.reporter.report(Event::Resolved {
+        name: entry.name.clone(),
+        version: version.clone(),
+        registry: registry.name.clone(),
+    });
     Ok(Plan {
         label,
         target: Some((entry.name.clone(), version)),
@@ -211,12 +219,12 @@ fn git_plan(
 
 /// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
 pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str) -> Error {
-    Error::other(
-        format!(
-            "tag {tag} of {repository} holds tool.yaml version {stated}; the tag and the version must match"
-        ),
-        Some("nothing was installed; the tool's maintainers should retag or fix tool.yaml".into()),
-    )
+    InstallError::TagMismatch {
+        tag: tag.to_string(),
+        repository: repository.to_string(),
+        stated: stated.to_string(),
+    }
+    .into()
 }
 
 fn registry_plan(
@@ -227,11 +235,16 @@ fn registry_plan(
 ) -> Result<Plan, Error> {
     let selected = resolve::select(spec, records)?;
     let record = selected.record;
+    reporter.report(Event::Resolved {
+        name: record.name.clone(),
+        version: record.version.clone(),
+        registry: registry.name.clone(),
+    });
     if selected.yanked {
-        reporter.warn(&format!(
-            "{} {} is yanked; installing it because it was asked for exactly",
-            record.name, record.version
-        ));
+        reporter.report(Event::Warning(Warning::Yanked {
+            name: record.name.clone(),
+            version: record.version.clone(),
+        }));
     }
     let location = registry.archive_location(record)?;
     Ok(Plan {
@@ -339,10 +352,11 @@ pub(crate) fn pinned_git_plan(
             ..
         } if !commit.is_empty() => (repository, tag, commit),
         _ => {
-            return Err(Error::other(
-                format!("{name} {version}: orla.lock does not pin a git commit"),
-                None,
-            ))
+            return Err(InstallError::NoPinnedCommit {
+                name: name.to_string(),
+                version: version.clone(),
+            }
+            .into())
         }
     };
     let (url, tag) = (url.clone(), tag.clone());
@@ -370,20 +384,22 @@ pub(crate) fn local_plan(path: &Path) -> Result<Plan, Error> {
         let (packed, bytes) = crate::package::pack::pack_to_vec(path)?;
         (bytes, Some((packed.name, packed.version)))
     } else {
-        let hint = || {
-            Some("--local takes a package directory (with tool.yaml) or a .tar.gz archive".into())
+        let cannot = |e: std::io::Error| InstallError::ReadLocal {
+            path: shown.clone(),
+            reason: e.to_string(),
         };
-        let cannot = |e: std::io::Error| Error::other(format!("cannot read {shown}: {e}"), hint());
         // A device (`/dev/zero`) would be read into memory without end, and
         // opening a fifo blocks: judged before opening, and again on the
         // opened file, which is the one read.
-        let refuse = || Error::other(format!("{shown} is not a regular file"), hint());
+        let refuse = || InstallError::NotRegularFile {
+            path: shown.clone(),
+        };
         if !std::fs::metadata(path).map_err(cannot)?.is_file() {
-            return Err(refuse());
+            return Err(refuse().into());
         }
         let mut file = std::fs::File::open(path).map_err(cannot)?;
         if !file.metadata().map_err(cannot)?.is_file() {
-            return Err(refuse());
+            return Err(refuse().into());
         }
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot)?;

@@ -24,7 +24,9 @@ use super::plan::{self, Plan};
 use super::Request;
 use crate::context::Context;
 use crate::error::Error;
+use crate::error::InstallError;
 use crate::index::ArchiveLocation;
+use crate::progress::{Event, Warning};
 use crate::project::lockfile::{LockFile, LockedTool, Pin};
 use crate::project::transaction::Transaction;
 use crate::project::Project;
@@ -138,19 +140,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     }
     if locked && (!drift.is_empty() || old_lock.is_none() && !wants.is_empty()) {
         let flag = if args.frozen { "--frozen" } else { "--locked" };
-        return Err(Error::other(
-            format!(
-                "orla.lock is out of date and {flag} forbids changing it: {}",
-                if drift.is_empty() {
-                    "there is no orla.lock".to_string()
-                } else {
-                    drift.join("; ")
-                }
-            ),
-            Some(format!(
-                "run `orla install` without {flag} to update orla.lock, and commit it"
-            )),
-        ));
+        return Err(InstallError::LockOutOfDate { flag, drift }.into());
     }
 
     // Resolve only what orla.lock does not answer; fetch what is not
@@ -158,6 +148,12 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     let mut plans: Vec<Plan> = Vec::new();
     if wants.iter().any(|w| w.pin.is_none()) {
         let registries = ctx.registries(args.registry.as_deref())?;
+        let names: Vec<&str> = wants
+            .iter()
+            .filter(|w| w.pin.is_none())
+            .map(|w| w.name.as_str())
+            .collect();
+        registries.prefetch(&names);
         for want in wants.iter_mut().filter(|w| w.pin.is_none()) {
             let requirement = match &want.requirement {
                 Some(raw) => resolve::parse_requirement(raw).map_err(|e| {
@@ -202,13 +198,10 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         plans.push(pin_plan(ctx, pin, args)?);
     }
     if !frozen_missing.is_empty() {
-        return Err(Error::other(
-            format!(
-                "--frozen forbids the network, and {}",
-                frozen_missing.join("; ")
-            ),
-            Some("run `orla install --locked` once with network to fill the download cache".into()),
-        ));
+        return Err(InstallError::FrozenMissing {
+            missing: frozen_missing,
+        }
+        .into());
     }
     for plan in &plans {
         if let Some(perms) = &plan.declared {
@@ -244,64 +237,61 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
             Some(pin) => pin.clone(),
             None => {
                 let version = want.resolved.clone().expect("resolved above");
-                let receipt = Receipt::read(&root.package_dir(&want.name, &version))
-                    .map_err(|e| Error::other(e, None))?;
+                let receipt =
+                    Receipt::read(&root.package_dir(&want.name, &version)).map_err(|e| {
+                        InstallError::Receipt {
+                            reason: e.to_string(),
+                        }
+                    })?;
                 LockedTool::from_source(&want.name, &version, &requirement, &receipt.source)
                     .map(|mut pin| {
                         // What was just accepted for exactly this archive.
-                        pin.permissions = crate::package::ToolYaml::read(
-                            &root.package_dir(&want.name, &version),
-                        )
-                        .ok()
-                        .map(|tool| {
-                            tool.permissions()
-                                .iter()
-                                .map(|p| p.as_str().to_string())
-                                .collect()
-                        });
+                        pin.permissions =
+                            crate::package::ToolYaml::read(&root.package_dir(&want.name, &version))
+                                .ok()
+                                .map(|tool| {
+                                    tool.permissions()
+                                        .iter()
+                                        .map(|p| p.as_str().to_string())
+                                        .collect()
+                                });
                         pin
                     })
-                    .ok_or_else(|| {
-                        Error::other(
-                            format!("{} {version} was installed from a local path and cannot be locked", want.name),
-                            Some(format!("uninstall it (`orla uninstall {}@{version}`) and run the command again", want.name)),
-                        )
+                    .ok_or_else(|| InstallError::Unlockable {
+                        name: want.name.clone(),
+                        version: version.clone(),
                     })?
             }
         };
         if lock.get(&want.name) != Some(&pin) {
-            locked_now.push(format!(
-                "{} {} (\"{}\")",
-                pin.name, pin.version, pin.requirement
-            ));
+            locked_now.push(Event::Locked {
+                name: pin.name.clone(),
+                version: pin.version.clone(),
+                requirement: pin.requirement.clone(),
+            });
         }
         txn.pin(pin);
     }
     let lock_changed = txn.commit()?.lock;
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
-        reporter.status(
-            "Installed",
-            &format!("{name} {version} to {}", path.display()),
-        );
-        super::report_active(ctx, &manifest, root.kind.into(), &name, &version);
+        reporter.report(super::installed(
+            &manifest,
+            root.kind.into(),
+            name,
+            version,
+            &path,
+            false,
+        ));
     }
-    for line in locked_now {
-        reporter.status("Locked", &line);
+    for event in locked_now {
+        reporter.report(event);
     }
     for name in dropped {
-        reporter.status("Unlocked", &format!("{name} (no longer in orla.yaml)"));
+        reporter.report(Event::Unlocked { name });
     }
     if plans.is_empty() && !lock_changed {
-        reporter.status(
-            "Up to date",
-            &format!(
-                "{} tool{}, as orla.lock pins {}",
-                wants.len(),
-                if wants.len() == 1 { "" } else { "s" },
-                if wants.len() == 1 { "it" } else { "them" }
-            ),
-        );
+        reporter.report(Event::ProjectUpToDate { tools: wants.len() });
     }
     Ok(())
 }
@@ -318,10 +308,10 @@ fn installed_source(
     let dir = root.package_dir(name, version);
     let receipt = Receipt::read(&dir).ok()?;
     if let Err(why) = root.check_binding(&dir, &receipt) {
-        reporter.warn(&format!(
-            "{} was not installed by orla in this root ({why}); replacing it",
-            dir.display()
-        ));
+        reporter.report(Event::Warning(Warning::NotInstalledByOrla {
+            path: dir.display().to_string(),
+            why: why.to_string(),
+        }));
         return None;
     }
     Some(receipt.source)
@@ -386,12 +376,6 @@ fn local_pin_allowed(
     args: &Request,
     path: &std::path::Path,
 ) -> Result<(), Error> {
-    let hint = || {
-        Some(format!(
-            "nothing was read; if the project is yours, run `orla install {}@{}` to lock it again from its registry",
-            pin.name, pin.version
-        ))
-    };
     // Every pin names its registry (orla.lock refuses one that does not).
     let choice = args.registry.as_deref().unwrap_or(pin.registry());
     let registries = ctx.registries(Some(choice))?;
@@ -412,10 +396,14 @@ fn local_pin_allowed(
         keywords: Vec::new(),
         permissions: Vec::new(),
     };
-    registry
-        .archive_location(&record)
-        .map(|_| ())
-        .map_err(|e| Error::other(format!("orla.lock: {e}"), hint()))
+    registry.archive_location(&record).map(|_| ()).map_err(|e| {
+        InstallError::LocalPin {
+            name: pin.name.clone(),
+            version: pin.version.clone(),
+            reason: e.to_string(),
+        }
+        .into()
+    })
 }
 
 /// Why a pin cannot be installed without network, if it cannot.
@@ -467,19 +455,13 @@ fn unconsented_pin_plan(ctx: &Context, pin: &LockedTool, args: &Request) -> Resu
     };
     let plan = plan::plan_spec(ctx, &registries, &spec)?;
     if !pin.matches(plan.source()) {
-        return Err(Error::other(
-            format!(
-                "{} {}: the registry now gives an archive with digest {}, but orla.lock pins {}",
-                pin.name,
-                pin.version,
-                plan.source().blake3(),
-                pin.pin.blake3()
-            ),
-            Some(
-                "nothing was installed; if the registry's new archive is trusted, run `orla install NAME@VERSION` to lock it again"
-                    .into(),
-            ),
-        ));
+        return Err(InstallError::DigestChanged {
+            name: pin.name.clone(),
+            version: pin.version.clone(),
+            actual: plan.source().blake3().to_string(),
+            pinned: pin.pin.blake3().to_string(),
+        }
+        .into());
     }
     Ok(plan)
 }

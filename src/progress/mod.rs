@@ -1,7 +1,10 @@
-//! Progress and status output. Stages report events through `Reporter`;
-//! only `Printer` knows indicatif. Bars appear only when stderr is a
-//! terminal and `--quiet` is off; status lines go to stderr so stdout stays
-//! for data (`list --json`).
+//! Progress and status output. Stages report typed [`Event`]s through
+//! `Reporter`, facts and no English; a renderer turns them into output:
+//! [`Printer`] into the terminal lines a person reads (every sentence is in
+//! `human.rs`; only it knows indicatif), [`JsonLines`] into one JSON object
+//! per line (`--message-format json`, docs/events.md). Bars appear only
+//! when stderr is a terminal and `--quiet` is off; status lines and events
+//! go to stderr so stdout stays for data (`list --json`).
 //!
 //! Text that reaches a terminal may come from a registry, a tool.yaml or an
 //! archive entry's name, so it is escaped before it is written: control
@@ -17,23 +20,46 @@
 //! which do not move the cursor; `Printer` escapes the parts it is given and adds only its own
 //! colours.
 
+pub mod event;
+mod human;
+mod json;
+
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+pub use event::{Event, ServedBecause, SkipReason, Warning, SCHEMA_VERSION};
+pub use human::Printer;
+pub use json::JsonLines;
 
+/// Where a command's events go. Stages call [`Reporter::report`] with
+/// typed events; `status` and `warn` remain for the commands whose events
+/// are not typed yet (they become `Event::Status` and `Warning::Other`).
 pub trait Reporter: Send + Sync {
-    /// A cargo-style status line: `   Installed fs-read 1.2.1`.
-    fn status(&self, verb: &str, message: &str);
-    fn warn(&self, message: &str);
-    fn waiting_for_lock(&self, what: &str, path: &Path);
+    fn report(&self, event: Event);
+    /// A download (or a git fetch) starts; the id names it in the calls
+    /// that follow.
     fn download_start(&self, label: &str, total: Option<u64>) -> usize;
     fn download_progress(&self, id: usize, bytes: u64);
     fn download_finish(&self, id: usize);
+
+    /// A cargo-style status line: `   Installed fs-read 1.2.1`.
+    fn status(&self, verb: &str, message: &str) {
+        self.report(Event::Status {
+            verb: verb.to_string(),
+            message: message.to_string(),
+        });
+    }
+    fn warn(&self, message: &str) {
+        self.report(Event::Warning(Warning::Other {
+            message: message.to_string(),
+        }));
+    }
+    fn waiting_for_lock(&self, what: &str, path: &Path) {
+        self.report(Event::LockWait {
+            what: what.to_string(),
+            path: path.display().to_string(),
+        });
+    }
 }
 
 /// Writes one line (or several, separated by `\n`) to stderr, escaped. A
@@ -111,127 +137,12 @@ pub fn printable_lines(text: &str) -> Cow<'_, str> {
 pub struct Silent;
 
 impl Reporter for Silent {
-    fn status(&self, _: &str, _: &str) {}
-    fn warn(&self, _: &str) {}
-    fn waiting_for_lock(&self, _: &str, _: &Path) {}
+    fn report(&self, _: Event) {}
     fn download_start(&self, _: &str, _: Option<u64>) -> usize {
         0
     }
     fn download_progress(&self, _: usize, _: u64) {}
     fn download_finish(&self, _: usize) {}
-}
-
-/// The terminal printer.
-pub struct Printer {
-    quiet: bool,
-    color: bool,
-    multi: Option<MultiProgress>,
-    bars: Mutex<HashMap<usize, ProgressBar>>,
-    next: AtomicUsize,
-}
-
-impl Printer {
-    /// `color`: whether stderr gets colours (`--color`, `NO_COLOR`,
-    /// `CLICOLOR_FORCE`, `FORCE_COLOR` and the terminal, decided by
-    /// `Context`, where the environment is read).
-    pub fn new(quiet: bool, color: bool) -> Printer {
-        let tty = std::io::stderr().is_terminal();
-        let multi =
-            (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
-        Printer {
-            quiet,
-            color,
-            multi,
-            bars: Mutex::new(HashMap::new()),
-            next: AtomicUsize::new(1),
-        }
-    }
-
-    /// `line` is escaped by the caller: it holds this printer's colours.
-    fn print(&self, line: String) {
-        match &self.multi {
-            Some(multi) => multi.suspend(|| write_stderr(&line)),
-            None => write_stderr(&line),
-        }
-    }
-
-    fn paint(&self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-}
-
-impl Reporter for Printer {
-    fn status(&self, verb: &str, message: &str) {
-        if !self.quiet {
-            self.print(format!(
-                "{} {}",
-                self.paint("1;32", &format!("{:>12}", printable(verb))),
-                printable(message)
-            ));
-        }
-    }
-
-    fn warn(&self, message: &str) {
-        self.print(format!(
-            "{}: {}",
-            self.paint("1;33", "warning"),
-            printable(message)
-        ));
-    }
-
-    fn waiting_for_lock(&self, what: &str, path: &Path) {
-        // Always shown, even with --quiet: a silent hang looks like a bug.
-        self.print(format!(
-            "{} for lock on {} ({}): another orla is running",
-            self.paint("1;36", &format!("{:>12}", "Waiting")),
-            printable(what),
-            printable(&path.display().to_string())
-        ));
-    }
-
-    fn download_start(&self, label: &str, total: Option<u64>) -> usize {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        if let Some(multi) = &self.multi {
-            // Hidden until it joins the MultiProgress: a bar that draws on
-            // its own first leaves an orphan line on the terminal.
-            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-            bar.set_style(
-                ProgressStyle::with_template(if total.is_some() {
-                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}"
-                } else {
-                    "{prefix:>12.cyan.bold} {msg} {spinner} {bytes}"
-                })
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            bar.set_prefix("Fetching");
-            bar.set_message(printable(label).into_owned());
-            let bar = multi.add(bar);
-            self.bars.lock().expect("bars lock").insert(id, bar);
-        }
-        id
-    }
-
-    fn download_progress(&self, id: usize, bytes: u64) {
-        if let Some(bar) = self.bars.lock().expect("bars lock").get(&id) {
-            bar.inc(bytes);
-        }
-    }
-
-    fn download_finish(&self, id: usize) {
-        if let Some(bar) = self.bars.lock().expect("bars lock").remove(&id) {
-            bar.finish_and_clear();
-            // A finished bar stays in the MultiProgress (and on screen) until
-            // it is removed from it.
-            if let Some(multi) = &self.multi {
-                multi.remove(&bar);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

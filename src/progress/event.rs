@@ -1,0 +1,201 @@
+//! The facts a command reports while it works, as values: which version was
+//! chosen, what was downloaded, installed, skipped and why. Stages build
+//! events; they never write the English. Two renderers read them: the
+//! terminal printer ([`super::human`], where every sentence lives) and the
+//! JSON lines stream ([`super::json`], one object per event). The JSON
+//! form is a public format, documented in docs/events.md: variants and
+//! fields may be added, never renamed or removed without raising
+//! [`SCHEMA_VERSION`].
+
+use semver::Version;
+use serde::Serialize;
+
+/// The `"v"` of every JSON event line.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One thing that happened. Serialised as `{"event": "<snake_case name>",
+/// ...fields}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A version was chosen for a tool in a registry.
+    Resolved {
+        name: String,
+        version: Version,
+        registry: String,
+    },
+    /// A tool's permissions, shown before it is installed. `permissions`
+    /// is how a person reads them (`undeclared` when tool.yaml has none).
+    Permissions {
+        tool: String,
+        permissions: String,
+        risk: String,
+    },
+    /// An archive starts streaming (HTTP, a file, the built-in registry,
+    /// a packed local directory) or a git registry starts its fetch.
+    DownloadStarted {
+        id: usize,
+        label: String,
+        size: Option<u64>,
+    },
+    /// The stream of `id` ended, after `bytes` bytes.
+    DownloadFinished {
+        id: usize,
+        label: String,
+        bytes: u64,
+    },
+    /// An archive's bytes matched the digest (and size) expected of them.
+    Verified {
+        label: String,
+        blake3: String,
+        size: u64,
+    },
+    /// A tag of a git-source tool is checked out.
+    CheckingOut { repository: String, tag: String },
+    /// A tool is left as it is.
+    Skipped {
+        name: String,
+        version: Option<Version>,
+        #[serde(flatten)]
+        reason: SkipReason,
+    },
+    /// A package is in place. `served_version` is the version of `name`
+    /// the root's manifest serves now (`active` when it is this one);
+    /// `served_because` says why another one is served.
+    Installed {
+        name: String,
+        version: Version,
+        path: String,
+        reinstalled: bool,
+        active: bool,
+        served_version: Option<Version>,
+        served_because: Option<ServedBecause>,
+    },
+    /// `orla update` moved a tool to a newer version (the old one is removed).
+    Updated {
+        name: String,
+        from: Version,
+        to: Version,
+    },
+    /// `orla update`: nothing newer; `requirement` is orla.yaml's, when it
+    /// is what holds the tool back.
+    UpToDate {
+        name: String,
+        version: Version,
+        requirement: Option<String>,
+    },
+    /// `orla update` with nothing installed.
+    NothingToUpdate,
+    /// A package was removed.
+    Removed { name: String, version: Version },
+    /// A project stopped requiring a tool (orla.yaml and orla.lock).
+    Forgotten { name: String },
+    /// orla.lock pins a tool at a version.
+    Locked {
+        name: String,
+        version: Version,
+        requirement: String,
+    },
+    /// `orla update` in a project rewrote orla.lock.
+    Relocked { path: String },
+    /// orla.lock dropped a pin orla.yaml no longer asks for.
+    Unlocked { name: String },
+    /// A project's install changed nothing: `tools` tools, as pinned.
+    ProjectUpToDate { tools: usize },
+    /// Another orla holds a lock this command needs; it waits.
+    LockWait { what: String, path: String },
+    /// Something went wrong that did not stop the command.
+    Warning(Warning),
+    /// A status line of a command whose events are not typed yet.
+    Status { verb: String, message: String },
+    /// The command failed (JSON only: always the last line).
+    Error {
+        message: String,
+        hint: Option<String>,
+        exit_code: i32,
+    },
+}
+
+/// Why a tool is skipped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum SkipReason {
+    /// This version is installed (`--force` reinstalls it).
+    AlreadyInstalled,
+    /// Another orla installed it while this one waited for the lock.
+    InstalledMeanwhile,
+    /// A local package whose exact content is installed.
+    SameContent,
+    /// Its directory exists, but its receipt is not bound to this root.
+    NotInstalledByOrla { path: String },
+    /// Its directory exists, but its receipt cannot be read.
+    DamagedReceipt { path: String },
+    /// `orla update`: `orla use` pins another version.
+    PinnedByUse { pinned: Version },
+    /// `orla update`: installed with `--local`.
+    LocalSource,
+    /// `orla update`: the installed version is newer than `newest`, the
+    /// newest the registry (or `requirement` of orla.yaml) allows.
+    NewerThanAllowed {
+        newest: Version,
+        requirement: Option<String>,
+    },
+}
+
+/// Why another version than the one just installed is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServedBecause {
+    /// A pre-release is served only when `orla use` chooses it.
+    PreRelease,
+    /// The newest installed stable version (or the `orla use` pin) wins.
+    NewestStable,
+}
+
+/// A warning, with its kind and facts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Warning {
+    /// A yanked version installed because it was asked for exactly.
+    Yanked { name: String, version: Version },
+    /// A git-source tool whose tool.yaml names it otherwise.
+    Renamed {
+        name: String,
+        version: Version,
+        tool_yaml_name: String,
+    },
+    /// A warning of tool.yaml validation.
+    Package {
+        name: String,
+        version: Version,
+        problem: String,
+    },
+    /// An installed tool lacks its interpreter or a declared dependency.
+    Requirement {
+        name: String,
+        version: Version,
+        problem: String,
+    },
+    /// A package directory orla did not install in this root is replaced.
+    NotInstalledByOrla { path: String, why: String },
+    /// An interrupted install or removal was rolled back.
+    RolledBack {
+        name: String,
+        version: Version,
+        /// `install` or `removal`.
+        what: String,
+    },
+    /// A warning of a command or stage whose warnings are not typed yet.
+    Other { message: String },
+}
+
+impl Event {
+    /// Whether `--quiet` drops it: everything but warnings, lock waits and
+    /// the final error.
+    pub fn is_status(&self) -> bool {
+        !matches!(
+            self,
+            Event::Warning(_) | Event::LockWait { .. } | Event::Error { .. }
+        )
+    }
+}

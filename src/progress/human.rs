@@ -1,0 +1,325 @@
+//! The terminal renderer: every sentence orla prints about an event is
+//! written here, once. A cargo-style status line is a verb right-aligned in
+//! twelve columns and a message (`   Installed fs-read 1.2.1 to ...`); a
+//! warning is `warning: ...`. Events a person has no line for today
+//! (`resolved`, `verified`) print nothing.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::event::{Event, ServedBecause, SkipReason, Warning};
+use super::{printable, write_stderr, Reporter};
+
+/// One line a person sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// `verb` in green, right-aligned, then the message.
+    Status(&'static str, String),
+    /// A verb set by a command whose events are not typed yet.
+    Custom(String, String),
+    /// The cyan "Waiting" line, shown even with `--quiet`.
+    Waiting(String),
+    /// `warning: ...`, shown even with `--quiet`.
+    Warning(String),
+}
+
+/// The lines `event` prints, in order (most print one, none or two).
+pub(crate) fn lines(event: &Event) -> Vec<Line> {
+    use Line::Status;
+    let one = |verb: &'static str, message: String| vec![Status(verb, message)];
+    match event {
+        Event::Resolved { .. }
+        | Event::DownloadStarted { .. }
+        | Event::DownloadFinished { .. }
+        | Event::Verified { .. }
+        | Event::Error { .. } => Vec::new(),
+        Event::Permissions {
+            tool,
+            permissions,
+            risk,
+        } => {
+            let shown = match permissions.as_str() {
+                "undeclared" => "undeclared permissions",
+                other => other,
+            };
+            one("Permissions", format!("{tool}: {shown} (risk: {risk})"))
+        }
+        Event::CheckingOut { repository, tag } => {
+            one("Checking out", format!("{repository} {tag}"))
+        }
+        Event::Skipped {
+            name,
+            version,
+            reason,
+        } => one("Skipping", skipped(name, version.as_ref(), reason)),
+        Event::Installed {
+            name,
+            version,
+            path,
+            reinstalled,
+            active,
+            served_version,
+            served_because,
+        } => {
+            let verb = if *reinstalled {
+                "Reinstalled"
+            } else {
+                "Installed"
+            };
+            let mut out = vec![Status(verb, format!("{name} {version} to {path}"))];
+            if let Some(served) = served_version {
+                let message = if *active {
+                    format!("{name} {version} is the version served")
+                } else {
+                    let why = match served_because {
+                        Some(ServedBecause::PreRelease) => {
+                            "pre-releases are served only when chosen"
+                        }
+                        _ => "the newest installed stable version is served",
+                    };
+                    format!(
+                        "{name} {served} stays the version served ({why}); `orla use {name}@{version}` serves {version}"
+                    )
+                };
+                out.push(Status("Active", message));
+            }
+            out
+        }
+        Event::Updated { name, from, to } => one("Updated", format!("{name} {from} -> {to}")),
+        Event::UpToDate {
+            name,
+            version,
+            requirement,
+        } => {
+            let note = match requirement {
+                Some(raw) => format!(" (the newest orla.yaml's \"{raw}\" allows)"),
+                None => String::new(),
+            };
+            one("Up to date", format!("{name} {version}{note}"))
+        }
+        Event::NothingToUpdate => one("Nothing", "to update: no tools are installed".into()),
+        Event::Removed { name, version } => one("Removed", format!("{name} {version}")),
+        Event::Forgotten { name } => one(
+            "Forgot",
+            format!("{name}: removed from orla.yaml and orla.lock"),
+        ),
+        Event::Locked {
+            name,
+            version,
+            requirement,
+        } => one("Locked", format!("{name} {version} (\"{requirement}\")")),
+        Event::Relocked { path } => one("Locked", format!("the updated versions in {path}")),
+        Event::Unlocked { name } => one("Unlocked", format!("{name} (no longer in orla.yaml)")),
+        Event::ProjectUpToDate { tools } => {
+            let (s, them) = if *tools == 1 {
+                ("", "it")
+            } else {
+                ("s", "them")
+            };
+            one(
+                "Up to date",
+                format!("{tools} tool{s}, as orla.lock pins {them}"),
+            )
+        }
+        Event::LockWait { what, path } => vec![Line::Waiting(format!(
+            "for lock on {what} ({path}): another orla is running"
+        ))],
+        Event::Warning(warning) => vec![Line::Warning(warning_text(warning))],
+        Event::Status { verb, message } => vec![Line::Custom(verb.clone(), message.clone())],
+    }
+}
+
+fn skipped(name: &str, version: Option<&semver::Version>, reason: &SkipReason) -> String {
+    let tool = match version {
+        Some(version) => format!("{name} {version}"),
+        None => name.to_string(),
+    };
+    match reason {
+        SkipReason::AlreadyInstalled => {
+            format!("{tool}: already installed (--force reinstalls it)")
+        }
+        SkipReason::InstalledMeanwhile => format!("{tool}: installed meanwhile by another orla"),
+        SkipReason::SameContent => {
+            format!("{tool}: already installed from the same content (--force reinstalls it)")
+        }
+        SkipReason::NotInstalledByOrla { path } => format!(
+            "{tool}: {path} exists but orla did not install it in this root (--force reinstalls it)"
+        ),
+        SkipReason::DamagedReceipt { path } => format!(
+            "{tool}: {path} exists but its install receipt is damaged (--force reinstalls it)"
+        ),
+        SkipReason::PinnedByUse { pinned } => {
+            format!("{tool}: `orla use` pins {pinned}; `orla use {name}` unpins it")
+        }
+        SkipReason::LocalSource => format!("{tool}: installed from a local path"),
+        SkipReason::NewerThanAllowed {
+            newest,
+            requirement,
+        } => {
+            let limit = match requirement {
+                Some(raw) => format!("orla.yaml's \"{raw}\""),
+                None => "the registry".to_string(),
+            };
+            format!("{tool}: newer than {newest}, the newest {limit} allows")
+        }
+    }
+}
+
+/// What `warning: ` is followed by.
+pub(crate) fn warning_text(warning: &Warning) -> String {
+    match warning {
+        Warning::Yanked { name, version } => format!(
+            "{name} {version} is yanked; installing it because it was asked for exactly"
+        ),
+        Warning::Renamed {
+            name,
+            version,
+            tool_yaml_name,
+        } => format!(
+            "{name} {version}: its tool.yaml calls it '{tool_yaml_name}'; installing it as '{name}', the registry's name"
+        ),
+        Warning::Package {
+            name,
+            version,
+            problem,
+        } => format!("{name} {version}: {problem}"),
+        Warning::Requirement {
+            name,
+            version,
+            problem,
+        } => format!(
+            "{name} {version} {problem}; installed anyway, it fails until that is there (--strict refuses such installs)"
+        ),
+        Warning::NotInstalledByOrla { path, why } => {
+            format!("{path} was not installed by orla in this root ({why}); replacing it")
+        }
+        Warning::RolledBack {
+            name,
+            version,
+            what,
+        } => format!("undid the unfinished {what} of {name} {version}"),
+        Warning::Other { message } => message.clone(),
+    }
+}
+
+/// The terminal printer.
+pub struct Printer {
+    quiet: bool,
+    color: bool,
+    multi: Option<MultiProgress>,
+    bars: Mutex<HashMap<usize, ProgressBar>>,
+    next: AtomicUsize,
+}
+
+impl Printer {
+    /// `color`: whether stderr gets colours (`--color`, `NO_COLOR`,
+    /// `CLICOLOR_FORCE`, `FORCE_COLOR` and the terminal, decided by
+    /// `Context`, where the environment is read).
+    pub fn new(quiet: bool, color: bool) -> Printer {
+        let tty = std::io::stderr().is_terminal();
+        let multi =
+            (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
+        Printer {
+            quiet,
+            color,
+            multi,
+            bars: Mutex::new(HashMap::new()),
+            next: AtomicUsize::new(1),
+        }
+    }
+
+    /// `line` is escaped by the caller: it holds this printer's colours.
+    fn print(&self, line: String) {
+        match &self.multi {
+            Some(multi) => multi.suspend(|| write_stderr(&line)),
+            None => write_stderr(&line),
+        }
+    }
+
+    /// Empty with `--quiet`.
+    fn status_line(&self, verb: &str, message: &str) -> String {
+        if self.quiet {
+            return String::new();
+        }
+        format!(
+            "{} {}",
+            self.paint("1;32", &format!("{:>12}", printable(verb))),
+            printable(message)
+        )
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+impl Reporter for Printer {
+    fn report(&self, event: Event) {
+        for line in lines(&event) {
+            let text = match line {
+                Line::Status(verb, message) => self.status_line(verb, &message),
+                Line::Custom(verb, message) => self.status_line(&verb, &message),
+                // Always shown, even with --quiet: a silent hang looks like a bug.
+                Line::Waiting(message) => format!(
+                    "{} {}",
+                    self.paint("1;36", &format!("{:>12}", "Waiting")),
+                    printable(&message)
+                ),
+                Line::Warning(message) => {
+                    format!("{}: {}", self.paint("1;33", "warning"), printable(&message))
+                }
+            };
+            if !text.is_empty() {
+                self.print(text);
+            }
+        }
+    }
+
+    fn download_start(&self, label: &str, total: Option<u64>) -> usize {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Some(multi) = &self.multi {
+            // Hidden until it joins the MultiProgress: a bar that draws on
+            // its own first leaves an orphan line on the terminal.
+            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+            bar.set_style(
+                ProgressStyle::with_template(if total.is_some() {
+                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}"
+                } else {
+                    "{prefix:>12.cyan.bold} {msg} {spinner} {bytes}"
+                })
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar.set_prefix("Fetching");
+            bar.set_message(printable(label).into_owned());
+            let bar = multi.add(bar);
+            self.bars.lock().expect("bars lock").insert(id, bar);
+        }
+        id
+    }
+
+    fn download_progress(&self, id: usize, bytes: u64) {
+        if let Some(bar) = self.bars.lock().expect("bars lock").get(&id) {
+            bar.inc(bytes);
+        }
+    }
+
+    fn download_finish(&self, id: usize) {
+        if let Some(bar) = self.bars.lock().expect("bars lock").remove(&id) {
+            bar.finish_and_clear();
+            // A finished bar stays in the MultiProgress (and on screen) until
+            // it is removed from it.
+            if let Some(multi) = &self.multi {
+                multi.remove(&bar);
+            }
+        }
+    }
+}
