@@ -80,9 +80,15 @@ impl ClientError {
             ClientError::NoEntry { others, .. } => {
                 format!("it has {}; pass --name NAME", others.join(", "))
             }
-            ClientError::OwnPath(_) | ClientError::Read { .. } | ClientError::Write { .. } => {
-                return None
+            ClientError::Read { path, .. } => format!(
+                "check that you may read {}, or pass --config FILE to name the client's file",
+                path.display()
+            ),
+            ClientError::Write { path, .. } => {
+                format!("check that you may write to {}", path.display())
             }
+            // The running executable cannot be found: nothing to change.
+            ClientError::OwnPath(_) => return None,
         })
     }
 

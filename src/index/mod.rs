@@ -129,7 +129,19 @@ impl IndexError {
             IndexError::Rollback { .. } => Some(
                 "a rewound or force-pushed index can bring back withdrawn versions, so orla keeps using the last commit it saw; if the registry's maintainers rewrote its history on purpose, accept it once with --allow-rollback".into(),
             ),
-            _ => None,
+            IndexError::Malformed { .. } => Some(
+                "the registry's index is damaged (docs/registry-format.md describes its files): report it to its maintainers; `--registry NAME` uses another registry".into(),
+            ),
+            IndexError::BadRepository { .. } | IndexError::BadArchive { .. } => Some(
+                "the registry's entry is refused; report it to the registry's maintainers".into(),
+            ),
+            IndexError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::PermissionDenied =>
+            {
+                Some("check that you may read the registry's directory".into())
+            }
+            // Missing or unreadable for a reason the message names.
+            IndexError::Io { .. } => None,
         }
     }
 }

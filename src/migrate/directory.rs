@@ -81,7 +81,9 @@ impl MigrateError {
             MigrateError::Write { .. } => {
                 "check that you may write to the capsule's directory; nothing was changed"
             }
-            MigrateError::MoveAside { .. } => return None,
+            MigrateError::MoveAside { .. } => {
+                "check that you may rename files in the capsule's directory, then run the migration again"
+            }
             MigrateError::Capsule(e) => return e.hint(),
             MigrateError::SomeFailed(_) => {
                 "the failed capsules are unchanged; fix the errors above and run again"

@@ -52,7 +52,14 @@ impl PackError {
             PackError::Unsupported { .. } => {
                 Some("replace the link with a copy of the file it points to".into())
             }
-            _ => None,
+            PackError::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
+                Some("check that you may read every file of the package".into())
+            }
+            // Vanished while packing, or a disk error: the message says which.
+            PackError::Io { .. } => None,
+            PackError::NonUtf8 { .. } => {
+                Some("rename the file: names in a package must be UTF-8".into())
+            }
         }
     }
 }

@@ -104,7 +104,18 @@ impl PublishError {
             ),
             PublishError::BadSpec { .. } => Some("name the version exactly, e.g. fs-read@1.2.1".into()),
             PublishError::UnknownFormat { .. } => Some("upgrade orla to write this index".into()),
-            _ => None,
+            PublishError::Malformed { .. } => Some(
+                "fix the file (docs/registry-format.md) or restore it from the index's history, then run the command again".into(),
+            ),
+            PublishError::NoSuchVersion { name, location, .. } => Some(format!(
+                "`orla info {name} --registry {location}` lists the published versions"
+            )),
+            PublishError::Io { .. } => Some(
+                "check that the index directory exists and that you may write to it".into(),
+            ),
+            PublishError::Git { .. } => Some(
+                "check the index's git repository (`git status` in it), then run the command again".into(),
+            ),
         }
     }
 }
