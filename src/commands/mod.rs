@@ -7,6 +7,7 @@ mod init;
 mod install;
 mod list;
 mod migrate;
+mod output;
 mod run;
 mod scaffold;
 mod search;
@@ -18,13 +19,13 @@ mod use_version;
 mod verify;
 mod which;
 
-use std::io::Write;
-
 use clap::Parser;
 
 use crate::cli::{Cli, Command, MigrateCommand, ToolCommand};
 use crate::context::Context;
 use crate::error::Error;
+
+pub(crate) use output::{shell_quote, table, table_fit, write_stdout};
 
 /// Entry point of the binary: parses arguments, runs the command, prints
 /// any error as `error:` plus a `hint:`, and returns the exit code.
@@ -139,199 +140,3 @@ pub(crate) fn tool_name(command: &str, arg: &str) -> Result<String, Error> {
     Ok(spec.name)
 }
 
-/// `text` as one shell word, for commands printed to be pasted: quoted
-/// only when it holds characters a shell would split or expand.
-pub(crate) fn shell_quote(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
-
-/// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
-/// Control characters are escaped (see `progress::printable`), line breaks
-/// and tabs kept: what a registry or package wrote is shown, never obeyed.
-pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
-    let text = String::from_utf8_lossy(bytes);
-    let bytes = crate::progress::printable_lines(&text);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Error::other(format!("cannot write to stdout: {e}"), None)),
-    }
-}
-
-/// Aligns rows under a header, two spaces between columns; the last column
-/// is not padded, so long descriptions do not leave trailing blanks.
-pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
-    table_fit(header, rows, None)
-}
-
-/// As `table`, fitted to `width` columns when one is given (stdout is a
-/// terminal): the last column (a description) wraps between words onto
-/// lines indented to where it starts; a word longer than the room left
-/// stays whole. When even the other columns leave it less than 20
-/// columns, nothing is wrapped.
-pub(crate) fn table_fit<R: AsRef<[String]>>(
-    header: &[&str],
-    rows: &[R],
-    width: Option<usize>,
-) -> String {
-    let text = table_lines(header, rows);
-    let Some(width) = width else {
-        return text;
-    };
-    let indent = last_column_start(header, rows);
-    if width < indent + 20 {
-        return text;
-    }
-    let mut out = String::new();
-    for line in text.lines() {
-        if line.chars().count() <= width {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let head: String = line.chars().take(indent).collect();
-        let tail: String = line.chars().skip(indent).collect();
-        let mut current = head;
-        let mut used = indent;
-        let mut first = true;
-        for word in tail.split(' ').filter(|w| !w.is_empty()) {
-            let len = word.chars().count();
-            if !first && used + 1 + len > width {
-                out.push_str(current.trim_end());
-                out.push('\n');
-                current = " ".repeat(indent);
-                used = indent;
-                first = true;
-            }
-            if !first {
-                current.push(' ');
-                used += 1;
-            }
-            current.push_str(word);
-            used += len;
-            first = false;
-        }
-        out.push_str(current.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// Where the last column of `table` starts.
-fn last_column_start<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> usize {
-    let columns = header.len();
-    (0..columns.saturating_sub(1))
-        .map(|i| {
-            let cells = rows
-                .iter()
-                .filter_map(|r| r.as_ref().get(i))
-                .map(|c| crate::progress::printable(c).chars().count());
-            cells.chain([header[i].chars().count()]).max().unwrap_or(0) + 2
-        })
-        .sum()
-}
-
-fn table_lines<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
-    // Each cell on one line: line breaks and tabs (a YAML block scalar's
-    // description) read as spaces, and every other control character is
-    // escaped, so a cell can neither start another row nor drive the
-    // terminal.
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| {
-            row.as_ref()
-                .iter()
-                .map(|cell| {
-                    let flat: Vec<&str> = cell
-                        .split(['\n', '\t'])
-                        .map(str::trim)
-                        .filter(|piece| !piece.is_empty())
-                        .collect();
-                    crate::progress::printable(&flat.join(" ")).into_owned()
-                })
-                .collect()
-        })
-        .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-    let mut out = String::new();
-    for row in std::iter::once(header.as_slice()).chain(rows.iter().map(Vec::as_slice)) {
-        let last = row.len().saturating_sub(1);
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (cell, w))| {
-                if i == last {
-                    cell.clone()
-                } else {
-                    format!("{cell:<w$}")
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_multi_line_description_is_one_line_of_its_row() {
-        let rows = vec![vec![
-            "fs".to_string(),
-            "Read and write files.\nLines\tand tabs \u{1b}[2J too.\n".to_string(),
-        ]];
-        let text = super::table(&["NAME", "DESCRIPTION"], &rows);
-        assert_eq!(
-            text.lines().nth(1).unwrap(),
-            "fs    Read and write files. Lines and tabs \\u001b[2J too."
-        );
-        assert_eq!(text.lines().count(), 2);
-    }
-
-    #[test]
-    fn tables_wrap_their_last_column_between_words() {
-        let rows = vec![vec![
-            "fs-read".to_string(),
-            "Read a text file, optionally from a byte offset".to_string(),
-        ]];
-        let text = super::table_fit(&["NAME", "DESCRIPTION"], &rows, Some(30));
-        assert_eq!(
-            text,
-            "NAME     DESCRIPTION\n\
-             fs-read  Read a text file,\n         optionally from a\n         byte offset\n"
-        );
-        for line in text.lines() {
-            assert!(line.chars().count() <= 30, "{line:?}");
-        }
-        // Unfitted (a pipe), and too narrow to help: whole lines.
-        let whole = super::table(&["NAME", "DESCRIPTION"], &rows);
-        assert_eq!(
-            super::table_fit(&["NAME", "DESCRIPTION"], &rows, Some(20)),
-            whole
-        );
-        assert_eq!(whole.lines().count(), 2);
-    }
-
-    #[test]
-    fn shell_quote_quotes_only_what_a_shell_would_split() {
-        assert_eq!(super::shell_quote("/tmp/a-b_c.d"), "/tmp/a-b_c.d");
-        assert_eq!(super::shell_quote("/tmp/a b"), "'/tmp/a b'");
-        assert_eq!(super::shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(super::shell_quote("$HOME"), "'$HOME'");
-        assert_eq!(super::shell_quote(""), "''");
-    }
-}
