@@ -137,5 +137,60 @@ fn the_common_errors_of_every_command() {
         "$ orla list   (in a project whose orla.yaml says `prot: 8080`)\nexit: {}\n--- stdout\n{}--- stderr\n{}",
         run.code, run.stdout, run.stderr
     ));
+    // Broken files, each named with the fix: the user's config.yaml, a
+    // registry's index, a tool.yaml past its limits, a version to yank
+    // that the index does not have.
+    let described = |what: &str, args: &[&str]| {
+        let run = t.run(args);
+        format!(
+            "\n$ orla {}   ({what})\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+            args.join(" "),
+            run.code,
+            run.stdout,
+            run.stderr
+        )
+    };
+    std::fs::create_dir_all(&t.home).unwrap();
+    let config = t.home.join("config.yaml");
+    std::fs::write(
+        &config,
+        "registries:\n  - {name: company, location: ./a}\n  - {name: company, location: ./b}\n",
+    )
+    .unwrap();
+    out.push_str(&described("config.yaml names a registry twice", &["list"]));
+    std::fs::write(&config, "registry_ttl: soon\n").unwrap();
+    out.push_str(&described(
+        "config.yaml says `registry_ttl: soon`",
+        &["list"],
+    ));
+    std::fs::remove_file(&config).unwrap();
+
+    let index = t.work.join("broken-index");
+    std::fs::create_dir_all(index.join("fs/-r")).unwrap();
+    std::fs::write(index.join("config.json"), "{\"format\": 1}\n").unwrap();
+    std::fs::write(index.join("fs/-r/fs-read"), "{not json\n").unwrap();
+    out.push_str(&described(
+        "a registry whose record of fs-read is not JSON",
+        &["install", "--registry", "./broken-index", "fs-read"],
+    ));
+    let empty_index = t.work.join("empty-index");
+    std::fs::create_dir_all(&empty_index).unwrap();
+    std::fs::write(empty_index.join("config.json"), "{\"format\": 1}\n").unwrap();
+    out.push_str(&described(
+        "the index has no fs-read 9.0.0",
+        &["tool", "yank", "fs-read@9.0.0", "--index", "./empty-index"],
+    ));
+
+    let deep = t.work.join("deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(
+        deep.join("tool.yaml"),
+        format!("name: deep\nx: {}{}\n", "[".repeat(100), "]".repeat(100)),
+    )
+    .unwrap();
+    out.push_str(&described(
+        "tool.yaml nests 100 levels deep",
+        &["tool", "validate", "deep"],
+    ));
     assert_snapshot(out, &snapshots().join("errors.txt"), redactions(&t));
 }
