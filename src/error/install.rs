@@ -79,16 +79,20 @@ pub enum InstallError {
         path: String,
     },
     /// The tags of a git-source tool's repository cannot be fetched.
-    #[error("cannot fetch the tags of {name} from {url}: {reason}")]
+    #[error("cannot fetch the tags of {name} from {url}: {source}")]
     FetchTags {
         name: String,
         url: String,
-        reason: String,
-        offline: bool,
+        #[source]
+        source: crate::fetch::git::GitToolError,
     },
     /// The fetched tags cannot be read.
-    #[error("{url}: {reason}")]
-    ReadTags { url: String, reason: String },
+    #[error("{url}: {source}")]
+    ReadTags {
+        url: String,
+        #[source]
+        source: crate::fetch::git::GitToolError,
+    },
     /// A registry's `versions:` list names a tag the repository lacks.
     #[error("registry {registry} lists {name} {version} at tag {tag}, but the repository {url} has no tag {tag}")]
     MissingTag {
@@ -183,13 +187,7 @@ impl InstallError {
             Damaged { name, version, .. } => {
                 format!("`orla install {name}@{version} --force` replaces it with a fresh copy")
             }
-            FetchTags { offline: true, .. } => {
-                "run the command once without --offline to fetch them".into()
-            }
-            FetchTags { .. } => {
-                "check the repository URL in the registry's registry.yaml and your connection"
-                    .into()
-            }
+            FetchTags { source, .. } | ReadTags { source, .. } => return source.hint(),
             MissingTag { .. } | ListedTagMismatch { .. } => {
                 "nothing was installed; report it to the registry's or the tool's maintainers"
                     .into()
@@ -211,9 +209,13 @@ impl InstallError {
                 "nothing was read; if the project is yours, run `orla install {name}@{version}` to lock it again from its registry"
             ),
             DigestChanged { .. } => "nothing was installed; if the registry's new archive is trusted, run `orla install NAME@VERSION` to lock it again".into(),
-            Prompt { .. } | Cancelled { .. } | ReadTags { .. } | NoPinnedCommit { .. } | Receipt { .. } => {
-                return None
-            }
+            Prompt { .. } => "pass --yes to accept the permissions without a question".into(),
+            NoPinnedCommit { name, version } => format!(
+                "run `orla install {name}@{version}` to lock it again from its registry"
+            ),
+            // The person said no; a receipt just written cannot be read
+            // (the message names the disk error).
+            Cancelled { .. } | Receipt { .. } => return None,
         };
         Some(hint)
     }

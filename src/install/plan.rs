@@ -110,8 +110,7 @@ fn open_repo(ctx: &Context, url: &str, name: &str, refresh: bool) -> Result<Tool
         InstallError::FetchTags {
             name: name.to_string(),
             url: url.to_string(),
-            reason: e.to_string(),
-            offline: ctx.offline,
+            source: e,
         }
         .into()
     })
@@ -135,7 +134,7 @@ fn git_plan(
             .map_err(|e| {
                 Error::from(InstallError::ReadTags {
                     url: url.clone(),
-                    reason: e.to_string(),
+                    source: e,
                 })
             })
     };
