@@ -161,7 +161,12 @@ impl ProjectError {
             ProjectError::Write { .. } => {
                 Some("check that you may write to the project directory".into())
             }
-            _ => Some(
+            ProjectError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::PermissionDenied =>
+            {
+                Some("check that you may read the project's files, or run the command outside the project".into())
+            }
+            ProjectError::Io { .. } | ProjectError::Invalid { hint: None, .. } => Some(
                 "fix orla.yaml (see docs/projects.md), or run the command outside the project"
                     .into(),
             ),
