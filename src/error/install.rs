@@ -145,6 +145,13 @@ pub enum InstallError {
     /// The receipt of a package just installed cannot be read.
     #[error("{reason}")]
     Receipt { reason: String },
+    /// orla.yaml's requirement of a tool `orla update` moves is not one.
+    #[error("orla.yaml: the requirement '{requirement}' of {name} is invalid: {reason}")]
+    BadRequirement {
+        name: String,
+        requirement: String,
+        reason: String,
+    },
     /// A tool installed with `--local` cannot be pinned in orla.lock.
     #[error("{name} {version} was installed from a local path and cannot be locked")]
     Unlockable {
@@ -209,6 +216,7 @@ impl InstallError {
                 "nothing was read; if the project is yours, run `orla install {name}@{version}` to lock it again from its registry"
             ),
             DigestChanged { .. } => "nothing was installed; if the registry's new archive is trusted, run `orla install NAME@VERSION` to lock it again".into(),
+            BadRequirement { .. } => "write a version or requirement, e.g. \"^1.2\"".into(),
             Prompt { .. } => "pass --yes to accept the permissions without a question".into(),
             NoPinnedCommit { name, version } => format!(
                 "run `orla install {name}@{version}` to lock it again from its registry"

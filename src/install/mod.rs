@@ -21,6 +21,7 @@ pub mod plan;
 pub mod prefetch;
 pub mod project;
 pub mod requirements;
+pub mod update;
 
 use std::path::PathBuf;
 
