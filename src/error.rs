@@ -5,6 +5,8 @@
 use crate::{config, fetch, index, package, project, resolve, store};
 
 mod info;
+#[cfg(test)]
+mod hint_rule;
 
 pub use info::InfoError;
 

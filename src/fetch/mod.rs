@@ -74,6 +74,16 @@ impl FetchError {
             ),
             FetchError::Offline { .. } => Some("run once without --offline to fill the cache".into()),
             FetchError::Http(_) => Some("check your connection and the registry's archive URL, then try again".into()),
+            FetchError::File { source, .. } if crate::fs::is_out_of_space(source) => Some(
+                "free some disk space (or raise the quota) and run the command again; nothing was installed".into(),
+            ),
+            FetchError::File { source, .. } if source.kind() == io::ErrorKind::NotFound => Some(
+                "the registry names an archive that is not there, so nothing was installed; report it to the registry's maintainers".into(),
+            ),
+            FetchError::File { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
+                Some("check that you may read the archive and write to the install root".into())
+            }
+            // Another I/O error, which the message names.
             FetchError::File { .. } => None,
         }
     }
