@@ -48,6 +48,8 @@ pub enum Error {
     #[error(transparent)]
     Info(#[from] InfoError),
     #[error(transparent)]
+    Scaffold(#[from] package::scaffold::answers::ScaffoldError),
+    #[error(transparent)]
     Migrate(#[from] crate::migrate::directory::MigrateError),
     /// The command line asks for something impossible.
     #[error("{message}")]
@@ -84,6 +86,7 @@ impl Error {
             | Error::Publish(index::publish::PublishError::BadSpec { .. }) => 2,
             Error::Registries(e) if e.is_usage() => 2,
             Error::Client(e) if e.is_usage() => 2,
+            Error::Scaffold(e) if e.is_usage() => 2,
             _ => 1,
         }
     }
@@ -104,6 +107,7 @@ impl Error {
             Error::Install(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Info(e) => e.hint(),
+            Error::Scaffold(e) => e.hint(),
             Error::Migrate(e) => e.hint(),
             Error::Project(e) => e.hint(),
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),

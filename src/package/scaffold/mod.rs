@@ -18,6 +18,8 @@
 //!   arguments in `params.arguments` (as in MCP); any other method gets the
 //!   params themselves.
 
+pub mod answers;
+
 use std::io::Write;
 use std::path::Path;
 
