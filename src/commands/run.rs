@@ -98,14 +98,13 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
         Fetch::Git { repo, tag } => {
             reporter.status("Checking out", &format!("{} {tag}", repo.url));
             repo.checkout(tag, staging.path())
-                .map_err(|e| {
-                    Error::other(
-                        format!(
-                            "{}: cannot check out {tag} of {}: {e}",
-                            plan.label, repo.url
-                        ),
-                        None,
-                    )
+                .map_err(|source| {
+                    Error::from(crate::error::InstallError::Checkout {
+                        label: plan.label.clone(),
+                        tag: tag.clone(),
+                        url: repo.url.clone(),
+                        source,
+                    })
                 })?
                 .unpacked
         }

@@ -273,7 +273,7 @@ fn all_cases() -> Vec<Case> {
     let label = || "a 1.0.0".to_string();
     let name = || "a".to_string();
     out.extend(cases!(InstallError:
-        Checkout => InstallError::Checkout { label: label(), tag: "v1.0.0".into(), url: "u".into(), reason: "r".into() },
+        Checkout => InstallError::Checkout { label: label(), tag: "v1.0.0".into(), url: "u".into(), source: GitToolError::TooLarge { max_bytes: 1, max_files: 1 } },
         TagMoved => InstallError::TagMoved { label: label(), pinned: "a".into(), pinned_tree: "b".into(), commit: "c".into(), tree: "d".into() },
         WrongArchive => InstallError::WrongArchive { name: name(), version: v("1.0.0"), found_name: "b".into(), found_version: v("1.0.0") },
         PermissionMismatch => InstallError::PermissionMismatch { label: label(), declared: vec![], asked: vec!["network".into()] },

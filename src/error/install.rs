@@ -12,12 +12,13 @@ const LOCAL_HINT: &str = "--local takes a package directory (with tool.yaml) or 
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
     /// A git-source tool's tag could not be checked out.
-    #[error("{label}: cannot check out {tag} of {url}: {reason}")]
+    #[error("{label}: cannot check out {tag} of {url}: {source}")]
     Checkout {
         label: String,
         tag: String,
         url: String,
-        reason: String,
+        #[source]
+        source: crate::fetch::git::GitToolError,
     },
     /// orla.lock pins a commit (and tree) the tag no longer gives.
     #[error("{label}: orla.lock pins commit {pinned} (tree {pinned_tree}), but the tag now gives commit {commit} (tree {tree})")]
@@ -180,7 +181,9 @@ impl InstallError {
     pub fn hint(&self) -> Option<String> {
         use InstallError::*;
         let hint = match self {
-            Checkout { .. } => "nothing was installed; report it to the tool's maintainers".into(),
+            // A refused tree is for the tool's maintainers; a full disk or
+            // a damaged cache is for the user.
+            Checkout { source, .. } => return source.hint(),
             TagMoved { .. } => "nothing was installed; if the new tag is trusted, run `orla install NAME@VERSION` to lock it again".into(),
             WrongArchive { .. } => "the registry's record points at the wrong archive; report it to its maintainers".into(),
             PermissionMismatch { .. } => {

@@ -81,7 +81,7 @@ pub(crate) fn apply(
                                     label: plan.label.clone(),
                                     tag: tag.clone(),
                                     url: repo.url.clone(),
-                                    reason: e.to_string(),
+                                    source: e,
                                 }
                             })?;
                             let extras = (checkout.commit, checkout.tree_digest, checkout.size);
