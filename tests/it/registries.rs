@@ -956,6 +956,81 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     assert!(server.requests() > before);
 }
 
+/// Twenty tools in one command cost twenty lookups: against a sparse index
+/// they are fetched at once, and the first error in the order the tools
+/// were named is still the one reported.
+#[test]
+fn a_sparse_index_is_asked_for_many_tools_at_once() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("sparse-index"));
+    let names: Vec<String> = (0..8).map(|i| format!("many-{i}")).collect();
+    for name in &names {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    fn serve_dir(server: &Server, root: &Path, dir: &Path) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                serve_dir(server, root, &path);
+                continue;
+            }
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let bytes = std::fs::read(&path).unwrap();
+            // A tool's file answers only once another is asked for too.
+            let tool_file = rel.starts_with("ma/ny/");
+            let behaviour = if tool_file {
+                Behaviour::Gather(bytes)
+            } else {
+                Behaviour::Serve(bytes)
+            };
+            server.route(&format!("/index/{rel}"), behaviour);
+        }
+    }
+    serve_dir(&server, &index.root, &index.root);
+    let location = format!("sparse+{}", server.url("/index/"));
+
+    // Errors first: nothing is installed, and the first named fails.
+    server.route("/index/ma/ny/many-6", Behaviour::Status(403));
+    fn args<'a>(tools: &[&'a str], location: &'a str) -> Vec<&'a str> {
+        let mut a = vec!["install"];
+        a.extend_from_slice(tools);
+        a.extend(["--registry", location]);
+        a
+    }
+    t.run(&args(
+        &["many-0", "many-6", "many-nope", "many-1"],
+        &location,
+    ))
+    .failure(1)
+    .stderr_has("many-6: the server answered HTTP 403");
+    t.run(&args(
+        &["many-0", "many-nope", "many-6", "many-1"],
+        &location,
+    ))
+    .failure(1)
+    .stderr_has("no tool 'many-nope'");
+    assert!(!t.home.join("tools").join("many-0").exists());
+
+    server.route(
+        "/index/ma/ny/many-6",
+        Behaviour::Serve(std::fs::read(index.root.join("ma/ny/many-6")).unwrap()),
+    );
+    let tools: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.run(&args(&tools, &location)).success();
+    for name in &names {
+        assert!(
+            t.home.join("tools").join(name).join("1.0.0").is_dir(),
+            "{name}"
+        );
+    }
+    let most = server.most_gathered();
+    assert!(
+        (2..=6).contains(&most),
+        "{most} tool files were asked for at once (at least 2, at most 6 per host)"
+    );
+}
+
 /// A misspelt key was ignored without a word, and a list or a scalar was
 /// "expected struct RawConfig".
 #[test]

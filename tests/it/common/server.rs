@@ -3,7 +3,8 @@
 //! mid-body until released; fail a few times before serving, cut only the
 //! first answer short, or redirect. `Serve` (and the behaviours that end in
 //! serving) honour `Range: bytes=N-` with a 206. Every request is counted,
-//! and logged with its path and Range header.
+//! and logged with its path and Range header. `Gather` shows whether a
+//! client asks for several files at once.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -34,6 +35,10 @@ pub enum Behaviour {
     /// Announce the full length, then send one byte per interval, at most
     /// N bytes per answer (then close), until `release` is called.
     Trickle(Vec<u8>, Duration, usize),
+    /// Like `Serve`, but the first answers wait (at most 3 s) until two
+    /// `Gather` requests are waiting at once; `most_gathered` says how many
+    /// ever were. A client that asks one at a time sees 1.
+    Gather(Vec<u8>),
 }
 
 struct State {
@@ -43,6 +48,9 @@ struct State {
     /// (path, Range header) of every request.
     log: Mutex<Vec<(String, Option<String>)>>,
     requests: AtomicUsize,
+    /// `Gather` requests waiting now, and the most there ever were.
+    gathered: AtomicUsize,
+    most_gathered: AtomicUsize,
     released: AtomicBool,
     stop: AtomicBool,
 }
@@ -62,6 +70,8 @@ impl Server {
             hits: Mutex::new(HashMap::new()),
             log: Mutex::new(Vec::new()),
             requests: AtomicUsize::new(0),
+            gathered: AtomicUsize::new(0),
+            most_gathered: AtomicUsize::new(0),
             released: AtomicBool::new(false),
             stop: AtomicBool::new(false),
         });
@@ -112,6 +122,11 @@ impl Server {
             .filter(|(p, _)| p == path)
             .map(|(_, range)| range)
             .collect()
+    }
+
+    /// The most `Gather` requests that were waiting at once.
+    pub fn most_gathered(&self) -> usize {
+        self.state.most_gathered.load(Ordering::SeqCst)
     }
 
     pub fn release(&self) {
@@ -202,6 +217,20 @@ fn handle(mut stream: TcpStream, state: &State) {
         }
         Some(Behaviour::Serve(bytes)) => serve(&mut stream, &bytes, true),
         Some(Behaviour::ServeNoRanges(bytes)) => serve(&mut stream, &bytes, false),
+        Some(Behaviour::Gather(bytes)) => {
+            let now = state.gathered.fetch_add(1, Ordering::SeqCst) + 1;
+            state.most_gathered.fetch_max(now, Ordering::SeqCst);
+            let waited = std::time::Instant::now();
+            while state.most_gathered.load(Ordering::SeqCst) < 2
+                && waited.elapsed() < Duration::from_secs(3)
+                && !state.released.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            // Before answering: the client may ask again once it has the answer.
+            state.gathered.fetch_sub(1, Ordering::SeqCst);
+            serve(&mut stream, &bytes, true);
+        }
         Some(Behaviour::FailTimes(n, code, bytes)) => {
             if hit <= n {
                 let _ = stream.write_all(header(&format!("{code} Error"), 0).as_bytes());
