@@ -4,9 +4,9 @@
 
 use crate::{config, fetch, index, package, project, resolve, store};
 
-mod info;
 #[cfg(test)]
 mod hint_rule;
+mod info;
 
 pub use info::InfoError;
 
