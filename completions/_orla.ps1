@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
     $completions = @(switch ($command) {
         'orla' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -59,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--local', '--local', [CompletionResultType]::ParameterName, 'Install a local package directory or .tar.gz archive')
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall even if the version is already installed')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tools'' permissions without asking')
@@ -78,6 +80,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;uninstall' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -91,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;rm' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -104,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;list' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'List the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'List only the project''s own tools (an error outside a project)')
@@ -120,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;ls' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'List the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'List only the project''s own tools (an error outside a project)')
@@ -136,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;init' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -149,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;use' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Act on the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -163,6 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;verify' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per installed name and version')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -178,6 +187,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;search' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Search only this registry (a configured name or a location)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, best match first')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -193,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;info' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Look only in this registry (a configured name or a location)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON object')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -208,6 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;update' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to update from (a configured name or a location)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, and change nothing')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
@@ -225,6 +237,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;run' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to take the tool from (a configured name or a location)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the tool''s permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the tool''s permissions without asking')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -240,6 +253,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;which' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Look in the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -254,6 +268,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;dir' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -268,6 +283,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;__complete' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -281,6 +297,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;cache' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -297,6 +314,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;cache;clear' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -310,6 +328,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;cache;dir' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -338,6 +357,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -351,6 +371,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;tool' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -381,6 +402,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--author', '--author', [CompletionResultType]::ParameterName, 'Author or maintainer')
             [CompletionResult]::new('--license', '--license', [CompletionResultType]::ParameterName, 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Ask nothing: take every answer from the flags and their defaults')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write into an existing, non-empty directory, replacing the files scaffold writes')
@@ -397,6 +419,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;tool;validate' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the problems as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -413,6 +436,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the result as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -428,6 +452,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;tool;publish' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index to publish into')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--init', '--init', [CompletionResultType]::ParameterName, 'Create the index (config.json, registry.yaml) if it has none')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the published record as JSON')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -444,6 +469,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;tool;yank' {
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'The registry index')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Un-yank: make the version installable by ranges again')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -485,6 +511,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;migrate' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -501,6 +528,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;migrate;capsule' {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Migrate every capsule under this tools directory')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Only print the tool.yaml that would be written')
             [CompletionResult]::new('--remove-legacy', '--remove-legacy', [CompletionResultType]::ParameterName, 'Delete orla-tool.json instead of keeping orla-tool.json.bak')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing tool.yaml that differs from the migrated one')
@@ -534,6 +562,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Log format on stderr [default: orla.yaml `log_format`, else json]')
             [CompletionResult]::new('--log-level', '--log-level', [CompletionResultType]::ParameterName, 'Log level [default: orla.yaml `log_level`, else info]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Serve the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -549,6 +578,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;client' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -568,6 +598,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change without writing anything')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -585,6 +616,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change without writing anything')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
@@ -600,6 +632,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
         'orla;client;list' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array, one object per client')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')

@@ -272,7 +272,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version install uninstall rm list ls init use verify search info update run which dir __complete cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version install uninstall rm list ls init use verify search info update run which dir __complete cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,6 +280,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -290,7 +294,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd____complete)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version installed available"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version installed available"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -298,6 +302,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -308,7 +316,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version clear dir help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version clear dir help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +324,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -326,7 +338,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache__subcmd__clear)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -334,6 +346,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -344,7 +360,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache__subcmd__dir)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,6 +368,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -418,7 +438,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version add remove list help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -426,6 +446,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -436,7 +460,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__add)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +476,10 @@ _orla() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -532,7 +560,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__list)
-            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -540,6 +568,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -550,7 +582,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__remove)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -568,6 +600,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -576,7 +612,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__completions)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,6 +620,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -594,7 +634,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__dir)
-            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +642,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1060,7 +1104,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__info)
-            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1074,6 +1118,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1082,7 +1130,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__init)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1090,6 +1138,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1100,7 +1152,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__install)
-            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --strict --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --strict --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1118,6 +1170,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1126,7 +1182,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__list)
-            opts="-q -h -V --json --global --project --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --global --project --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,6 +1190,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1144,7 +1204,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version capsule help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version capsule help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1152,6 +1212,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1162,7 +1226,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__migrate__subcmd__capsule)
-            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --all --dry-run --remove-legacy --force --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1174,6 +1238,10 @@ _orla() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1226,7 +1294,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__run)
-            opts="-y -q -h -V --registry --yes --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --registry --yes --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1238,6 +1306,10 @@ _orla() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1248,7 +1320,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__search)
-            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --registry --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1262,6 +1334,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1270,7 +1346,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__serve)
-            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1304,6 +1380,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1312,7 +1392,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version scaffold validate pack publish yank help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version scaffold validate pack publish yank help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1320,6 +1400,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1428,7 +1512,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__pack)
-            opts="-o -q -h -V --output --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-o -q -h -V --output --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1446,6 +1530,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1454,7 +1542,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__publish)
-            opts="-q -h -V --index --init --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --index --init --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1468,6 +1556,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1476,7 +1568,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__scaffold)
-            opts="-y -q -h -V --dir --description --language --binary --mode --arguments --permission --param --tool-version --author --license --yes --force --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --dir --description --language --binary --mode --arguments --permission --param --tool-version --author --license --yes --force --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1530,6 +1622,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1538,7 +1634,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__validate)
-            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1546,6 +1642,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1556,7 +1656,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__tool__subcmd__yank)
-            opts="-q -h -V --index --undo --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --index --undo --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1570,6 +1670,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1578,7 +1682,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__uninstall)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1586,6 +1690,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1596,7 +1704,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__update)
-            opts="-y -q -h -V --dry-run --registry --yes --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-y -q -h -V --dry-run --registry --yes --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1610,6 +1718,10 @@ _orla() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1618,7 +1730,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__use)
-            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1626,6 +1738,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1636,7 +1752,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__verify)
-            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --json --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1644,6 +1760,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1654,7 +1774,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__which)
-            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1662,6 +1782,10 @@ _orla() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -19,6 +19,7 @@ set edit:completion:arg-completer[orla] = {|@words|
     var completions = [
         &'orla'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -55,6 +56,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --local 'Install a local package directory or .tar.gz archive'
             cand --registry 'Registry to install from: a name from config.yaml or orla.yaml, `builtin`, an index directory, a git URL or a sparse+https:// URL [default: every configured registry, in order]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --force 'Reinstall even if the version is already installed'
             cand -y 'Accept the tools'' permissions without asking'
             cand --yes 'Accept the tools'' permissions without asking'
@@ -73,6 +75,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;uninstall'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -85,6 +88,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;rm'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -97,6 +101,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;list'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
             cand --project 'List only the project''s own tools (an error outside a project)'
@@ -112,6 +117,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;ls'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand --global 'List the global root (~/.orla or ORLA_HOME), even inside a project'
             cand --project 'List only the project''s own tools (an error outside a project)'
@@ -127,6 +133,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;init'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -139,6 +146,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;use'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Act on the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -152,6 +160,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;verify'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON array, one object per installed name and version'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -166,6 +175,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;search'= {
             cand --registry 'Search only this registry (a configured name or a location)'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON array, best match first'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -180,6 +190,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;info'= {
             cand --registry 'Look only in this registry (a configured name or a location)'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON object'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -194,6 +205,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;update'= {
             cand --registry 'Registry to update from (a configured name or a location)'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --dry-run 'Show what would change, and change nothing'
             cand -y 'Accept the new versions'' permissions without asking'
             cand --yes 'Accept the new versions'' permissions without asking'
@@ -210,6 +222,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;run'= {
             cand --registry 'Registry to take the tool from (a configured name or a location)'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -y 'Accept the tool''s permissions without asking'
             cand --yes 'Accept the tool''s permissions without asking'
             cand -q 'Print only errors and warnings'
@@ -224,6 +237,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;which'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Look in the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -237,6 +251,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;dir'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -250,6 +265,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;__complete'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -262,6 +278,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;cache'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -277,6 +294,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;cache;clear'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -289,6 +307,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;cache;dir'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -312,6 +331,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;completions'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -324,6 +344,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;tool'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -353,6 +374,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --author 'Author or maintainer'
             cand --license 'SPDX license identifier, written to LICENSE (`none` for no license) [default: none]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -y 'Ask nothing: take every answer from the flags and their defaults'
             cand --yes 'Ask nothing: take every answer from the flags and their defaults'
             cand --force 'Write into an existing, non-empty directory, replacing the files scaffold writes'
@@ -368,6 +390,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;tool;validate'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print the problems as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -383,6 +406,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -o 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
             cand --output 'Where to write the archive: a file, or an existing directory [default: ./NAME-VERSION.tar.gz]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print the result as JSON'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -397,6 +421,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;tool;publish'= {
             cand --index 'The registry index to publish into'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --init 'Create the index (config.json, registry.yaml) if it has none'
             cand --json 'Print the published record as JSON'
             cand -q 'Print only errors and warnings'
@@ -412,6 +437,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;tool;yank'= {
             cand --index 'The registry index'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --undo 'Un-yank: make the version installable by ranges again'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -445,6 +471,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;migrate'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -460,6 +487,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;migrate;capsule'= {
             cand --all 'Migrate every capsule under this tools directory'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --dry-run 'Only print the tool.yaml that would be written'
             cand --remove-legacy 'Delete orla-tool.json instead of keeping orla-tool.json.bak'
             cand --force 'Replace an existing tool.yaml that differs from the migrated one'
@@ -489,6 +517,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --log-format 'Log format on stderr [default: orla.yaml `log_format`, else json]'
             cand --log-level 'Log level [default: orla.yaml `log_level`, else info]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --stdio 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
             cand --global 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
@@ -503,6 +532,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;client'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -521,6 +551,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Use the global root even inside a project'
             cand --dry-run 'Print the change without writing anything'
             cand -q 'Print only errors and warnings'
@@ -537,6 +568,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Use the global root even inside a project'
             cand --dry-run 'Print the change without writing anything'
             cand -q 'Print only errors and warnings'
@@ -551,6 +583,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         }
         &'orla;client;list'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --json 'Print a JSON array, one object per client'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
@@ -683,7 +716,7 @@ set edit:completion:arg-completer[orla] = {|@words|
     var names = [&'orla;uninstall'=installed &'orla;rm'=installed &'orla;use'=installed &'orla;which'=installed &'orla;verify'=installed &'orla;update'=installed &'orla;install'=available &'orla;run'=available &'orla;info'=available &'orla;search'=available]
     if (has-key $names $command) {
         try {
-            orla __complete $names[$command] 2>/dev/null
+            orla __complete $names[$command] 2>/dev/null | from-lines
         } catch {
         }
     }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_orla_global_optspecs
-    string join \n q/quiet color= offline refresh allow-rollback h/help V/version
+    string join \n q/quiet color= offline refresh allow-rollback message-format= h/help V/version
 end
 
 function __fish_orla_needs_command
@@ -27,6 +27,8 @@ end
 complete -c orla -n "__fish_orla_needs_command" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_needs_command" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_needs_command" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_needs_command" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_needs_command" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -60,6 +62,8 @@ complete -c orla -n "__fish_orla_using_subcommand install" -l registry -d 'Regis
 complete -c orla -n "__fish_orla_using_subcommand install" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand install" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand install" -l force -d 'Reinstall even if the version is already installed'
 complete -c orla -n "__fish_orla_using_subcommand install" -s y -l yes -d 'Accept the tools\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand install" -l locked -d 'In a project: fail instead of changing orla.lock (for CI)'
@@ -74,6 +78,8 @@ complete -c orla -n "__fish_orla_using_subcommand install" -s V -l version -d 'P
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand uninstall" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand uninstall" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -83,6 +89,8 @@ complete -c orla -n "__fish_orla_using_subcommand uninstall" -s V -l version -d 
 complete -c orla -n "__fish_orla_using_subcommand rm" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand rm" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand rm" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand rm" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand rm" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -92,6 +100,8 @@ complete -c orla -n "__fish_orla_using_subcommand rm" -s V -l version -d 'Print 
 complete -c orla -n "__fish_orla_using_subcommand list" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand list" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand list" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand list" -l global -d 'List the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand list" -l project -d 'List only the project\'s own tools (an error outside a project)'
@@ -104,6 +114,8 @@ complete -c orla -n "__fish_orla_using_subcommand list" -s V -l version -d 'Prin
 complete -c orla -n "__fish_orla_using_subcommand ls" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand ls" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand ls" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand ls" -l global -d 'List the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand ls" -l project -d 'List only the project\'s own tools (an error outside a project)'
@@ -116,6 +128,8 @@ complete -c orla -n "__fish_orla_using_subcommand ls" -s V -l version -d 'Print 
 complete -c orla -n "__fish_orla_using_subcommand init" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand init" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand init" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand init" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand init" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -125,6 +139,8 @@ complete -c orla -n "__fish_orla_using_subcommand init" -s V -l version -d 'Prin
 complete -c orla -n "__fish_orla_using_subcommand use" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand use" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand use" -l global -d 'Act on the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand use" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand use" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -135,6 +151,8 @@ complete -c orla -n "__fish_orla_using_subcommand use" -s V -l version -d 'Print
 complete -c orla -n "__fish_orla_using_subcommand verify" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand verify" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand verify" -l json -d 'Print a JSON array, one object per installed name and version'
 complete -c orla -n "__fish_orla_using_subcommand verify" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand verify" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -146,6 +164,8 @@ complete -c orla -n "__fish_orla_using_subcommand search" -l registry -d 'Search
 complete -c orla -n "__fish_orla_using_subcommand search" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand search" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand search" -l json -d 'Print a JSON array, best match first'
 complete -c orla -n "__fish_orla_using_subcommand search" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand search" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -157,6 +177,8 @@ complete -c orla -n "__fish_orla_using_subcommand info" -l registry -d 'Look onl
 complete -c orla -n "__fish_orla_using_subcommand info" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand info" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand info" -l json -d 'Print a JSON object'
 complete -c orla -n "__fish_orla_using_subcommand info" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand info" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -168,6 +190,8 @@ complete -c orla -n "__fish_orla_using_subcommand update" -l registry -d 'Regist
 complete -c orla -n "__fish_orla_using_subcommand update" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand update" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand update" -l dry-run -d 'Show what would change, and change nothing'
 complete -c orla -n "__fish_orla_using_subcommand update" -s y -l yes -d 'Accept the new versions\' permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand update" -s q -l quiet -d 'Print only errors and warnings'
@@ -180,6 +204,8 @@ complete -c orla -n "__fish_orla_using_subcommand run" -l registry -d 'Registry 
 complete -c orla -n "__fish_orla_using_subcommand run" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand run" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand run" -s y -l yes -d 'Accept the tool\'s permissions without asking'
 complete -c orla -n "__fish_orla_using_subcommand run" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand run" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -190,6 +216,8 @@ complete -c orla -n "__fish_orla_using_subcommand run" -s V -l version -d 'Print
 complete -c orla -n "__fish_orla_using_subcommand which" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand which" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand which" -l global -d 'Look in the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand which" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand which" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -200,6 +228,8 @@ complete -c orla -n "__fish_orla_using_subcommand which" -s V -l version -d 'Pri
 complete -c orla -n "__fish_orla_using_subcommand dir" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand dir" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand dir" -l global -d 'The global root\'s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand dir" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand dir" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -210,6 +240,8 @@ complete -c orla -n "__fish_orla_using_subcommand dir" -s V -l version -d 'Print
 complete -c orla -n "__fish_orla_using_subcommand __complete" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand __complete" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand __complete" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand __complete" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand __complete" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -219,6 +251,8 @@ complete -c orla -n "__fish_orla_using_subcommand __complete" -s V -l version -d
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_subcommand_from clear dir help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -231,6 +265,8 @@ complete -c orla -n "__fish_orla_using_subcommand cache; and not __fish_seen_sub
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from clear" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -240,6 +276,8 @@ complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcomm
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcommand_from dir" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -252,6 +290,8 @@ complete -c orla -n "__fish_orla_using_subcommand cache; and __fish_seen_subcomm
 complete -c orla -n "__fish_orla_using_subcommand completions" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand completions" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand completions" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand completions" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand completions" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -261,6 +301,8 @@ complete -c orla -n "__fish_orla_using_subcommand completions" -s V -l version -
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand tool; and not __fish_seen_subcommand_from scaffold validate pack publish yank help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -292,6 +334,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s y -l yes -d 'Ask nothing: take every answer from the flags and their defaults'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -l force -d 'Write into an existing, non-empty directory, replacing the files scaffold writes'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from scaffold" -s q -l quiet -d 'Print only errors and warnings'
@@ -303,6 +347,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l json -d 'Print the problems as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from validate" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -314,6 +360,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l json -d 'Print the result as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from pack" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -325,6 +373,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l init -d 'Create the index (config.json, registry.yaml) if it has none'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -l json -d 'Print the published record as JSON'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from publish" -s q -l quiet -d 'Print only errors and warnings'
@@ -337,6 +387,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l undo -d 'Un-yank: make the version installable by ranges again'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcommand_from yank" -l offline -d 'Use no network: registries and archives come from the cache'
@@ -353,6 +405,8 @@ complete -c orla -n "__fish_orla_using_subcommand tool; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and not __fish_seen_subcommand_from capsule help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -365,6 +419,8 @@ complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subco
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l dry-run -d 'Only print the tool.yaml that would be written'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l remove-legacy -d 'Delete orla-tool.json instead of keeping orla-tool.json.bak'
 complete -c orla -n "__fish_orla_using_subcommand migrate; and __fish_seen_subcommand_from capsule" -l force -d 'Replace an existing tool.yaml that differs from the migrated one'
@@ -390,6 +446,8 @@ fatal\t''"
 complete -c orla -n "__fish_orla_using_subcommand serve" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand serve" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand serve" -l stdio -d 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
 complete -c orla -n "__fish_orla_using_subcommand serve" -l global -d 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand serve" -s q -l quiet -d 'Print only errors and warnings'
@@ -401,6 +459,8 @@ complete -c orla -n "__fish_orla_using_subcommand serve" -s V -l version -d 'Pri
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'
@@ -416,6 +476,8 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l global -d 'Use the global root even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l dry-run -d 'Print the change without writing anything'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only errors and warnings'
@@ -429,6 +491,8 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l global -d 'Use the global root even inside a project'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l dry-run -d 'Print the change without writing anything'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only errors and warnings'
@@ -440,6 +504,8 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l message-format -d 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)' -r -f -a "human\t''
+json\t''"
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l json -d 'Print a JSON array, one object per client'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l offline -d 'Use no network: registries and archives come from the cache'

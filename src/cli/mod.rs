@@ -48,8 +48,20 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub allow_rollback: bool,
 
+    /// How status lines, warnings and errors are written on stderr: human,
+    /// or json (one JSON object per line, see docs/events.md)
+    #[arg(long, value_name = "FORMAT", global = true, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How messages on stderr are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
 }
 
 /// When messages are coloured.

@@ -21,9 +21,10 @@ mod which;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, MigrateCommand, ToolCommand};
+use crate::cli::{Cli, Command, MessageFormat, MigrateCommand, ToolCommand};
 use crate::context::Context;
 use crate::error::Error;
+use crate::progress::Reporter;
 
 pub(crate) use output::{shell_quote, table, table_fit, write_stdout};
 
@@ -32,14 +33,31 @@ pub(crate) use output::{shell_quote, table, table_fit, write_stdout};
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && json_requested() => {
+            // The flag was not parsed, but a script asked for JSON lines.
+            let message = e.to_string();
+            let message = message.lines().next().unwrap_or_default();
+            let message = message.strip_prefix("error: ").unwrap_or(message);
+            crate::progress::JsonLines::new(false).report(crate::progress::Event::Error {
+                message: message.to_string(),
+                hint: None,
+                exit_code: 2,
+            });
+            return 2;
+        }
         Err(e) => {
             let _ = e.print();
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
     let color = cli.color.forced();
+    let json = cli.message_format == MessageFormat::Json;
     match run(cli) {
         Ok(()) => 0,
+        Err(e) if json => {
+            crate::progress::JsonLines::new(false).report(e.to_event());
+            e.exit_code()
+        }
         Err(e) => {
             let color = crate::context::stderr_color(color);
             crate::progress::eprint_error(&e.render(), color);
@@ -48,12 +66,25 @@ pub fn main() -> i32 {
     }
 }
 
+/// Whether the command line asks for `--message-format json`, judged on
+/// the raw arguments when clap refused them.
+fn json_requested() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().enumerate().any(|(i, a)| {
+        a == "--message-format=json"
+            || a == "--message-format" && args.get(i + 1).is_some_and(|v| v == "json")
+    })
+}
+
 pub fn run(cli: Cli) -> Result<(), Error> {
     if let Command::Completions(args) = &cli.command {
         let script = crate::cli::generate::completion(args.shell);
         return write_stdout(&script);
     }
     let mut ctx = Context::from_env(cli.quiet, cli.color.forced())?;
+    if cli.message_format == MessageFormat::Json {
+        ctx.reporter = Box::new(crate::progress::JsonLines::new(cli.quiet));
+    }
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
     ctx.allow_rollback = cli.allow_rollback;
@@ -139,4 +170,3 @@ pub(crate) fn tool_name(command: &str, arg: &str) -> Result<String, Error> {
     }
     Ok(spec.name)
 }
-

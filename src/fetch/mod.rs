@@ -315,6 +315,13 @@ impl Fetcher {
         };
         let (result, copied) = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
         reporter.download_finish(progress);
+        if result.is_ok() {
+            reporter.report(crate::progress::Event::Verified {
+                label: job.label.clone(),
+                blake3: job.expected.blake3.to_string(),
+                size: job.expected.size,
+            });
+        }
         if let Some(tmp) = tmp {
             // A copy that failed part way holds only some of the bytes.
             if result.is_ok() && copied {

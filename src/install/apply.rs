@@ -163,7 +163,11 @@ pub(crate) fn apply(
         // risk), which a record cannot tell from `permissions: []`. The risk
         // is the higher of these and the permissions' own.
         let risk = package.tool.risk();
-        let shown = package.tool.permissions.describe();
+        let asked = package
+            .tool
+            .permissions
+            .is_declared()
+            .then(|| package.tool.permissions.to_vec());
         match &plan.declared {
             None => {
                 // Named by what was unpacked: a local archive's plan knows only its path.
@@ -172,7 +176,7 @@ pub(crate) fn apply(
                 confirm_risk(
                     ctx,
                     &label,
-                    &shown,
+                    asked.as_deref(),
                     risk,
                     yes || plan.consent_recorded(&package.tool),
                 )?;
@@ -182,7 +186,7 @@ pub(crate) fn apply(
                     declared.iter().map(|p| Permission::parse(p)).collect();
                 let consented = RiskLevel::derive(&parsed);
                 if risk > consented && risk.needs_confirmation() {
-                    confirm_risk(ctx, &plan.label, &shown, risk, yes)?;
+                    confirm_risk(ctx, &plan.label, asked.as_deref(), risk, yes)?;
                 }
             }
         }

@@ -21,29 +21,29 @@ pub(crate) fn confirm(
     confirm_risk(
         ctx,
         label,
-        &risk::describe(permissions),
+        Some(permissions),
         RiskLevel::derive(&parsed),
         yes,
     )
 }
 
 /// As `confirm`, for a risk level known otherwise than from the permissions
-/// (`shown`: the permissions as a person reads them, `undeclared` included).
+/// (`None`: tool.yaml declares none).
 pub(crate) fn confirm_risk(
     ctx: &Context,
     label: &str,
-    shown: &str,
+    permissions: Option<&[String]>,
     risk: RiskLevel,
     yes: bool,
 ) -> Result<(), Error> {
     ctx.reporter.report(Event::Permissions {
         tool: label.to_string(),
-        permissions: shown.to_string(),
+        permissions: permissions.map(<[String]>::to_vec),
         risk: risk.as_str().to_string(),
     });
-    let shown = match shown {
-        "undeclared" => "undeclared permissions",
-        other => other,
+    let shown = match permissions {
+        None => "undeclared permissions".to_string(),
+        Some(list) => risk::describe(list),
     };
     if !risk.needs_confirmation() || yes {
         return Ok(());

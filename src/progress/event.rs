@@ -24,11 +24,11 @@ pub enum Event {
         version: Version,
         registry: String,
     },
-    /// A tool's permissions, shown before it is installed. `permissions`
-    /// is how a person reads them (`undeclared` when tool.yaml has none).
+    /// A tool's permissions, shown before it is installed (`None`: its
+    /// tool.yaml declares none, which is high risk).
     Permissions {
         tool: String,
-        permissions: String,
+        permissions: Option<Vec<String>>,
         risk: String,
     },
     /// An archive starts streaming (HTTP, a file, the built-in registry,
@@ -48,7 +48,7 @@ pub enum Event {
     Verified {
         label: String,
         blake3: String,
-        size: u64,
+        size: Option<u64>,
     },
     /// A tag of a git-source tool is checked out.
     CheckingOut { repository: String, tag: String },

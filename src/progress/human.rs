@@ -42,9 +42,10 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             permissions,
             risk,
         } => {
-            let shown = match permissions.as_str() {
-                "undeclared" => "undeclared permissions",
-                other => other,
+            let shown = match permissions.as_deref() {
+                None => "undeclared permissions".to_string(),
+                Some([]) => "none".to_string(),
+                Some(list) => list.join(", "),
             };
             one("Permissions", format!("{tool}: {shown} (risk: {risk})"))
         }
@@ -321,5 +322,77 @@ impl Reporter for Printer {
                 multi.remove(&bar);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use semver::Version;
+
+    fn text(event: Event) -> Vec<String> {
+        lines(&event)
+            .into_iter()
+            .map(|line| match line {
+                Line::Status(verb, message) => format!("{verb:>12} {message}"),
+                Line::Custom(verb, message) => format!("{verb:>12} {message}"),
+                Line::Waiting(message) => format!("{:>12} {message}", "Waiting"),
+                Line::Warning(message) => format!("warning: {message}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_install_says_which_version_is_served() {
+        let v = |s: &str| Version::parse(s).unwrap();
+        assert_eq!(
+            text(Event::Installed {
+                name: "fs".into(),
+                version: v("2.0.0-rc.1"),
+                path: "/t/fs/2.0.0-rc.1".into(),
+                reinstalled: true,
+                active: false,
+                served_version: Some(v("1.2.1")),
+                served_because: Some(ServedBecause::PreRelease),
+            }),
+            [
+                " Reinstalled fs 2.0.0-rc.1 to /t/fs/2.0.0-rc.1",
+                "      Active fs 1.2.1 stays the version served (pre-releases are served only when chosen); `orla use fs@2.0.0-rc.1` serves 2.0.0-rc.1",
+            ]
+        );
+        // No served entry (another root's tool of that name): one line.
+        assert_eq!(
+            text(Event::Installed {
+                name: "fs".into(),
+                version: v("1.0.0"),
+                path: "/t".into(),
+                reinstalled: false,
+                active: false,
+                served_version: None,
+                served_because: None,
+            }),
+            ["   Installed fs 1.0.0 to /t"]
+        );
+        assert_eq!(
+            text(Event::Skipped {
+                name: "fs".into(),
+                version: Some(v("2.0.0")),
+                reason: SkipReason::NewerThanAllowed {
+                    newest: v("1.2.1"),
+                    requirement: Some("^1".into()),
+                },
+            }),
+            ["    Skipping fs 2.0.0: newer than 1.2.1, the newest orla.yaml's \"^1\" allows"]
+        );
+        assert_eq!(
+            text(Event::ProjectUpToDate { tools: 1 }),
+            ["  Up to date 1 tool, as orla.lock pins it"]
+        );
+        assert!(text(Event::Resolved {
+            name: "fs".into(),
+            version: v("1.0.0"),
+            registry: "builtin".into()
+        })
+        .is_empty());
     }
 }

@@ -41,7 +41,7 @@ use crate::fs::{atomic_write, remove_temp_files, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
 use crate::manifest::{self, Manifest};
 use crate::package::names;
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 use crate::root::pins;
 pub use crate::root::StoreError;
 use crate::root::{InstallRoot, LOCK};
@@ -314,10 +314,7 @@ impl<'a> Store<'a> {
                     rename_exchange(new, &target)
                         .map_err(StoreError::io("cannot roll back", &target))?;
                 }
-                reporter.warn(&format!(
-                    "undid the unfinished install of {} {}",
-                    step.name, step.version
-                ));
+                reporter.report(rolled_back(step));
                 continue;
             }
             let old_moved = old.as_ref().is_some_and(|o| o.is_dir());
@@ -330,10 +327,7 @@ impl<'a> Store<'a> {
                     && exchange_supported(aside)
                     && rename_exchange(old, &target).is_ok()
                 {
-                    reporter.warn(&format!(
-                        "undid the unfinished install of {} {}",
-                        step.name, step.version
-                    ));
+                    reporter.report(rolled_back(step));
                     continue;
                 }
             }
@@ -355,15 +349,7 @@ impl<'a> Store<'a> {
                 }
             }
             let _ = fs::remove_dir(parent); // a name directory left empty
-            reporter.warn(&format!(
-                "undid the unfinished {} of {} {}",
-                match step.kind {
-                    StepKind::Commit => "install",
-                    StepKind::Remove => "removal",
-                },
-                step.name,
-                step.version
-            ));
+            reporter.report(rolled_back(step));
         }
         sync_dir(&self.root.tools_dir);
         self.restore_state_files(&text)?;
@@ -810,4 +796,17 @@ fn file_name(path: &Path) -> String {
         .expect("staging directories have a name")
         .to_string_lossy()
         .into_owned()
+}
+
+/// The warning of a journal step undone by recovery.
+fn rolled_back(step: &Step) -> Event {
+    Event::Warning(Warning::RolledBack {
+        name: step.name.clone(),
+        version: step.version.clone(),
+        what: match step.kind {
+            StepKind::Commit => "install",
+            StepKind::Remove => "removal",
+        }
+        .to_string(),
+    })
 }

@@ -11,6 +11,7 @@ mod builtin_registry;
 mod cli_output;
 mod crash_and_concurrency;
 mod disk_errors;
+mod events;
 mod generated;
 mod hostile_archives;
 mod hostile_indexes;
