@@ -22,6 +22,7 @@ use crate::index::IndexError;
 use crate::migrate::capsule::CapsuleError;
 use crate::migrate::directory::{MigrateError, Summary};
 use crate::package::pack::PackError;
+use crate::package::scaffold::answers::ScaffoldError;
 use crate::package::validate::{Problem, Severity};
 use crate::package::PackageError;
 use crate::project::ProjectError;
@@ -48,6 +49,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("InfoError", "src/error/info.rs"),
     ("MigrateError", "src/migrate/directory.rs"),
     ("InstallError", "src/error/install.rs"),
+    ("ScaffoldError", "src/package/scaffold/answers.rs"),
 ];
 
 /// Variants with no fix a person could apply, and why.
@@ -299,6 +301,18 @@ fn all_cases() -> Vec<Case> {
         LocalPin => InstallError::LocalPin { name: name(), version: v("1.0.0"), reason: "r".into() },
         DigestChanged => InstallError::DigestChanged { name: name(), version: v("1.0.0"), actual: "a".into(), pinned: "b".into() },
     ));
+    out.extend(cases!(ScaffoldError:
+        Name => ScaffoldError::Name(crate::package::names::NameError::Empty),
+        Flag => ScaffoldError::Flag { flag: "tool-version", message: "bad".into() },
+        UnknownPermission => ScaffoldError::UnknownPermission("x".into()),
+        BadLicense => ScaffoldError::BadLicense("x".into()),
+        BinaryWithoutLanguage => ScaffoldError::BinaryWithoutLanguage,
+        ArgumentsForCapsule => ScaffoldError::ArgumentsForCapsule,
+        ReadBinary => ScaffoldError::ReadBinary { path: "./b".into(), source: denied() },
+        DirTaken => ScaffoldError::DirTaken { dir: "./a".into() },
+        Create => ScaffoldError::Create { dir: "./a".into(), source: denied() },
+        Prompt => ScaffoldError::Prompt { reason: "r".into() },
+    ));
     let dir = || PathBuf::from("/caps/a");
     out.extend(cases!(MigrateError:
         NotADirectory => MigrateError::NotADirectory { path: dir(), exists: false, all: false },
@@ -444,4 +458,30 @@ fn every_stage_error_has_a_hint_or_a_reason_for_none() {
     problems.sort();
     problems.dedup();
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn variants_are_read_from_the_enum_body_only() {
+    let source = r#"
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    /// A doc comment.
+    #[error("a {name}")]
+    Struct {
+        name: String,
+        #[source]
+        Inner: Foo,
+    },
+    #[error("b")]
+    Tuple(String),
+    #[error("c")]
+    Unit,
+}
+
+impl DemoError {
+    Outside,
+}
+"#;
+    let found: Vec<String> = variants(source, "DemoError").into_iter().collect();
+    assert_eq!(found, ["Struct", "Tuple", "Unit"]);
 }

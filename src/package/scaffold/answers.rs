@@ -74,7 +74,17 @@ impl ScaffoldError {
             ScaffoldError::Prompt { .. } => {
                 "pass --yes and flags to scaffold without questions".into()
             }
-            _ => return None,
+            ScaffoldError::Name(_) => {
+                "a tool name is lowercase letters, digits, '.', '_' and '-', e.g. my-tool".into()
+            }
+            ScaffoldError::Flag { flag, .. } => {
+                format!("`orla tool scaffold --help` describes --{flag}")
+            }
+            ScaffoldError::BinaryWithoutLanguage => {
+                "pass --language binary with --binary, or drop --binary".into()
+            }
+            // Another I/O error, which the message names.
+            ScaffoldError::Create { .. } => return None,
         })
     }
 
