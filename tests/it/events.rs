@@ -347,3 +347,50 @@ fn a_rolled_back_install_is_a_typed_warning_beside_the_data_on_stdout() {
     let listed = run.json();
     assert!(listed.to_string().contains("alpha"), "{listed}");
 }
+
+#[test]
+fn waiting_for_a_lock_is_an_event() {
+    use std::io::BufRead;
+    let t = TestContext::new();
+    t.run(&["list"]).success();
+    // Another orla holding the root's lock.
+    let held = orla::lock::FileLock::acquire(
+        &t.home.join(".lock"),
+        orla::lock::LockKind::Exclusive,
+        "the install root",
+        &orla::progress::Silent,
+    )
+    .unwrap();
+    let mut child = t
+        .command(&["install", "fs-read", "--message-format", "json"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = Vec::new();
+    // Released only once the waiting orla said so.
+    loop {
+        let mut line = String::new();
+        assert_ne!(stderr.read_line(&mut line).unwrap(), 0, "{seen:#?}");
+        let event: Value = serde_json::from_str(&line).unwrap();
+        seen.push(event.clone());
+        if event["event"] == "lock_wait" {
+            assert_eq!(event["what"], "the install root");
+            assert_eq!(
+                event["path"].as_str(),
+                Some(t.home.join(".lock").to_str().unwrap())
+            );
+            break;
+        }
+    }
+    drop(held);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{rest}");
+    let installed: Vec<Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &Value| e["event"] == "installed")
+        .collect();
+    assert_eq!(installed.len(), 1, "{rest}");
+}
