@@ -307,8 +307,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove everything in the cache (it is fetched again when needed)')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -340,9 +341,26 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'orla;cache;prune' {
+            [CompletionResult]::new('--max-age', '--max-age', [CompletionResultType]::ParameterName, 'Remove what was not used for this long: 30d, 12h, 90m, 0 for any age')
+            [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Then remove the least recently used packages until the rest take at most this: 500M, 2G')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'orla;cache;help' {
-            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove everything in the cache (it is fetched again when needed)')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -350,6 +368,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;cache;help;dir' {
+            break
+        }
+        'orla;cache;help;prune' {
             break
         }
         'orla;cache;help;help' {
@@ -727,14 +748,18 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;cache' {
-            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove cached archives and registry clones (they are fetched again when needed)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove everything in the cache (it is fetched again when needed)')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the cache directory')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age')
             break
         }
         'orla;help;cache;clear' {
             break
         }
         'orla;help;cache;dir' {
+            break
+        }
+        'orla;help;cache;prune' {
             break
         }
         'orla;help;completions' {

@@ -91,6 +91,9 @@ _orla() {
             orla__subcmd__cache,help)
                 cmd="orla__subcmd__cache__subcmd__help"
                 ;;
+            orla__subcmd__cache,prune)
+                cmd="orla__subcmd__cache__subcmd__prune"
+                ;;
             orla__subcmd__cache__subcmd__help,clear)
                 cmd="orla__subcmd__cache__subcmd__help__subcmd__clear"
                 ;;
@@ -99,6 +102,9 @@ _orla() {
                 ;;
             orla__subcmd__cache__subcmd__help,help)
                 cmd="orla__subcmd__cache__subcmd__help__subcmd__help"
+                ;;
+            orla__subcmd__cache__subcmd__help,prune)
+                cmd="orla__subcmd__cache__subcmd__help__subcmd__prune"
                 ;;
             orla__subcmd__client,add)
                 cmd="orla__subcmd__client__subcmd__add"
@@ -189,6 +195,9 @@ _orla() {
                 ;;
             orla__subcmd__help__subcmd__cache,dir)
                 cmd="orla__subcmd__help__subcmd__cache__subcmd__dir"
+                ;;
+            orla__subcmd__help__subcmd__cache,prune)
+                cmd="orla__subcmd__help__subcmd__cache__subcmd__prune"
                 ;;
             orla__subcmd__help__subcmd__client,add)
                 cmd="orla__subcmd__help__subcmd__client__subcmd__add"
@@ -316,7 +325,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version clear dir help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version clear dir prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,7 +391,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__cache__subcmd__help)
-            opts="clear dir help"
+            opts="clear dir prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -430,6 +439,50 @@ _orla() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__cache__subcmd__prune)
+            opts="-q -h -V --max-age --max-size --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -684,7 +737,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__cache)
-            opts="clear dir"
+            opts="clear dir prune"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -712,6 +765,20 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__cache__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__cache__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

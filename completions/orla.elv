@@ -288,8 +288,9 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand clear 'Remove everything in the cache (it is fetched again when needed)'
             cand dir 'Print the cache directory'
+            cand prune 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;cache;clear'= {
@@ -318,14 +319,32 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;cache;prune'= {
+            cand --max-age 'Remove what was not used for this long: 30d, 12h, 90m, 0 for any age'
+            cand --max-size 'Then remove the least recently used packages until the rest take at most this: 500M, 2G'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'orla;cache;help'= {
-            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand clear 'Remove everything in the cache (it is fetched again when needed)'
             cand dir 'Print the cache directory'
+            cand prune 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'orla;cache;help;clear'= {
         }
         &'orla;cache;help;dir'= {
+        }
+        &'orla;cache;help;prune'= {
         }
         &'orla;cache;help;help'= {
         }
@@ -658,12 +677,15 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;__complete'= {
         }
         &'orla;help;cache'= {
-            cand clear 'Remove cached archives and registry clones (they are fetched again when needed)'
+            cand clear 'Remove everything in the cache (it is fetched again when needed)'
             cand dir 'Print the cache directory'
+            cand prune 'Remove what is old and unneeded: packages no install shares and archives, repositories and clones of registries not configured here, unused for --max-age'
         }
         &'orla;help;cache;clear'= {
         }
         &'orla;help;cache;dir'= {
+        }
+        &'orla;help;cache;prune'= {
         }
         &'orla;help;completions'= {
         }

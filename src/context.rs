@@ -18,6 +18,9 @@ use crate::root::InstallRoot;
 pub const ENV_HOME: &str = "ORLA_HOME";
 /// Overrides the cache directory (default: the platform cache dir, `~/.cache/orla`).
 pub const ENV_CACHE_DIR: &str = "ORLA_CACHE_DIR";
+/// The most the cache's packages may take (`500M`, `2G`): after an install,
+/// the least recently used are removed beyond it (docs/cache.md).
+pub const ENV_CACHE_MAX_SIZE: &str = "ORLA_CACHE_MAX_SIZE";
 /// The registry used when `--registry` is not given (default `builtin`).
 pub const ENV_REGISTRY: &str = "ORLA_REGISTRY";
 /// The registry consulted after the default one for a tool it lacks: `off`
@@ -58,6 +61,7 @@ pub const ENV_PATH: &str = "PATH";
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_HOME, "The global install root (default ~/.orla)."),
     (ENV_CACHE_DIR, "The download and registry cache (default: the platform cache directory, ~/.cache/orla)."),
+    (ENV_CACHE_MAX_SIZE, "The most the cached packages may take, e.g. 500M or 2G: after an install the least recently used beyond it are removed (default: no limit)."),
     (ENV_REGISTRY, "The default registry when --registry is not given (default builtin)."),
     (ENV_PUBLIC_REGISTRY, "The public registry asked for tools no earlier registry has: off drops it, anything else is its location."),
     (ENV_REGISTRY_TTL, "How long a fetched git registry is fresh: 90, 90s, 10m, 2h (default 10m)."),
@@ -93,6 +97,8 @@ pub fn stderr_color(forced: Option<bool>) -> bool {
 pub struct Context {
     pub home: PathBuf,
     pub cache_dir: PathBuf,
+    /// `ORLA_CACHE_MAX_SIZE` in bytes, if set.
+    pub cache_max_size: Option<u64>,
     pub cwd: PathBuf,
     pub default_registry: Option<String>,
     /// The Orla project's public registry (or the location replacing it),
@@ -147,6 +153,17 @@ impl Context {
                 .map(|d| d.cache_dir().to_path_buf())
                 .unwrap_or_else(|| home.join("cache")),
         };
+        let cache_max_size = match non_empty(ENV_CACHE_MAX_SIZE) {
+            Some(text) => Some(crate::fetch::parse_size(&text).map_err(|m| {
+                Error::usage(
+                    format!("{ENV_CACHE_MAX_SIZE}: {m}"),
+                    Some(format!(
+                        "write bytes or a size with a unit, e.g. {ENV_CACHE_MAX_SIZE}=2G, or unset it for no limit"
+                    )),
+                )
+            })?),
+            None => None,
+        };
         let config = UserConfig::load(&home)?;
         let registry_ttl = match non_empty(ENV_REGISTRY_TTL) {
             Some(text) => crate::config::parse_ttl(&text).map_err(|m| {
@@ -199,6 +216,7 @@ impl Context {
             public_registry,
             home,
             cache_dir,
+            cache_max_size,
             config,
             offline,
             refresh: false,

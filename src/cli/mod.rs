@@ -409,11 +409,36 @@ pub struct DirArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(
+    after_help = "The cache holds verified packages (linked into install roots, so a reinstall \
+writes no data), registry clones and git repositories: everything can be fetched again. \
+Set ORLA_CACHE_MAX_SIZE (e.g. 2G) to have installs trim the least recently used packages \
+beyond it. Clear and prune wait for running installs (the cache's lock). See docs/cache.md."
+)]
 pub enum CacheCommand {
-    /// Remove cached archives and registry clones (they are fetched again when needed)
+    /// Remove everything in the cache (it is fetched again when needed)
     Clear,
     /// Print the cache directory
     Dir,
+    /// Remove what is old and unneeded: packages no install shares and archives,
+    /// repositories and clones of registries not configured here, unused for --max-age
+    Prune(CachePruneArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A package an installed tool shares files with (a hard link) is kept: it takes \
+no space of its own. Last use is when a package was last installed from the cache, or a \
+registry last fetched. With ORLA_CACHE_MAX_SIZE or --max-size, the least recently used \
+packages beyond the size are removed too."
+)]
+pub struct CachePruneArgs {
+    /// Remove what was not used for this long: 30d, 12h, 90m, 0 for any age
+    #[arg(long, value_name = "AGE", default_value = "30d")]
+    pub max_age: String,
+    /// Then remove the least recently used packages until the rest take at most this: 500M, 2G
+    #[arg(long, value_name = "SIZE")]
+    pub max_size: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1,15 +1,22 @@
-//! `orla cache dir` and `orla cache clear` (RFC 3 10.2).
+//! `orla cache dir`, `orla cache clear` (RFC 3 10.2) and `orla cache prune`.
 //!
-//! The cache holds only what can be fetched again: archives by digest
-//! (`archives/`), git registry clones and their state (`registries/`), and
-//! tool repositories of git-source tools (`git-tools/`). Clearing it never
-//! touches an install root.
+//! The cache holds only what can be fetched again: verified packages by
+//! the digest of their archive (`unpacked/`, `archives/`), git registry
+//! clones and sparse index files (`registries/`, `sparse/`), repositories
+//! of git-source tools (`git-tools/`) and packages `orla run` fetched
+//! (`run/`). Clearing or pruning it never touches an install root. Both
+//! hold the cache's lock exclusively, so they wait for installs using the
+//! cache, and installs wait for them. The rules are in docs/cache.md.
 
+use std::collections::HashSet;
 use std::path::Path;
 
-use crate::cli::CacheCommand;
+use crate::cli::{CacheCommand, CachePruneArgs};
 use crate::context::Context;
 use crate::error::Error;
+use crate::fetch::{human_size, parse_size, Cache, PruneRules};
+use crate::index::RegistryLocation;
+use crate::lock::{FileLock, LockKind};
 
 pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
     match command {
@@ -17,31 +24,49 @@ pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
             super::write_stdout(format!("{}\n", ctx.cache_dir.display()).as_bytes())
         }
         CacheCommand::Clear => clear(ctx),
+        CacheCommand::Prune(args) => prune(ctx, args),
     }
+}
+
+/// The cache's exclusive lock, or why it cannot be had.
+fn lock(ctx: &Context, cache: &Cache) -> Result<FileLock, Error> {
+    cache
+        .lock(LockKind::Exclusive, ctx.reporter.as_ref())
+        .map_err(|e| {
+            Error::other(
+                format!("cannot lock the cache {}: {e}", ctx.cache_dir.display()),
+                Some(format!(
+                    "check that you may write to {}, or set ORLA_CACHE_DIR to another directory",
+                    ctx.cache_dir.display()
+                )),
+            )
+        })
 }
 
 fn clear(ctx: &Context) -> Result<(), Error> {
     let dir = &ctx.cache_dir;
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            ctx.reporter
-                .status("Clean", &format!("{} is already empty", dir.display()));
-            return Ok(());
-        }
-        Err(e) => {
-            return Err(Error::other(
-                format!("cannot read {}: {e}", dir.display()),
-                Some(format!(
-                    "check that you may read {}, or set ORLA_CACHE_DIR to another directory",
-                    dir.display()
-                )),
-            ))
-        }
-    };
+    if !dir.exists() {
+        ctx.reporter
+            .status("Clean", &format!("{} is already empty", dir.display()));
+        return Ok(());
+    }
+    let cache = ctx.cache();
+    let _lock = lock(ctx, &cache)?;
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::other(
+            format!("cannot read {}: {e}", dir.display()),
+            Some(format!(
+                "check that you may read {}, or set ORLA_CACHE_DIR to another directory",
+                dir.display()
+            )),
+        )
+    })?;
     let mut bytes = 0;
     for entry in entries.flatten() {
         let path = entry.path();
+        if cache.is_lock(&path) {
+            continue;
+        }
         bytes += size_of(&path);
         let removed = if path.is_dir() && !path.is_symlink() {
             std::fs::remove_dir_all(&path)
@@ -57,9 +82,94 @@ fn clear(ctx: &Context) -> Result<(), Error> {
     }
     ctx.reporter.status(
         "Removed",
-        &format!("{} from {}", human(bytes), dir.display()),
+        &format!("{} from {}", human_size(bytes), dir.display()),
     );
     Ok(())
+}
+
+fn prune(ctx: &Context, args: &CachePruneArgs) -> Result<(), Error> {
+    let max_age = crate::config::parse_ttl(&args.max_age).map_err(|m| {
+        Error::usage(
+            format!("--max-age: {m}"),
+            Some("write a duration such as 30d, 12h or 90m (0: any age)".into()),
+        )
+    })?;
+    let max_size = match &args.max_size {
+        Some(text) => Some(parse_size(text).map_err(|m| {
+            Error::usage(
+                format!("--max-size: {m}"),
+                Some("write bytes or a size with a unit, e.g. --max-size 2G".into()),
+            )
+        })?),
+        None => ctx.cache_max_size,
+    };
+    let dir = &ctx.cache_dir;
+    if !dir.exists() {
+        ctx.reporter
+            .status("Clean", &format!("{} is already empty", dir.display()));
+        return Ok(());
+    }
+    let rules = PruneRules {
+        max_age,
+        configured: configured_registries(ctx),
+    };
+    let cache = ctx.cache();
+    let _lock = lock(ctx, &cache)?;
+    let failed = |e: std::io::Error| {
+        Error::other(
+            format!("cannot prune {}: {e}", dir.display()),
+            Some("check the permissions of the cache directory (ORLA_CACHE_DIR)".into()),
+        )
+    };
+    let mut freed = cache.prune(&rules).map_err(failed)?;
+    if let Some(max_size) = max_size {
+        let trimmed = cache.trim(max_size, &HashSet::new()).map_err(failed)?;
+        freed.entries += trimmed.entries;
+        freed.bytes += trimmed.bytes;
+    }
+    let left: u64 = cache.items().iter().map(|i| i.size).sum();
+    ctx.reporter.status(
+        "Pruned",
+        &format!(
+            "{} {} ({}) from {}; {} left",
+            freed.entries,
+            if freed.entries == 1 {
+                "entry"
+            } else {
+                "entries"
+            },
+            human_size(freed.bytes),
+            dir.display(),
+            human_size(left)
+        ),
+    );
+    Ok(())
+}
+
+/// The cache names of the registries configured here (the project's, the
+/// user's, the default and the public one): their clones are kept. `None`
+/// when they cannot be read: every clone is kept.
+fn configured_registries(ctx: &Context) -> Option<HashSet<String>> {
+    let mut names = HashSet::new();
+    let registries = match ctx.registries(None) {
+        Ok(r) => r,
+        Err(e) => {
+            ctx.reporter.warn(&format!(
+                "cannot read the configured registries, so every registry clone is kept: {e}"
+            ));
+            return None;
+        }
+    };
+    for slot in &registries.slots {
+        let url = match RegistryLocation::parse(&slot.location, &ctx.cwd) {
+            Ok(RegistryLocation::Git(url)) => url,
+            Ok(RegistryLocation::Sparse(url)) if url.ends_with('/') => url,
+            Ok(RegistryLocation::Sparse(url)) => format!("{url}/"),
+            _ => continue,
+        };
+        names.insert(crate::git::cache_name(&url));
+    }
+    Some(names)
 }
 
 fn size_of(path: &Path) -> u64 {
@@ -72,20 +182,5 @@ fn size_of(path: &Path) -> u64 {
             .unwrap_or(0)
     } else {
         meta.len()
-    }
-}
-
-fn human(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }

@@ -28,10 +28,12 @@
 //!   installed). `landing-*` directories hold a download being unpacked
 //!   before the root is locked.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
@@ -108,6 +110,8 @@ impl Cache {
             how = link(&unpacked.root.join(rel), &tree.join(root).join(rel), how)?;
         }
         let record = Entry {
+            // True once `keep` put it in place, which flushes it first.
+            durable: true,
             root: slashed(root)?,
             dirs: dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?,
             files: unpacked.files.clone(),
@@ -119,20 +123,36 @@ impl Cache {
 
     /// Moves an entry made by `link_unpacked` into place; an entry already
     /// there (another orla's) is kept.
+    ///
+    /// Everything in the entry is flushed to disk first (its files' data,
+    /// its record, its directories), and the rename after: so an entry in
+    /// `unpacked/` is durable, and a package hard-linked from it needs no
+    /// flush of those files' data when it is installed. A prefetched
+    /// download pays that flush here, before the root is locked; one
+    /// installed under the lock has its files flushed by the install, and
+    /// the flush here then finds nothing left to write.
     pub fn keep(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
         fs::create_dir_all(self.unpacked())?;
         let path = self.unpacked_path(digest);
         if path.exists() {
             return Ok(());
         }
-        fs::rename(entry.keep(), &path)
+        let (mut files, mut dirs) = (Vec::new(), Vec::new());
+        walk(entry.path(), &mut files, &mut dirs)?;
+        crate::fs::sync_files(&files)?;
+        for dir in dirs.iter().rev() {
+            crate::fs::sync_dir(dir);
+        }
+        fs::rename(entry.keep(), &path)?;
+        crate::fs::sync_dir(&self.unpacked());
+        Ok(())
     }
 
     /// Links the cached unpack of `digest`, if any, into the empty directory
     /// `dest` and checks every file against what was recorded when it was
     /// verified. `Ok(None)`: nothing cached. `Err`: the entry is damaged
     /// (it is removed) or could not be linked; `dest` may hold a part of it.
-    pub fn unpacked_into(&self, digest: &Digest, dest: &Path) -> Result<Option<Unpacked>, Damaged> {
+    pub fn unpacked_into(&self, digest: &Digest, dest: &Path) -> Result<Option<Linked>, Damaged> {
         let path = self.unpacked_path(digest);
         let bytes = match fs::read(path.join(FILES)) {
             Ok(b) => b,
@@ -140,8 +160,12 @@ impl Cache {
             Err(e) => return Err(Damaged::Io(e)),
         };
         let result = link_back(&path, &bytes, dest);
-        if let Err(Damaged::Content(_)) = &result {
-            let _ = fs::remove_dir_all(&path);
+        match &result {
+            Err(Damaged::Content(_)) => {
+                let _ = fs::remove_dir_all(&path);
+            }
+            Err(Damaged::Io(_)) => {}
+            Ok(_) => touch(&path.join(FILES)),
         }
         result.map(Some)
     }
@@ -230,9 +254,30 @@ impl Cache {
 const TREE: &str = "tree";
 const FILES: &str = "files.json";
 
+/// A cached unpack linked into a staging directory.
+pub struct Linked {
+    pub unpacked: Unpacked,
+    /// The files of `unpacked` that are hard links into a flushed entry:
+    /// their data is on disk already (see `Cache::keep`).
+    pub durable: HashSet<PathBuf>,
+}
+
+/// Records that an entry was used now (its last use is its record's
+/// modification time), for `prune` and the size limit. Best effort.
+pub(super) fn touch(path: &Path) {
+    if let Ok(file) = fs::OpenOptions::new().write(true).open(path) {
+        let _ = file.set_modified(std::time::SystemTime::now());
+    }
+}
+
 /// What a cached unpack holds (`files.json`).
 #[derive(Serialize, Deserialize)]
 struct Entry {
+    /// Whether the entry was flushed before it was put in place (every
+    /// entry this orla writes). An older orla's entry was not: the files
+    /// linked from it are flushed again when installed.
+    #[serde(default)]
+    durable: bool,
     /// The package root inside the tree (`""`: the tree itself).
     root: String,
     /// Every directory of the tree, parents first.
@@ -259,7 +304,7 @@ impl std::fmt::Display for Damaged {
     }
 }
 
-fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Unpacked, Damaged> {
+fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged> {
     let damaged = |m: String| Damaged::Content(m);
     let record: Entry =
         serde_json::from_slice(record).map_err(|e| damaged(format!("{FILES}: {e}")))?;
@@ -274,11 +319,17 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Unpacked, Damag
         fs::create_dir_all(dest.join(checked(dir)?)).map_err(Damaged::Io)?;
     }
     let tree = entry.join(TREE);
-    let mut how = Link::Reflink;
-    for (rel, want) in &record.files {
-        let rel_path = checked(rel)?;
-        let from = tree.join(&root).join(&rel_path);
-        let to = dest.join(&root).join(&rel_path);
+    let files: Vec<(&String, &FileRecord, PathBuf)> = record
+        .files
+        .iter()
+        .map(|(rel, want)| Ok((rel, want, checked(rel)?)))
+        .collect::<Result<_, Damaged>>()?;
+    // Linking and hashing run on every core: reading the files back is
+    // most of a reinstall once nothing needs flushing.
+    let durable = Mutex::new(HashSet::new());
+    let link_one = |how: Link, (rel, want, rel_path): &(&String, &FileRecord, PathBuf)| {
+        let from = tree.join(&root).join(rel_path);
+        let to = dest.join(&root).join(rel_path);
         match fs::symlink_metadata(&from) {
             Ok(m) if m.is_file() => {}
             _ => return Err(damaged(format!("{rel} is missing or not a file"))),
@@ -286,23 +337,91 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Unpacked, Damag
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent).map_err(Damaged::Io)?;
         }
-        how = link(&from, &to, how).map_err(Damaged::Io)?;
+        let how = link(&from, &to, how).map_err(Damaged::Io)?;
         // What is checked is what was put in staging: a regular file (not a
         // link swapped in after the check above), with the recorded bytes.
-        match fs::symlink_metadata(&to) {
-            Ok(m) if m.is_file() => {}
-            _ => return Err(damaged(format!("{rel} is not a regular file"))),
-        }
-        let got = digest_of(&to).map_err(Damaged::Io)?;
-        let executable = is_executable(&to).map_err(Damaged::Io)?;
-        if got.0 != want.blake3 || got.1 != want.size || executable != want.executable {
+        let Some((got, size, executable)) = check_file(&to).map_err(Damaged::Io)? else {
+            return Err(damaged(format!("{rel} is not a regular file")));
+        };
+        if got != want.blake3 || size != want.size || executable != want.executable {
             return Err(damaged(format!("{rel} changed since it was verified")));
         }
-    }
-    Ok(Unpacked {
-        root: dest.join(root),
-        files: record.files,
+        if how == Link::Hard && record.durable {
+            durable.lock().expect("durable lock").insert(to);
+        }
+        Ok(how)
+    };
+    in_parallel(&files, link_one)?;
+    let durable = durable.into_inner().expect("durable lock");
+    Ok(Linked {
+        unpacked: Unpacked {
+            root: dest.join(root),
+            files: record.files,
+        },
+        durable,
     })
+}
+
+/// Runs `action` on every item from one thread per core (at most
+/// `CHECK_THREADS`), each taking the next item not yet taken and passing
+/// on how its last file was linked; stops at the first error and returns
+/// it.
+fn in_parallel<T: Sync>(
+    items: &[T],
+    action: impl Fn(Link, &T) -> Result<Link, Damaged> + Sync,
+) -> Result<(), Damaged> {
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<Damaged>> = Mutex::new(None);
+    let work = || {
+        let mut how = Link::Reflink;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else {
+                break;
+            };
+            match action(how, item) {
+                Ok(h) => how = h,
+                Err(e) => {
+                    failed.lock().expect("error lock").get_or_insert(e);
+                    next.store(items.len(), Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(CHECK_THREADS).min(items.len() / 8).max(1);
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
+    match failed.into_inner().expect("error lock") {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The most threads a reinstall links and checks files with.
+const CHECK_THREADS: usize = 8;
+
+/// The regular files and the directories of a tree (`dir` first).
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
+    dirs.push(dir.to_path_buf());
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&entry.path(), files, dirs)?;
+        } else if ft.is_file() {
+            files.push(entry.path());
+        }
+    }
+    Ok(())
 }
 
 /// The regular files' parent directories of a tree, parents first.
@@ -381,8 +500,43 @@ fn reflink(_: &Path, _: &Path) -> io::Result<()> {
     Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
-fn digest_of(path: &Path) -> io::Result<(Digest, u64)> {
-    let mut file = fs::File::open(path)?;
+/// The digest, size and executable bit of the regular file at `path`, read
+/// through one descriptor opened without following a symbolic link; `None`
+/// for anything but a regular file.
+fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool)>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(f) => f,
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let executable = {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            meta.permissions().mode() & 0o111 != 0
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    };
+    let (digest, size) = digest_of(file)?;
+    Ok(Some((digest, size, executable)))
+}
+
+fn digest_of(mut file: fs::File) -> io::Result<(Digest, u64)> {
     let mut hasher = blake3::Hasher::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut size = 0u64;
@@ -397,16 +551,380 @@ fn digest_of(path: &Path) -> io::Result<(Digest, u64)> {
     Ok((Digest::from_hasher(&hasher), size))
 }
 
-fn is_executable(path: &Path) -> io::Result<bool> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        Ok(fs::metadata(path)?.permissions().mode() & 0o111 != 0)
+// ---- Size management: the lock, last use, prune and the size limit ----
+
+/// The cache's lock file. Every install holds it shared from its first
+/// look at the cache until its packages are installed (so two installs
+/// never wait for each other); `orla cache clear` and `orla cache prune`
+/// hold it exclusively, so they never remove an entry an install is
+/// linking. It is never removed itself: a second file under the same name
+/// would be a second lock.
+const LOCK: &str = ".lock";
+
+/// What one removal freed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Freed {
+    pub entries: usize,
+    pub bytes: u64,
+}
+
+/// What the cache holds, one removable unit each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `unpacked/<digest>/`: a verified package.
+    Package(Digest),
+    /// `archives/<digest>.tar.gz`.
+    Archive(Digest),
+    /// `registries/<name>/` (a git registry's clone and its state) or
+    /// `sparse/<name>/` (a sparse index's files), by that name.
+    Registry(String),
+    /// `git-tools/<name>/`: the repository of git-source tools.
+    Repository,
+    /// `run/<name>/`: a package `orla run` fetched.
+    Run,
+}
+
+/// One unit of the cache.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub kind: Kind,
+    /// What removing it deletes (a clone has a state file beside it).
+    paths: Vec<PathBuf>,
+    /// Its last use: when a package or an archive was last installed from,
+    /// when a registry was last fetched, when a repository last changed.
+    pub last_used: std::time::SystemTime,
+    /// The bytes removing it frees. A package's files that an installed
+    /// package shares (a hard link) free nothing and do not count.
+    pub size: u64,
+    /// Whether an installed package shares its files (a hard link): such
+    /// an entry costs next to no space and makes reinstalls fast.
+    pub linked: bool,
+}
+
+/// What `Cache::prune` removes.
+pub struct PruneRules {
+    /// Entries not used for this long (zero: whatever age).
+    pub max_age: std::time::Duration,
+    /// The names (as in `Kind::Registry`) of the registries configured
+    /// where prune runs: their clones are kept whatever their age. `None`:
+    /// every clone is kept.
+    pub configured: Option<HashSet<String>>,
+}
+
+impl Cache {
+    fn lock_path(&self) -> PathBuf {
+        self.dir.join(LOCK)
     }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        Ok(false)
+
+    /// Takes the cache's lock (see `LOCK`), saying so while it waits.
+    pub fn lock(
+        &self,
+        kind: crate::lock::LockKind,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> io::Result<crate::lock::FileLock> {
+        crate::lock::FileLock::acquire(&self.lock_path(), kind, "the cache", reporter)
+    }
+
+    /// The exclusive lock, only if nobody holds the lock now.
+    pub fn try_lock_exclusive(&self) -> Option<fs::File> {
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(self.lock_path())
+            .ok()?;
+        file.try_lock().ok()?;
+        Some(file)
+    }
+
+    /// Whether `path` is the lock file (`cache clear` keeps it).
+    pub fn is_lock(&self, path: &Path) -> bool {
+        path == self.lock_path()
+    }
+
+    /// Every removable unit of the cache. Anything else in it (the lock,
+    /// downloads in flight, files another tool put there) is not listed.
+    pub fn items(&self) -> Vec<Item> {
+        let mut out = Vec::new();
+        let each = |dir: &str| {
+            fs::read_dir(self.dir.join(dir))
+                .map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        for path in each("unpacked") {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let Ok(digest) = name.parse::<Digest>() else {
+                continue;
+            };
+            let (size, linked) = tree_size(&path, true);
+            let last_used = modified(&path.join(FILES)).or_else(|| modified(&path));
+            out.push(item(
+                Kind::Package(digest),
+                vec![path],
+                last_used,
+                size,
+                linked,
+            ));
+        }
+        for path in each("archives") {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let Some(Ok(digest)) = name.strip_suffix(".tar.gz").map(str::parse::<Digest>) else {
+                continue;
+            };
+            let size = fs::symlink_metadata(&path).map(|m| m.len()).unwrap_or(0);
+            out.push(item(
+                Kind::Archive(digest),
+                vec![path.clone()],
+                modified(&path),
+                size,
+                false,
+            ));
+        }
+        for dir in ["registries", "sparse"] {
+            for path in each(dir) {
+                if !path.is_dir() || path.is_symlink() {
+                    continue;
+                }
+                let name = path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                let state = path.with_extension("state.json");
+                let last_used = [modified(&path), modified(&state)]
+                    .into_iter()
+                    .flatten()
+                    .max();
+                let mut paths = vec![path.clone()];
+                let mut size = tree_size(&path, false).0;
+                if state.is_file() {
+                    size += fs::metadata(&state).map(|m| m.len()).unwrap_or(0);
+                    paths.push(state);
+                }
+                out.push(item(Kind::Registry(name), paths, last_used, size, false));
+            }
+        }
+        for (dir, kind) in [("git-tools", Kind::Repository), ("run", Kind::Run)] {
+            for path in each(dir) {
+                if !path.is_dir() || path.is_symlink() {
+                    continue;
+                }
+                let size = tree_size(&path, false).0;
+                let last_used = newest(&path);
+                out.push(item(kind.clone(), vec![path], last_used, size, false));
+            }
+        }
+        out
+    }
+
+    /// Removes what is old and unneeded (see docs/cache.md): packages no
+    /// installed package shares and archives, not used for `max_age`; clones
+    /// of registries not configured here and repositories, not used for
+    /// `max_age`; and what killed processes left behind. Call it under the
+    /// exclusive lock.
+    pub fn prune(&self, rules: &PruneRules) -> io::Result<Freed> {
+        let now = std::time::SystemTime::now();
+        let old = |item: &Item| {
+            now.duration_since(item.last_used)
+                .is_ok_and(|age| age >= rules.max_age)
+        };
+        let mut freed = Freed::default();
+        for item in self.items() {
+            let remove = old(&item)
+                && match &item.kind {
+                    Kind::Package(_) => !item.linked,
+                    Kind::Registry(name) => {
+                        rules.configured.as_ref().is_some_and(|c| !c.contains(name))
+                    }
+                    Kind::Archive(_) | Kind::Repository | Kind::Run => true,
+                };
+            if remove {
+                self.remove(&item)?;
+                freed.entries += 1;
+                freed.bytes += item.size;
+            }
+        }
+        self.tidy();
+        Ok(freed)
+    }
+
+    /// Removes the least recently used packages and archives until those
+    /// left take at most `max_size` bytes; never those in `keep` (the ones
+    /// the current command installs) nor those an install shares (removing
+    /// them would free next to nothing). Call it under the exclusive lock.
+    pub fn trim(&self, max_size: u64, keep: &HashSet<Digest>) -> io::Result<Freed> {
+        let mut items: Vec<Item> = self
+            .items()
+            .into_iter()
+            .filter(|i| matches!(i.kind, Kind::Package(_) | Kind::Archive(_)))
+            .collect();
+        let mut total: u64 = items.iter().map(|i| i.size).sum();
+        items.retain(|i| match &i.kind {
+            // A package an install shares frees next to nothing.
+            Kind::Package(d) | Kind::Archive(d) => !keep.contains(d) && !i.linked,
+            _ => false,
+        });
+        items.sort_by_key(|i| i.last_used);
+        let mut freed = Freed::default();
+        for item in items {
+            if total <= max_size {
+                break;
+            }
+            self.remove(&item)?;
+            total -= item.size;
+            freed.entries += 1;
+            freed.bytes += item.size;
+        }
+        Ok(freed)
+    }
+
+    /// Removes one unit. A package is first renamed out of `unpacked/`, so
+    /// a removal killed part way leaves no half entry under its digest
+    /// (`tidy` removes the rest later).
+    fn remove(&self, item: &Item) -> io::Result<()> {
+        for path in &item.paths {
+            let meta = match fs::symlink_metadata(path) {
+                Ok(m) => m,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e),
+            };
+            if !meta.is_dir() {
+                fs::remove_file(path)?;
+                continue;
+            }
+            let doomed = if matches!(item.kind, Kind::Package(_)) {
+                let tmp = self.dir.join("tmp");
+                fs::create_dir_all(&tmp)?;
+                let aside = tempfile::Builder::new()
+                    .prefix("unpacked-")
+                    .tempdir_in(&tmp)?
+                    .keep();
+                let doomed = aside.join("old");
+                fs::rename(path, &doomed)?;
+                aside
+            } else {
+                path.clone()
+            };
+            fs::remove_dir_all(&doomed)?;
+        }
+        Ok(())
+    }
+}
+
+fn item(
+    kind: Kind,
+    paths: Vec<PathBuf>,
+    last_used: Option<std::time::SystemTime>,
+    size: u64,
+    linked: bool,
+) -> Item {
+    Item {
+        kind,
+        paths,
+        last_used: last_used.unwrap_or(std::time::UNIX_EPOCH),
+        size,
+        linked,
+    }
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    fs::symlink_metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The newest modification time in a tree (a repository's last change).
+fn newest(path: &Path) -> Option<std::time::SystemTime> {
+    let mut best = modified(path);
+    if let Ok(entries) = fs::read_dir(path) {
+        for entry in entries.flatten() {
+            let sub = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                newest(&entry.path())
+            } else {
+                modified(&entry.path())
+            };
+            best = best.max(sub);
+        }
+    }
+    best
+}
+
+/// The bytes of the files in a tree and whether any of them has another
+/// name outside it. With `shared_free`, a file with another name counts
+/// nothing: removing this name frees none of its bytes.
+fn tree_size(path: &Path, shared_free: bool) -> (u64, bool) {
+    let (mut size, mut linked) = (0, false);
+    let Ok(entries) = fs::read_dir(path) else {
+        return (0, false);
+    };
+    for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        if meta.is_dir() {
+            let (s, l) = tree_size(&entry.path(), shared_free);
+            size += s;
+            linked |= l;
+        } else {
+            #[cfg(unix)]
+            let shared = {
+                use std::os::unix::fs::MetadataExt;
+                meta.nlink() > 1
+            };
+            #[cfg(not(unix))]
+            let shared = false;
+            linked |= shared;
+            if !(shared && shared_free) {
+                size += meta.len();
+            }
+        }
+    }
+    (size, linked)
+}
+
+/// Parses a size: a number of bytes, or a number with a unit, K, M, G or T
+/// (and KiB, MiB, GiB, TiB: powers of 1024) or KB, MB, GB, TB (powers of
+/// 1000), in any case: `500M`, `2GiB`, `1.5G`, `750MB`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("'{text}' is not a size such as 500M, 2G or 1.5GiB");
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let number: f64 = number.parse().map_err(|_| bad())?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let scale: f64 = match unit.as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024f64.powi(2),
+        "g" | "gib" => 1024f64.powi(3),
+        "t" | "tib" => 1024f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        _ => return Err(bad()),
+    };
+    let bytes = number * scale;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes.round() as u64)
+}
+
+/// A size as a person reads it: `512 B`, `1.5 MiB`.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
@@ -451,7 +969,11 @@ mod tests {
 
         let dest = tmp.path().join("again");
         fs::create_dir(&dest).unwrap();
-        let back = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
+        let back = cache
+            .unpacked_into(&digest, &dest)
+            .unwrap()
+            .unwrap()
+            .unpacked;
         assert_eq!(back.root, dest.join("pkg-1.0.0"));
         assert_eq!(back.files, unpacked.files);
         assert!(
@@ -498,5 +1020,96 @@ mod tests {
             !cache.unpacked_path(&digest).exists(),
             "the entry is dropped"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hard_links_from_a_flushed_entry_need_no_flush_and_an_older_entry_s_do() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let stage = tmp.path().join("stage");
+        let unpacked = staged(&stage);
+        let digest = Digest::of(b"the archive");
+        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
+        cache.keep(entry, &digest).unwrap();
+
+        let dest = tmp.path().join("again");
+        fs::create_dir(&dest).unwrap();
+        let linked = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
+        let hard = {
+            use std::os::unix::fs::MetadataExt;
+            fs::metadata(dest.join("pkg-1.0.0/tool.yaml"))
+                .unwrap()
+                .nlink()
+                > 1
+        };
+        if hard {
+            let want: HashSet<PathBuf> = ["tool.yaml", "bin/run"]
+                .iter()
+                .map(|f| linked.unpacked.root.join(f))
+                .collect();
+            assert_eq!(linked.durable, want);
+        }
+
+        // An entry an older orla wrote says nothing of a flush.
+        let record = cache.unpacked_path(&digest).join(FILES);
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&record).unwrap()).unwrap();
+        json.as_object_mut().unwrap().remove("durable");
+        fs::write(&record, serde_json::to_vec(&json).unwrap()).unwrap();
+        let dest = tmp.path().join("older");
+        fs::create_dir(&dest).unwrap();
+        let linked = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
+        assert!(linked.durable.is_empty());
+    }
+
+    #[test]
+    fn trim_removes_the_least_recently_used_but_never_what_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let digests: Vec<Digest> = (0..3u8).map(|i| Digest::of(&[i])).collect();
+        for (i, digest) in digests.iter().enumerate() {
+            let stage = tmp.path().join(format!("stage{i}"));
+            let unpacked = staged(&stage);
+            let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
+            cache.keep(entry, digest).unwrap();
+            // Only the cache holds them now, as after an uninstall.
+            fs::remove_dir_all(&stage).unwrap();
+            let age = std::time::Duration::from_secs(3600 * (10 - i as u64));
+            fs::OpenOptions::new()
+                .write(true)
+                .open(cache.unpacked_path(digest).join(FILES))
+                .unwrap()
+                .set_modified(std::time::SystemTime::now() - age)
+                .unwrap();
+        }
+        let items = cache.items();
+        assert_eq!(items.len(), 3);
+        assert!(items.iter().all(|i| !i.linked && i.size > 0));
+        let one = items[0].size;
+        // The oldest is kept: the next oldest goes instead.
+        let keep: HashSet<Digest> = [digests[0]].into();
+        let freed = cache.trim(2 * one, &keep).unwrap();
+        assert_eq!(freed.entries, 1);
+        assert!(cache.unpacked_path(&digests[0]).exists());
+        assert!(!cache.unpacked_path(&digests[1]).exists());
+        assert!(cache.unpacked_path(&digests[2]).exists());
+        assert_eq!(cache.trim(0, &keep).unwrap().entries, 1);
+        assert!(cache.unpacked_path(&digests[0]).exists());
+    }
+
+    #[test]
+    fn sizes_parse_with_units_and_refuse_the_rest() {
+        assert_eq!(parse_size("1000").unwrap(), 1000);
+        assert_eq!(parse_size("2K").unwrap(), 2048);
+        assert_eq!(parse_size("500M").unwrap(), 500 << 20);
+        assert_eq!(parse_size("1.5GiB").unwrap(), 3 << 29);
+        assert_eq!(parse_size("2 gb").unwrap(), 2_000_000_000);
+        assert_eq!(parse_size("0").unwrap(), 0);
+        for bad in ["", "lots", "-1", "1.2.3", "5 parsecs", "1e999"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert_eq!(human_size(512), "512 B");
+        assert_eq!(human_size(3 << 19), "1.5 MiB");
     }
 }

@@ -21,7 +21,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-pub use cache::Cache;
+pub use cache::{human_size, parse_size, Cache, Freed, Item, Kind, PruneRules};
 
 use crate::http::HttpClient;
 use crate::index::ArchiveLocation;
@@ -110,6 +110,14 @@ pub struct Fetcher {
     /// Verified unpacks linked into the cache's temporary directory, kept
     /// the same way.
     unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest)>>,
+    /// Packages linked from the cache, by their root: the files that need
+    /// no flush (see `durable_files`).
+    durable: std::sync::Mutex<
+        std::collections::HashMap<
+            std::path::PathBuf,
+            std::collections::HashSet<std::path::PathBuf>,
+        >,
+    >,
     /// Downloads in flight per host, at most `PER_HOST` (see `HostSlot`).
     hosts: (
         std::sync::Mutex<std::collections::HashMap<String, usize>>,
@@ -183,6 +191,7 @@ impl Fetcher {
             offline,
             downloads: Default::default(),
             unpacked: Default::default(),
+            durable: Default::default(),
             hosts: Default::default(),
         }
     }
@@ -200,6 +209,17 @@ impl Fetcher {
             let _ = self.cache.keep(entry, &digest);
         }
         self.cache.tidy();
+    }
+
+    /// The files of the package this fetcher put at `root` that are hard
+    /// links into a flushed cache entry, whose data is on disk already: the
+    /// store need not flush them again (empty when it was not linked).
+    pub fn durable_files(&self, root: &Path) -> std::collections::HashSet<std::path::PathBuf> {
+        self.durable
+            .lock()
+            .expect("durable lock")
+            .remove(root)
+            .unwrap_or_default()
     }
 
     /// Sets the inactivity timeout of HTTP downloads.
@@ -228,7 +248,13 @@ impl Fetcher {
         let link = cacheable && self.cache.can_link(dest);
         if cacheable {
             match self.cache.unpacked_into(&job.expected.blake3, dest) {
-                Ok(Some(unpacked)) => return Ok(unpacked),
+                Ok(Some(linked)) => {
+                    self.durable
+                        .lock()
+                        .expect("durable lock")
+                        .insert(linked.unpacked.root.clone(), linked.durable);
+                    return Ok(linked.unpacked);
+                }
                 Ok(None) => {}
                 Err(damaged) => {
                     if let cache::Damaged::Content(why) = &damaged {
@@ -263,7 +289,12 @@ impl Fetcher {
                             source,
                         })?;
                     }
-                    done => return self.link_into_cache(link, job, dest, done),
+                    done => {
+                        if done.is_ok() {
+                            cache::touch(&path);
+                        }
+                        return self.link_into_cache(link, job, dest, done);
+                    }
                 }
             }
         }

@@ -218,11 +218,13 @@ pub(crate) fn apply(
                 "cannot write receipt in",
                 &unpacked.root,
             ))?;
-        ready.push((dir, unpacked.root, package));
+        // Files linked from a flushed cache entry need no flush again.
+        let durable = fetcher.durable_files(&unpacked.root);
+        ready.push((dir, unpacked.root, package, durable));
     }
     let mut done = Vec::new();
-    for (_dir, staged_root, package) in &ready {
-        let path = store.commit(staged_root, &package.name, &package.version, force)?;
+    for (_dir, staged_root, package, durable) in &ready {
+        let path = store.commit(staged_root, &package.name, &package.version, force, durable)?;
         done.push((package.name.clone(), package.version.clone(), path));
     }
     fetcher.keep_downloads();

@@ -15,25 +15,52 @@
 //! lock, by [`super::apply`]. Git-source tools need nothing here: their
 //! tags are fetched into the cache's repository while planning, and only
 //! checked out under the lock.
+//!
+//! The cache's lock is held shared from here until the packages are
+//! installed, so `orla cache clear` or `prune` never removes an entry
+//! this install is about to link. Once they are installed, the cache is
+//! trimmed to `ORLA_CACHE_MAX_SIZE` (least recently used first, never an
+//! entry this install used) when no other orla is using it.
+
+use std::collections::HashSet;
 
 use super::plan::{Fetch, Plan};
 use crate::context::Context;
 use crate::error::Error;
 use crate::fetch::{Cache, Fetcher};
 use crate::index::ArchiveLocation;
+use crate::lock::{FileLock, LockKind};
 use crate::verify::Digest;
 
 /// The cache entries added for one install: removed when dropped, unless
-/// [`Prefetched::keep`] was called once the packages were installed.
+/// [`Prefetched::keep`] was called once the packages were installed. Holds
+/// the cache's shared lock while it lives.
 pub(crate) struct Prefetched {
     cache: Cache,
     added: Vec<Digest>,
+    /// Every package this install takes from the cache.
+    used: HashSet<Digest>,
+    /// `ORLA_CACHE_MAX_SIZE`.
+    max_size: Option<u64>,
+    /// `None` when the cache cannot be locked (it cannot be written
+    /// either, so nothing is added to it).
+    lock: Option<FileLock>,
 }
 
 impl Prefetched {
-    /// The packages were installed: their downloads stay in the cache.
+    /// The packages were installed: their downloads stay in the cache,
+    /// which is then trimmed to its size limit.
     pub(crate) fn keep(mut self) {
         self.added.clear();
+        drop(self.lock.take());
+        let Some(max_size) = self.max_size else {
+            return;
+        };
+        // Only when no other orla uses the cache: one that does trims it
+        // when it is done.
+        if let Some(_exclusive) = self.cache.try_lock_exclusive() {
+            let _ = self.cache.trim(max_size, &self.used);
+        }
     }
 }
 
@@ -49,6 +76,14 @@ impl Drop for Prefetched {
 /// of `plans` that it does not hold.
 pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Error> {
     let cache = ctx.cache();
+    let lock = cache.lock(LockKind::Shared, ctx.reporter.as_ref()).ok();
+    let used = plans
+        .iter()
+        .filter_map(|plan| match &plan.fetch {
+            Fetch::Archive(job) => Some(job.expected.blake3),
+            Fetch::Git { .. } => None,
+        })
+        .collect();
     let mut jobs: Vec<_> = plans
         .iter()
         .filter_map(|plan| match &plan.fetch {
@@ -65,6 +100,9 @@ pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Erro
     let mut prefetched = Prefetched {
         cache: cache.clone(),
         added: Vec::new(),
+        used,
+        max_size: ctx.cache_max_size,
+        lock,
     };
     if jobs.is_empty() {
         return Ok(prefetched);

@@ -14,7 +14,7 @@
 //!   100 MiB, 2,000-file install, the time spent inside `fsync` fell from
 //!   9.2-11.3 s to 0.8-1.5 s (three runs each, `strace -T`).
 //! - At commit the files are flushed from several threads at once
-//!   (`FLUSH_THREADS`), so the disk has many requests in flight and the
+//!   (`crate::fs::sync_files`), so the disk has many requests in flight and the
 //!   filesystem can merge their journal commits, instead of one round trip
 //!   per file, one after another.
 //!
@@ -27,26 +27,32 @@
 //! the threads in a test with 300 MB of a compiler's output pending), and
 //! FUSE filesystems before Linux 5.15 accept it without flushing anything.
 //! docs/benchmarks.md has the figures.
+//!
+//! A package linked from the download cache's unpacked copy (a warm
+//! reinstall) shares its files with that copy, which was flushed before it
+//! joined the cache: those files are skipped, and only the new ones (the
+//! receipt) and the directories are flushed.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
-use crate::fs::sync_dir;
-
-/// How many files are flushed at once. Threads spend their time waiting
-/// for the disk, not computing, so more than the number of cores helps.
-const FLUSH_THREADS: usize = 8;
+use crate::fs::{sync_dir, sync_files};
 
 /// Flushes every file of the tree at `dir`, then every directory of it
 /// (deepest first, `dir` last). The first error of a file is returned.
-pub(super) fn sync_tree(dir: &Path) -> io::Result<()> {
+///
+/// The files in `durable` are not flushed: they are hard links to files of
+/// a cache entry, flushed before that entry was put in place (`fetch`'s
+/// cache), so their data is on disk already and an `fsync` would only wait
+/// for nothing. Their new names are in the directories, which are flushed.
+pub(super) fn sync_tree(dir: &Path, durable: &HashSet<PathBuf>) -> io::Result<()> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
     walk(dir, &mut files, &mut dirs)?;
-    for_each_parallel(&files, |path| fs::File::open(path)?.sync_all())?;
+    files.retain(|f| !durable.contains(f));
+    sync_files(&files)?;
     for dir in dirs.iter().rev() {
         sync_dir(dir);
     }
@@ -68,48 +74,12 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Re
     Ok(())
 }
 
-/// Runs `action` once on every item from up to `FLUSH_THREADS` threads,
-/// each taking the next item not yet taken; stops early after an error and
-/// returns the first one.
-fn for_each_parallel<T: Sync>(
-    items: &[T],
-    action: impl Fn(&T) -> io::Result<()> + Sync,
-) -> io::Result<()> {
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<io::Error>> = Mutex::new(None);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(i) else {
-            break;
-        };
-        if let Err(e) = action(item) {
-            failed.lock().expect("flush error lock").get_or_insert(e);
-            next.store(items.len(), Ordering::Relaxed);
-            break;
-        }
-    };
-    let threads = FLUSH_THREADS.min(items.len());
-    if threads <= 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
-    match failed.into_inner().expect("flush error lock") {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_file_is_flushed_once_and_every_directory_found() {
+    fn every_file_and_every_directory_is_found() {
         let tmp = tempfile::tempdir().unwrap();
         let mut expected = Vec::new();
         for d in 0..5 {
@@ -126,33 +96,11 @@ mod tests {
         walk(tmp.path(), &mut files, &mut dirs).unwrap();
         assert_eq!(dirs.len(), 11, "the root, 5 directories and 5 below them");
         assert_eq!(dirs[0], tmp.path());
-
-        let seen = Mutex::new(Vec::new());
-        for_each_parallel(&files, |p| {
-            seen.lock().unwrap().push(p.clone());
-            Ok(())
-        })
-        .unwrap();
-        let mut seen = seen.into_inner().unwrap();
-        seen.sort();
+        files.sort();
         expected.sort();
-        assert_eq!(seen, expected);
-        sync_tree(tmp.path()).unwrap();
-    }
-
-    #[test]
-    fn the_first_error_is_returned() {
-        let items: Vec<usize> = (0..100).collect();
-        let err = for_each_parallel(&items, |i| {
-            if *i == 37 {
-                Err(io::Error::other("disk on fire"))
-            } else {
-                Ok(())
-            }
-        })
-        .unwrap_err();
-        assert_eq!(err.to_string(), "disk on fire");
-        let missing = tempfile::tempdir().unwrap().path().join("gone");
-        assert!(sync_tree(&missing).is_err());
+        assert_eq!(files, expected);
+        sync_tree(tmp.path(), &HashSet::new()).unwrap();
+        let missing = tmp.path().join("gone");
+        assert!(sync_tree(&missing, &HashSet::new()).is_err());
     }
 }

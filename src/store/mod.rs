@@ -384,13 +384,16 @@ impl<'a> Store<'a> {
             .map_err(StoreError::io("cannot write", &marker))
     }
 
-    /// Moves a verified, unpacked package into place.
+    /// Moves a verified, unpacked package into place. `durable`: files of
+    /// `staged` already on disk (hard links into a flushed cache entry),
+    /// which need no flush of their data.
     pub fn commit(
         &self,
         staged: &Path,
         name: &str,
         version: &semver::Version,
         force: bool,
+        durable: &std::collections::HashSet<PathBuf>,
     ) -> Result<PathBuf, StoreError> {
         let target = self.root.package_dir(name, version);
         let parent = target.parent().expect("package dirs have a parent");
@@ -401,7 +404,7 @@ impl<'a> Store<'a> {
                 path: target,
             });
         }
-        flush::sync_tree(staged).map_err(StoreError::io("cannot sync", staged))?;
+        flush::sync_tree(staged, durable).map_err(StoreError::io("cannot sync", staged))?;
         self.mark_pending()?;
         // Move the old copy aside first: a rename cannot replace a
         // non-empty directory. The journal says where it went.

@@ -8,6 +8,7 @@ mod common;
 
 mod architecture;
 mod builtin_registry;
+mod cache;
 mod cli_output;
 mod crash_and_concurrency;
 mod disk_errors;

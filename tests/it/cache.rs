@@ -1,0 +1,179 @@
+//! The download cache's size management through the real binary: `orla
+//! cache prune` keeps what installs share and removes the rest, the size
+//! limit (`ORLA_CACHE_MAX_SIZE`) trims the least recently used packages
+//! after an install, `orla cache clear` waits for a command holding the
+//! cache's lock, and bad sizes and ages get one-line errors.
+
+use std::process::Stdio;
+use std::time::{Duration, SystemTime};
+
+use crate::common::server::{Behaviour, Server};
+use crate::common::{self, IndexBuilder, PackageBuilder, TestContext};
+use orla::verify::Digest;
+
+/// An index whose tools `names` are served over HTTP (so they are cached),
+/// each with 100 KiB of data.
+fn served(t: &TestContext, server: &Server, names: &[&str]) -> (IndexBuilder, Vec<Digest>) {
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    let mut digests = Vec::new();
+    for name in names {
+        let data = name.repeat(100 * 1024 / name.len());
+        index.publish(&PackageBuilder::new(name, "1.0.0").file("data/blob", &data, false));
+        let bytes = std::fs::read(
+            index
+                .root
+                .join(format!("archives/{name}/{name}-1.0.0.tar.gz")),
+        )
+        .unwrap();
+        digests.push(Digest::of(&bytes));
+        server.route(&format!("/{name}.tar.gz"), Behaviour::Serve(bytes));
+        let url = server.url(&format!("/{name}.tar.gz"));
+        index.edit_records(name, |r| r.archive = Some(url.clone()));
+    }
+    (index, digests)
+}
+
+fn entry(t: &TestContext, digest: &Digest) -> std::path::PathBuf {
+    t.cache.join("unpacked").join(digest.to_string())
+}
+
+/// Makes an entry look last used `days` ago.
+fn used_days_ago(t: &TestContext, digest: &Digest, days: u64) {
+    let record = entry(t, digest).join("files.json");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&record)
+        .unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(days * 86400))
+        .unwrap();
+}
+
+#[test]
+fn prune_keeps_what_installs_share_and_removes_what_is_old_and_unused() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, d) = served(&t, &server, &["kept", "dropped", "fresh"]);
+    let registry = index.location();
+    t.run(&[
+        "install",
+        "kept",
+        "dropped",
+        "fresh",
+        "--registry",
+        &registry,
+    ])
+    .success();
+    t.run(&["uninstall", "dropped"]).success();
+    t.run(&["uninstall", "fresh"]).success();
+    used_days_ago(&t, &d[0], 90);
+    used_days_ago(&t, &d[1], 90);
+
+    t.run(&["cache", "prune"])
+        .success()
+        .stderr_has("Pruned 1 entry");
+    assert!(entry(&t, &d[0]).is_dir(), "installed: shares its files");
+    assert!(!entry(&t, &d[1]).exists(), "old and used by no install");
+    assert!(
+        entry(&t, &d[2]).is_dir(),
+        "used by no install, but recently"
+    );
+
+    // Any age: what no install shares goes.
+    t.run(&["cache", "prune", "--max-age", "0"]).success();
+    assert!(entry(&t, &d[0]).is_dir());
+    assert!(!entry(&t, &d[2]).exists());
+    // A removed entry is downloaded again; a kept one answers a reinstall.
+    let before = server.requests();
+    t.run(&["install", "fresh", "--registry", &registry])
+        .success();
+    t.run(&["install", "kept", "--force", "--registry", &registry])
+        .success();
+    assert_eq!(server.requests(), before + 1);
+}
+
+#[test]
+fn the_size_limit_trims_the_least_recently_used_after_an_install() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, d) = served(&t, &server, &["oldest", "older", "recent", "new"]);
+    let registry = index.location();
+    t.run(&[
+        "install",
+        "oldest",
+        "older",
+        "recent",
+        "--registry",
+        &registry,
+    ])
+    .success();
+    t.run(&["uninstall", "oldest", "older", "recent"]).success();
+    used_days_ago(&t, &d[0], 3);
+    used_days_ago(&t, &d[1], 2);
+    used_days_ago(&t, &d[2], 1);
+
+    // Three unshared packages of 100 KiB; room for two.
+    let mut install = t.command(&["install", "new", "--registry", &registry]);
+    let run = common::to_run(install.env("ORLA_CACHE_MAX_SIZE", "250K").output().unwrap());
+    run.success();
+    assert!(!entry(&t, &d[0]).exists(), "the least recently used goes");
+    for kept in &d[1..] {
+        assert!(entry(&t, kept).is_dir());
+    }
+
+    // A limit of nothing leaves what installs share, and the installs.
+    let mut prune = t.command(&["cache", "prune", "--max-age", "100d"]);
+    let run = common::to_run(prune.env("ORLA_CACHE_MAX_SIZE", "0").output().unwrap());
+    run.success();
+    assert!(!entry(&t, &d[1]).exists() && !entry(&t, &d[2]).exists());
+    assert!(entry(&t, &d[3]).is_dir(), "installed: it costs nothing");
+    assert_eq!(t.list(), [("new".to_string(), "1.0.0".to_string())]);
+}
+
+#[test]
+fn cache_clear_waits_for_a_command_holding_the_cache() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, d) = served(&t, &server, &["held"]);
+    t.run(&["install", "held", "--registry", &index.location()])
+        .success();
+    // Another orla using the cache (as an install does while it links).
+    let held = orla::lock::FileLock::acquire(
+        &t.cache.join(".lock"),
+        orla::lock::LockKind::Shared,
+        "the cache",
+        &orla::progress::Silent,
+    )
+    .unwrap();
+    let clear = t
+        .command(&["cache", "clear"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        entry(&t, &d[0]).is_dir(),
+        "nothing removed while it is held"
+    );
+    drop(held);
+    let run = common::to_run(clear.wait_with_output().unwrap());
+    run.success().stderr_has("Waiting for lock on the cache");
+    assert!(!entry(&t, &d[0]).exists());
+    assert_eq!(t.list(), [("held".to_string(), "1.0.0".to_string())]);
+}
+
+#[test]
+fn bad_sizes_and_ages_get_one_line_errors() {
+    let t = TestContext::new();
+    let mut cmd = t.command(&["cache", "prune"]);
+    let run = common::to_run(cmd.env("ORLA_CACHE_MAX_SIZE", "lots").output().unwrap());
+    run.failure(2)
+        .stderr_has("error: ORLA_CACHE_MAX_SIZE: 'lots' is not a size such as 500M, 2G or 1.5GiB")
+        .stderr_has("hint: write bytes or a size with a unit, e.g. ORLA_CACHE_MAX_SIZE=2G");
+    t.run(&["cache", "prune", "--max-size", "2 parsecs"])
+        .failure(2)
+        .stderr_has("error: --max-size: '2 parsecs' is not a size");
+    t.run(&["cache", "prune", "--max-age", "soon"])
+        .failure(2)
+        .stderr_has("error: --max-age: 'soon' is not a duration")
+        .stderr_has("hint:");
+}
