@@ -192,5 +192,13 @@ fn the_common_errors_of_every_command() {
         "tool.yaml nests 100 levels deep",
         &["tool", "validate", "deep"],
     ));
+    out.push_str(&described(
+        "a tool name with a capital letter",
+        &["tool", "scaffold", "Bad", "--yes"],
+    ));
+    out.push_str(&described(
+        "--binary without --language binary",
+        &["tool", "scaffold", "good", "--binary", "./x", "--yes"],
+    ));
     assert_snapshot(out, &snapshots().join("errors.txt"), redactions(&t));
 }
