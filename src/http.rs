@@ -33,6 +33,10 @@
 //!   and archives alike), so requests to one host share its connection
 //!   pool (and, over HTTP/2, one connection) instead of each building a
 //!   client, a TLS configuration and a runtime thread of its own.
+//! - HTTPS offers HTTP/2 and HTTP/1.1 by ALPN and speaks what the server
+//!   picks: over HTTP/2 the requests to one host share one connection.
+//!   Plain `http://` stays HTTP/1.1 (no prior-knowledge HTTP/2, which a
+//!   plain server would not understand).
 //! - At most `PER_HOST` requests to one host are in flight at once, index
 //!   files and archive bodies counted together (a body holds its place until
 //!   it is dropped): a parallel install of many tools otherwise opens a
@@ -134,16 +138,22 @@ fn shared_client(timeout: Duration) -> Result<Client, String> {
         .unwrap_or_else(|e| e.into_inner());
     clients
         .entry(timeout)
-        .or_insert_with(|| {
-            Client::builder()
-                .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
-                .connect_timeout(timeout)
-                .timeout(timeout)
-                .redirect(reqwest::redirect::Policy::custom(redirect))
-                .build()
-                .map_err(|e| e.to_string())
-        })
+        .or_insert_with(|| build_client(timeout, None))
         .clone()
+}
+
+/// A client with orla's settings; `root` is trusted besides the built-in
+/// roots (tests only: orla has no setting for it).
+fn build_client(timeout: Duration, root: Option<reqwest::Certificate>) -> Result<Client, String> {
+    let mut builder = Client::builder()
+        .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(timeout)
+        .timeout(timeout)
+        .redirect(reqwest::redirect::Policy::custom(redirect));
+    if let Some(root) = root {
+        builder = builder.add_root_certificate(root);
+    }
+    builder.build().map_err(|e| e.to_string())
 }
 
 /// Requests in flight per host, for the whole process.
@@ -647,6 +657,74 @@ mod tests {
         let _other = host_slot("https://other-host.example/y");
         drop(held);
         let _again = host_slot("http://held.example/z");
+    }
+
+    /// An HTTPS server on 127.0.0.1 (tests/tls/) that speaks HTTP/2 only:
+    /// ALPN offers `h2` alone, so a client without HTTP/2 cannot even
+    /// complete the handshake. It serves one connection, then stops.
+    fn h2_only_server() -> std::net::SocketAddr {
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let file = |name: &str| {
+            std::fs::read(format!("{}/tests/tls/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        };
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(
+                vec![CertificateDer::from(file("server.der"))],
+                PrivateKeyDer::Pkcs8(file("server.key.der").into()),
+            )
+            .unwrap();
+        config.alpn_protocols = vec![b"h2".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        listener.set_nonblocking(true).unwrap();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                let Ok((tcp, _)) = listener.accept().await else {
+                    return;
+                };
+                let Ok(tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let Ok(mut connection) = h2::server::handshake(tls).await else {
+                    return;
+                };
+                while let Some(Ok((request, mut respond))) = connection.accept().await {
+                    let body = format!("{} over h2", request.uri().path());
+                    let response = http::Response::builder().status(200).body(()).unwrap();
+                    if let Ok(mut stream) = respond.send_response(response, false) {
+                        let _ = stream.send_data(bytes::Bytes::from(body), true);
+                    }
+                }
+            });
+        });
+        addr
+    }
+
+    #[test]
+    fn https_speaks_http2_where_the_server_offers_it() {
+        let addr = h2_only_server();
+        let ca = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tls/ca.der")).unwrap();
+        let root = reqwest::Certificate::from_der(&ca).unwrap();
+        let client = build_client(Duration::from_secs(30), Some(root)).unwrap();
+        // Several requests share the one connection the server accepts.
+        for path in ["/config.json", "/ab/cd/abcd"] {
+            let response = client
+                .get(format!("https://{addr}{path}"))
+                .send()
+                .unwrap_or_else(|e| panic!("{}", error_chain(&e)));
+            assert_eq!(response.version(), reqwest::Version::HTTP_2);
+            assert_eq!(response.text().unwrap(), format!("{path} over h2"));
+        }
     }
 
     #[test]
