@@ -178,6 +178,14 @@ pub enum Warning {
     },
     /// A package directory orla did not install in this root is replaced.
     NotInstalledByOrla { path: String, why: String },
+    /// A package the manifest served was deleted outside orla: it is no
+    /// longer served (`served_instead`: the version of the tool served now).
+    DeletedOutsideOrla {
+        name: String,
+        version: String,
+        path: String,
+        served_instead: Option<String>,
+    },
     /// An interrupted install or removal was rolled back.
     RolledBack {
         name: String,

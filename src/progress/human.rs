@@ -198,6 +198,18 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
         Warning::NotInstalledByOrla { path, why } => {
             format!("{path} was not installed by orla in this root ({why}); replacing it")
         }
+        Warning::DeletedOutsideOrla {
+            name,
+            version,
+            path,
+            served_instead,
+        } => {
+            let served = match served_instead {
+                Some(instead) => format!("; {name} {instead} is served instead"),
+                None => String::new(),
+            };
+            format!("{name} {version} was deleted outside orla ({path} is gone): dropped from the manifest{served}")
+        }
         Warning::RolledBack {
             name,
             version,

@@ -651,14 +651,12 @@ impl Store<'_> {
                 .iter()
                 .filter(ours)
                 .find(|n| n.name == entry.name && n.active);
-            let served = match instead {
-                Some(n) if entry.active => format!("; {} {} is served instead", n.name, n.version),
-                _ => String::new(),
-            };
-            reporter.warn(&format!(
-                "{} {} was deleted outside orla ({} is gone): dropped from the manifest{served}",
-                entry.name, entry.version, entry.path
-            ));
+            reporter.report(Event::Warning(Warning::DeletedOutsideOrla {
+                name: entry.name.clone(),
+                version: entry.version.clone(),
+                path: entry.path.clone(),
+                served_instead: instead.filter(|_| entry.active).map(|n| n.version.clone()),
+            }));
         }
     }
 }

@@ -394,3 +394,24 @@ fn waiting_for_a_lock_is_an_event() {
         .collect();
     assert_eq!(installed.len(), 1, "{rest}");
 }
+
+#[test]
+fn a_package_deleted_outside_orla_is_a_typed_warning_of_the_next_install() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1.0", "fs-read@1.2.1"])
+        .success();
+    let gone = t.tools_dir().join("fs-read/1.2.1");
+    std::fs::remove_dir_all(&gone).unwrap();
+    let run = t.run(&["install", "json-query", "--message-format", "json"]);
+    let got = events(run.success());
+    let warning = one(&got, "warning");
+    assert_eq!(warning["kind"], "deleted_outside_orla");
+    assert_eq!(warning["name"], "fs-read");
+    assert_eq!(warning["version"], "1.2.1");
+    assert_eq!(warning["path"], gone.to_str().unwrap());
+    assert_eq!(warning["served_instead"], "1.1.0");
+    assert!(in_order(
+        &kinds(&got),
+        &["permissions", "warning", "installed"]
+    ));
+}
