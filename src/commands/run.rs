@@ -1,161 +1,43 @@
 //! `orla run NAME[@REQ] -- ARGS`: run a registry tool once without
-//! installing it into a root, as `uvx` and `npx` do.
-//!
-//! The version is resolved as `orla install` would, its permissions shown
-//! and confirmed the same way, and the archive fetched, verified and
-//! unpacked through the same pipeline, into `<cache>/run/NAME-VERSION-DIGEST/`
-//! with a receipt. A later run of the same version re-hashes those files
-//! against the receipt before using them (a changed copy is fetched again),
-//! so nothing unverified runs. The entrypoint then replaces orla (its
-//! interpreter from the `#!` line, tool.yaml's `runtime.args` and `env`,
-//! then ARGS), in the current directory, with stdin, stdout, stderr and the
-//! exit status its own. Nothing in the install root or its manifest changes.
-
-use std::path::{Path, PathBuf};
+//! installing it (`install::run` makes a verified copy ready in the
+//! cache); the tool then replaces orla, with stdin, stdout, stderr and the
+//! exit status its own.
 
 use crate::cli::RunArgs;
 use crate::context::Context;
-use crate::error::Error;
-use crate::fetch::Fetcher;
-use crate::install::apply::check_identity;
-use crate::install::consent::confirm;
-use crate::install::plan::{plan_spec, Fetch, Plan};
-use crate::package::Package;
+use crate::error::{Error, InstallError};
 use crate::resolve::Spec;
-use crate::root::receipt::{Receipt, RECEIPT_VERSION};
 
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;
-    let registries = ctx.registries(args.registry.as_deref())?;
-    let plan = plan_spec(ctx, &registries, &spec)?;
-    drop(registries);
-    let (name, version) = plan
-        .target
-        .clone()
-        .expect("registry plans know their target");
-    if let Some(perms) = &plan.declared {
-        confirm(ctx, &plan.label, perms, args.yes)?;
-    }
-    let dir = ctx.cache_dir.join("run").join(format!(
-        "{name}-{version}-{}",
-        &plan.source.blake3().to_hex()[..16]
-    ));
-    if !verified(&dir) {
-        fetch(ctx, &plan, &dir)?;
-    }
-    let package = Package::load(&dir)?;
-    let entrypoint = dir.join(package.tool.entrypoint.as_deref().unwrap_or_default());
-    let shebang = crate::package::validate::read_shebang(&entrypoint);
-    let mut argv =
-        crate::manifest::command_line(shebang.as_deref(), &entrypoint.display().to_string());
-    let runtime = package.tool.runtime.clone().unwrap_or_default();
-    argv.extend(runtime.args.iter().cloned());
+    let ready = crate::install::run::prepare(ctx, &spec, args.registry.as_deref(), args.yes)?;
+    let mut argv = ready.argv;
     argv.extend(args.args.iter().cloned());
-    // A missing interpreter would only show as the tool failing to start.
-    let checks = crate::install::requirements::check(&dir, &package.tool, &ctx.search_path);
-    for problem in crate::install::requirements::problems(&checks) {
-        ctx.reporter.warn(&format!("{name} {version} {problem}"));
-    }
-    ctx.reporter
-        .status("Running", &format!("{name} {version} (not installed)"));
+    ctx.reporter.status(
+        "Running",
+        &format!("{} {} (not installed)", ready.name, ready.version),
+    );
     let mut command = std::process::Command::new(&argv[0]);
-    command.args(&argv[1..]).envs(&runtime.env);
+    command.args(&argv[1..]).envs(&ready.env);
     exec(command, &argv[0])
-}
-
-/// A cached copy is used only when its files still match its receipt.
-fn verified(dir: &Path) -> bool {
-    let Ok(receipt) = Receipt::read(dir) else {
-        return false;
-    };
-    crate::store::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
-}
-
-/// Fetches, verifies and unpacks the plan into `dir` (replacing whatever
-/// is there), checking the package is the one the registry described.
-fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
-    let parent = dir.parent().expect("run dirs have a parent");
-    let io = |what: &str, path: &Path, e: std::io::Error| {
-        Error::other(
-            format!("cannot {what} {}: {e}", path.display()),
-            Some("check that you may write to the cache (`orla cache dir`), or set ORLA_CACHE_DIR to another directory".into()),
-        )
-    };
-    std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
-    let staging = tempfile::Builder::new()
-        .prefix(".stage-")
-        .tempdir_in(parent)
-        .map_err(|e| io("create a directory in", parent, e))?;
-    let reporter = ctx.reporter.as_ref();
-    let unpacked = match &plan.fetch {
-        Fetch::Archive(job) => {
-            let fetcher =
-                Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
-            let unpacked = fetcher.fetch_unpack(job, staging.path(), reporter)?;
-            fetcher.keep_downloads();
-            unpacked
-        }
-        Fetch::Git { repo, tag } => {
-            reporter.status("Checking out", &format!("{} {tag}", repo.url));
-            repo.checkout(tag, staging.path())
-                .map_err(|source| {
-                    Error::from(crate::error::InstallError::Checkout {
-                        label: plan.label.clone(),
-                        tag: tag.clone(),
-                        url: repo.url.clone(),
-                        source,
-                    })
-                })?
-                .unpacked
-        }
-    };
-    let package = Package::load(&unpacked.root)?;
-    check_identity(plan, &package)?;
-    let receipt = Receipt {
-        receipt_version: RECEIPT_VERSION,
-        name: package.name.clone(),
-        version: package.version.clone(),
-        source: plan.source.clone(),
-        installed_at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default(),
-        files: unpacked.files,
-        extra: Default::default(),
-    };
-    receipt
-        .write(&unpacked.root)
-        .map_err(|e| io("write a receipt in", &unpacked.root, e))?;
-    // Another run may have put the same copy there meanwhile; a damaged
-    // one is replaced.
-    if dir.exists() {
-        if verified(dir) {
-            return Ok(());
-        }
-        std::fs::remove_dir_all(dir).map_err(|e| io("remove", dir, e))?;
-    }
-    let root: PathBuf = unpacked.root;
-    match std::fs::rename(&root, dir) {
-        Ok(()) => Ok(()),
-        Err(_) if verified(dir) => Ok(()),
-        Err(e) => Err(io("move into place", dir, e)),
-    }
 }
 
 #[cfg(unix)]
 fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> {
     use std::os::unix::process::CommandExt;
-    let e = command.exec();
-    Err(Error::other(
-        format!("cannot run {program}: {e}"),
-        Some("check the tool's interpreter and dependencies (`orla info NAME` lists them once installed; tool.yaml names them)".into()),
-    ))
+    let source = command.exec();
+    Err(InstallError::Exec {
+        program: program.to_string(),
+        source,
+    }
+    .into())
 }
 
 #[cfg(not(unix))]
 fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> {
-    let status = command
-        .status()
-        .map_err(|e| Error::other(format!("cannot run {program}: {e}"), None))?;
+    let status = command.status().map_err(|source| InstallError::Exec {
+        program: program.to_string(),
+        source,
+    })?;
     std::process::exit(status.code().unwrap_or(1));
 }

@@ -21,7 +21,10 @@ pub mod plan;
 pub mod prefetch;
 pub mod project;
 pub mod requirements;
+pub mod run;
+pub mod uninstall;
 pub mod update;
+pub mod use_version;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,157 @@
+//! Running a registry tool once without installing it into a root
+//! (`orla run NAME[@REQ] -- ARGS`), as `uvx` and `npx` do.
+//!
+//! The version is resolved as `orla install` would, its permissions shown
+//! and confirmed the same way, and the archive fetched, verified and
+//! unpacked through the same pipeline, into `<cache>/run/NAME-VERSION-DIGEST/`
+//! with a receipt. A later run of the same version re-hashes those files
+//! against the receipt before using them (a changed copy is fetched again),
+//! so nothing unverified runs. The entrypoint then replaces orla (its
+//! interpreter from the `#!` line, tool.yaml's `runtime.args` and `env`,
+//! then ARGS), in the current directory, with stdin, stdout, stderr and the
+//! exit status its own. Nothing in the install root or its manifest changes.
+
+use std::path::{Path, PathBuf};
+
+use super::apply::check_identity;
+use super::consent::confirm;
+use super::plan::{plan_spec, Fetch, Plan};
+use crate::context::Context;
+use crate::error::{Error, InstallError};
+use crate::fetch::Fetcher;
+use crate::package::Package;
+use crate::resolve::Spec;
+use crate::root::receipt::{Receipt, RECEIPT_VERSION};
+
+/// A tool ready to run: the command line that starts it (its interpreter,
+/// entrypoint and tool.yaml's `runtime.args`) and its environment.
+pub struct Ready {
+    pub name: String,
+    pub version: semver::Version,
+    pub argv: Vec<String>,
+    pub env: std::collections::BTreeMap<String, String>,
+}
+
+/// Resolves `spec` in `registry` (a `--registry` value) or the configured
+/// registries, asks for consent as `install` does (`yes` gives it), and
+/// makes a verified copy ready in the cache.
+pub fn prepare(
+    ctx: &Context,
+    spec: &Spec,
+    registry: Option<&str>,
+    yes: bool,
+) -> Result<Ready, Error> {
+    let registries = ctx.registries(registry)?;
+    let plan = plan_spec(ctx, &registries, spec)?;
+    drop(registries);
+    let (name, version) = plan
+        .target
+        .clone()
+        .expect("registry plans know their target");
+    if let Some(perms) = &plan.declared {
+        confirm(ctx, &plan.label, perms, yes)?;
+    }
+    let dir = ctx.cache_dir.join("run").join(format!(
+        "{name}-{version}-{}",
+        &plan.source.blake3().to_hex()[..16]
+    ));
+    if !verified(&dir) {
+        fetch(ctx, &plan, &dir)?;
+    }
+    let package = Package::load(&dir)?;
+    let entrypoint = dir.join(package.tool.entrypoint.as_deref().unwrap_or_default());
+    let shebang = crate::package::validate::read_shebang(&entrypoint);
+    let mut argv =
+        crate::manifest::command_line(shebang.as_deref(), &entrypoint.display().to_string());
+    let runtime = package.tool.runtime.clone().unwrap_or_default();
+    argv.extend(runtime.args.iter().cloned());
+    // A missing interpreter would only show as the tool failing to start.
+    let checks = super::requirements::check(&dir, &package.tool, &ctx.search_path);
+    for problem in super::requirements::problems(&checks) {
+        ctx.reporter.warn(&format!("{name} {version} {problem}"));
+    }
+    Ok(Ready {
+        name,
+        version,
+        argv,
+        env: runtime.env,
+    })
+}
+
+/// A cached copy is used only when its files still match its receipt.
+fn verified(dir: &Path) -> bool {
+    let Ok(receipt) = Receipt::read(dir) else {
+        return false;
+    };
+    crate::store::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
+}
+
+/// Fetches, verifies and unpacks the plan into `dir` (replacing whatever
+/// is there), checking the package is the one the registry described.
+fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
+    let parent = dir.parent().expect("run dirs have a parent");
+    let io = |what: &'static str, path: &Path, source: std::io::Error| InstallError::RunCache {
+        what,
+        path: path.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".stage-")
+        .tempdir_in(parent)
+        .map_err(|e| io("create a directory in", parent, e))?;
+    let reporter = ctx.reporter.as_ref();
+    let unpacked = match &plan.fetch {
+        Fetch::Archive(job) => {
+            let fetcher =
+                Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
+            let unpacked = fetcher.fetch_unpack(job, staging.path(), reporter)?;
+            fetcher.keep_downloads();
+            unpacked
+        }
+        Fetch::Git { repo, tag } => {
+            reporter.status("Checking out", &format!("{} {tag}", repo.url));
+            repo.checkout(tag, staging.path())
+                .map_err(|source| {
+                    Error::from(crate::error::InstallError::Checkout {
+                        label: plan.label.clone(),
+                        tag: tag.clone(),
+                        url: repo.url.clone(),
+                        source,
+                    })
+                })?
+                .unpacked
+        }
+    };
+    let package = Package::load(&unpacked.root)?;
+    check_identity(plan, &package)?;
+    let receipt = Receipt {
+        receipt_version: RECEIPT_VERSION,
+        name: package.name.clone(),
+        version: package.version.clone(),
+        source: plan.source.clone(),
+        installed_at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or_default(),
+        files: unpacked.files,
+        extra: Default::default(),
+    };
+    receipt
+        .write(&unpacked.root)
+        .map_err(|e| io("write a receipt in", &unpacked.root, e))?;
+    // Another run may have put the same copy there meanwhile; a damaged
+    // one is replaced.
+    if dir.exists() {
+        if verified(dir) {
+            return Ok(());
+        }
+        std::fs::remove_dir_all(dir).map_err(|e| io("remove", dir, e))?;
+    }
+    let root: PathBuf = unpacked.root;
+    match std::fs::rename(&root, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if verified(dir) => Ok(()),
+        Err(e) => Err(io("move into place", dir, e).into()),
+    }
+}
