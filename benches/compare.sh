@@ -11,6 +11,8 @@
 #   NO_NETNS=1   do not re-run inside a private network namespace
 #   NO_HYPERFINE=1  time with the date +%s.%N loop even if hyperfine is installed
 #   ORLA_BIN=path   time this orla binary instead of building one
+#   ONLY=regex   run only the cases whose label matches (grep -E), e.g.
+#                ONLY='one command' LARGE_MIB=0 ROOT_TOOLS=0 for the many-tools pair
 #
 # What it does, every time from scratch:
 #   1. builds orla in release mode and installs uv with pip if it is missing
@@ -382,6 +384,7 @@ say "== orla $("$ORLA" --version | cut -d' ' -f2), uv ${UV_BIN:+$("$UV_BIN" --ve
 i=0
 for c in "${CASES[@]}"; do
   IFS='|' read -r label name prep cmd check runs <<<"$c"
+  [[ -z "${ONLY:-}" ]] || grep -qE -- "$ONLY" <<<"$label" || continue
   i=$((i + 1))
   json="$WORK/result-$i.json"
   # One untimed install first, to check that it works and installs the right bytes.
