@@ -10,7 +10,7 @@
 use crate::cli::ListArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::manifest::{Inputs, InstalledEntry, Manifest, RootKindName};
+use crate::manifest::{Inputs, InstalledEntry, Listing, Manifest, RootKindName};
 use crate::progress::Reporter;
 use crate::root::receipt::Source;
 use crate::root::{InstallRoot, StoreError};
@@ -34,12 +34,15 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         ctx.root()?
     };
     let reporter = ctx.reporter.as_ref();
-    let mut manifest = if root.needs_recovery() {
+    let mut manifest: Listing = if root.needs_recovery() {
         // An interrupted command left the manifest behind: catch up first.
-        Store::open(&root, reporter)?.sync_manifest(reporter)?
+        Store::open(&root, reporter)?
+            .sync_manifest(reporter)?
+            .into()
     } else {
-        match Manifest::read(&root) {
-            Ok(manifest) if !manifest.is_stale(&root) => manifest,
+        // Only `installed` is read: a listing never parses the tools' schemas.
+        match Listing::read(&root) {
+            Ok(manifest) if !manifest.root.is_stale(&root) => manifest,
             Ok(_) => refreshed(&root, reporter)?,
             // A damaged manifest is derived from the store: write it again
             // (one from a newer orla is refused, not downgraded).
@@ -57,23 +60,20 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     }
     // Deleted behind orla's back: the manifest still names them until the
     // next command rewrites it, so they are marked, not shown as served.
+    // (The entrypoint is inside the package directory: one stat answers both.)
     let missing: Vec<bool> = manifest
         .installed
         .iter()
-        .map(|e| {
-            !std::path::Path::new(&e.path).exists() || !std::path::Path::new(&e.entrypoint).exists()
-        })
+        .map(|e| !std::path::Path::new(&e.entrypoint).exists())
         .collect();
     if args.json {
-        let mut value = serde_json::to_value(&manifest.installed).expect("serialises");
-        if let Some(entries) = value.as_array_mut() {
-            for (entry, gone) in entries.iter_mut().zip(&missing) {
-                if let (Some(entry), true) = (entry.as_object_mut(), gone) {
-                    entry.insert("missing".into(), true.into());
-                }
-            }
-        }
-        let text = serde_json::to_string_pretty(&value).expect("serialises") + "\n";
+        let rows: Vec<Row> = manifest
+            .installed
+            .iter()
+            .zip(&missing)
+            .map(|(entry, &missing)| Row { entry, missing })
+            .collect();
+        let text = serde_json::to_string_pretty(&rows).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());
     }
     for (e, _) in manifest.installed.iter().zip(&missing).filter(|(_, m)| **m) {
@@ -105,16 +105,30 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     super::write_stdout(table(&manifest.installed, &missing, ctx.stdout_width).as_bytes())
 }
 
+/// One entry of `list --json`: the manifest's, and `missing: true` when
+/// its package was deleted outside orla.
+#[derive(serde::Serialize)]
+struct Row<'a> {
+    #[serde(flatten)]
+    entry: &'a InstalledEntry,
+    #[serde(skip_serializing_if = "is_false")]
+    missing: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// A stale project manifest, regenerated; when the project cannot be
 /// written (a read-only checkout), the list still shows what it would hold.
-fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, Error> {
+fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, Error> {
     match Store::open(root, reporter) {
-        Ok(store) => Ok(store.sync_manifest(reporter)?),
+        Ok(store) => Ok(store.sync_manifest(reporter)?.into()),
         Err(e) => {
             reporter.warn(&format!("cannot refresh the project's manifest: {e}"));
-            let installed = root.scan(reporter)?;
+            let (installed, _) = crate::manifest::packages(root, reporter)?;
             let inputs = Inputs::gather(root, reporter);
-            Ok(Manifest::generate_with(root, &installed, &inputs, reporter))
+            Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
         }
     }
 }

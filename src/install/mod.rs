@@ -154,11 +154,21 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     // What remains is either not installed or a local package to replace.
     let replace = args.force || !changed_local.is_empty();
     plans.append(&mut changed_local);
-    let before: Vec<_> = root
-        .package_dirs()?
-        .into_iter()
-        .map(|(_, _, d)| d)
-        .collect();
+    // Which installs are reinstalls: the plans' own directories where known
+    // (not a listing of every package of a large root).
+    let before: Vec<_> = if plans.iter().all(|p| p.target.is_some()) {
+        plans
+            .iter()
+            .filter_map(|p| p.target.as_ref())
+            .map(|(name, version)| root.package_dir(name, version))
+            .filter(|dir| dir.is_dir())
+            .collect()
+    } else {
+        root.package_dirs()?
+            .into_iter()
+            .map(|(_, _, d)| d)
+            .collect()
+    };
     let done = apply(ctx, &store, &plans, replace, args.yes)?;
     prefetched.keep();
     // Before the manifest: a refusal rolls the install back.
@@ -318,6 +328,10 @@ fn refuse_damaged(root: &InstallRoot, plans: &[Plan]) -> Result<(), Error> {
 /// Drops the local packages whose exact content is already installed (the
 /// same digest in a receipt), saying so.
 fn skip_unchanged_local(plans: &mut Vec<Plan>, ctx: &Context, root: &InstallRoot) {
+    // Reading every receipt of a large root is only worth it for a local package.
+    if !plans.iter().any(|p| p.source.kind() == SourceKind::Local) {
+        return;
+    }
     let installed = root.scan(&crate::progress::Silent).unwrap_or_default();
     plans.retain(|plan| {
         if plan.source.kind() != SourceKind::Local {

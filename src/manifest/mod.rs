@@ -33,13 +33,20 @@
 //! project tool shadows (RFC 3 9.1), each entry saying its `root`.
 //! `root.inputs` digests what else the manifest was derived from, so that
 //! orla notices when a project's manifest is stale (see `inputs`).
+//!
+//! Regenerating it lists every package directory but reads again only the
+//! packages whose receipt, tool.yaml or entrypoint changed since the last
+//! time (see `cache`, and `scan` for the rest).
 
+pub mod cache;
 mod command;
 mod inputs;
+mod scan;
 
 pub use command::command_line;
 
 pub use inputs::{fingerprint, Inputs};
+pub use scan::{packages, Package};
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -217,7 +224,7 @@ impl Manifest {
     }
 
     /// Derives the manifest from the store's contents alone.
-    pub fn generate(root: &InstallRoot, installed: &[Installed]) -> Manifest {
+    pub fn generate(root: &InstallRoot, installed: &[Package]) -> Manifest {
         Manifest::generate_with(
             root,
             installed,
@@ -226,11 +233,11 @@ impl Manifest {
         )
     }
 
-    /// Derives the manifest from the store's contents and the other inputs
-    /// of the root; name clashes are reported.
+    /// Derives the manifest from the store's contents (see [`packages`])
+    /// and the other inputs of the root; name clashes are reported.
     pub fn generate_with(
         root: &InstallRoot,
-        installed: &[Installed],
+        installed: &[Package],
         inputs: &Inputs,
         reporter: &dyn Reporter,
     ) -> Manifest {
@@ -240,8 +247,8 @@ impl Manifest {
         let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
         let mut active: HashMap<&str, &semver::Version> = HashMap::new();
         for pkg in installed {
-            let name = pkg.receipt.name.as_str();
-            let version = &pkg.receipt.version;
+            let name = pkg.name.as_str();
+            let version = &pkg.version;
             if inputs.preferred.get(name) == Some(version) {
                 active.insert(name, version);
                 continue;
@@ -255,25 +262,26 @@ impl Manifest {
         let mut listed = Vec::new();
         let kind: RootKindName = root.kind.into();
         for pkg in installed {
-            let is_active = active.get(pkg.receipt.name.as_str()) == Some(&&pkg.receipt.version);
-            let tool = &pkg.tool;
-            let entrypoint = pkg.dir.join(tool.entrypoint.as_deref().unwrap_or_default());
+            let is_active = active.get(pkg.name.as_str()) == Some(&&pkg.version);
+            let entry = &pkg.entry;
             listed.push(InstalledEntry {
                 root: kind,
-                name: pkg.receipt.name.clone(),
-                version: pkg.receipt.version.to_string(),
-                description: tool.description.clone().unwrap_or_default(),
-                path: display(&pkg.dir),
-                entrypoint: display(&entrypoint),
-                mode: tool.mode(),
+                name: entry.name.clone(),
+                version: entry.version.clone(),
+                description: entry.description.clone(),
+                path: entry.path.clone(),
+                entrypoint: entry.entrypoint.clone(),
+                mode: entry.mode,
                 active: is_active,
-                permissions: tool.permissions.to_vec(),
-                permissions_declared: tool.permissions.is_declared(),
-                risk_level: tool.risk(),
-                source: pkg.receipt.source.clone(),
+                permissions: entry.permissions.clone(),
+                permissions_declared: entry.permissions_declared,
+                risk_level: entry.risk_level,
+                source: entry.source.clone(),
             });
             if is_active {
-                tools.push(tool_entry(pkg, &entrypoint, kind));
+                let mut entry = entry.clone();
+                entry.root = kind;
+                tools.push(entry);
             }
         }
         // RFC 1 discovery: an installed package of the same name wins, since
@@ -343,52 +351,145 @@ impl Manifest {
 
     /// Reads a root's manifest; a root with none yet is empty.
     pub fn read(root: &InstallRoot) -> Result<Manifest, StoreError> {
-        let path = root.manifest_path();
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::empty(root)),
-            Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
-        };
-        Manifest::parse(&bytes).map_err(|message| StoreError::Manifest {
-            path,
-            message,
-            newer: serde_json::from_slice::<Value>(&bytes)
-                .ok()
-                .and_then(|v| v.get("manifest_version")?.as_u64())
-                .is_some_and(|v| v > u64::from(MANIFEST_VERSION)),
-        })
+        read_as(root, Manifest::empty)
     }
 
     /// Whether a project's manifest no longer matches its other inputs
     /// (orla.yaml, orla.lock, pins, the global manifest, loose executables).
     pub fn is_stale(&self, root: &InstallRoot) -> bool {
-        root.kind == RootKind::Project && self.root.inputs.as_deref() != Some(&fingerprint(root))
+        self.root.is_stale(root)
     }
 
     /// Parses a manifest, refusing versions this orla does not know.
     pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-        match value.get("manifest_version").and_then(Value::as_u64) {
-            Some(v) if v == u64::from(MANIFEST_VERSION) => {}
-            Some(v) => {
-                return Err(format!(
-                    "manifest_version {v} is not known to this orla (it reads {MANIFEST_VERSION})"
-                ))
-            }
-            None => return Err("manifest_version is missing".into()),
-        }
-        let mut value = value;
-        // Entries written before `root` existed belong to the manifest's root.
-        let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
-        for list in ["tools", "installed"] {
-            if let Some(Value::Array(entries)) = value.get_mut(list) {
-                for e in entries.iter_mut().filter_map(Value::as_object_mut) {
-                    e.entry("root").or_insert_with(|| kind.clone());
-                }
-            }
-        }
-        serde_json::from_value(value).map_err(|e| e.to_string())
+        parse_as(bytes)
     }
+
+    /// Refuses a root whose manifest a newer orla wrote (and nothing else:
+    /// a damaged manifest is written again). Reads only its version, not
+    /// its thousand entries.
+    pub fn refuse_newer(root: &InstallRoot) -> Result<(), StoreError> {
+        let Ok(bytes) = std::fs::read(root.manifest_path()) else {
+            return Ok(());
+        };
+        match serde_json::from_slice::<Head>(&bytes) {
+            Ok(head) if head.manifest_version <= Some(u64::from(MANIFEST_VERSION)) => Ok(()),
+            // Newer, or too odd to tell: the full read says which.
+            _ => match Manifest::read(root) {
+                Err(e @ StoreError::Manifest { newer: true, .. }) => Err(e),
+                _ => Ok(()),
+            },
+        }
+    }
+}
+
+impl RootInfo {
+    /// Whether a project's manifest no longer matches its other inputs.
+    pub fn is_stale(&self, root: &InstallRoot) -> bool {
+        root.kind == RootKind::Project && self.inputs.as_deref() != Some(&fingerprint(root))
+    }
+}
+
+/// A manifest without its `tools`: what `orla list` shows, read without
+/// parsing every tool's schemas.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Listing {
+    pub root: RootInfo,
+    pub installed: Vec<InstalledEntry>,
+}
+
+impl Listing {
+    /// Reads a root's manifest as a listing; a root with none yet is empty.
+    pub fn read(root: &InstallRoot) -> Result<Listing, StoreError> {
+        read_as(root, |root| Manifest::empty(root).into())
+    }
+}
+
+impl From<Manifest> for Listing {
+    fn from(manifest: Manifest) -> Listing {
+        Listing {
+            root: manifest.root,
+            installed: manifest.installed,
+        }
+    }
+}
+
+/// What is read of a manifest before the rest: its version, and the kind
+/// of root the entries without a `root` belong to.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    manifest_version: Option<u64>,
+    #[serde(default)]
+    root: Option<HeadRoot>,
+}
+
+#[derive(Deserialize)]
+struct HeadRoot {
+    #[serde(default)]
+    kind: Option<RootKindName>,
+}
+
+fn read_as<T: serde::de::DeserializeOwned>(
+    root: &InstallRoot,
+    empty: impl FnOnce(&InstallRoot) -> T,
+) -> Result<T, StoreError> {
+    let path = root.manifest_path();
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(empty(root)),
+        Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
+    };
+    parse_as(&bytes).map_err(|message| StoreError::Manifest {
+        path,
+        message,
+        newer: serde_json::from_slice::<Value>(&bytes)
+            .ok()
+            .and_then(|v| v.get("manifest_version")?.as_u64())
+            .is_some_and(|v| v > u64::from(MANIFEST_VERSION)),
+    })
+}
+
+/// Parses a manifest (or the part `T` keeps), refusing versions this orla
+/// does not know.
+fn parse_as<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    // The common case straight into `T`: a global manifest of this version,
+    // whose entries without a `root` are global, as `T` defaults them. A
+    // project's (or anything odd) takes the way below, with its messages.
+    if let Ok(Head {
+        manifest_version: Some(v),
+        root: Some(HeadRoot {
+            kind: Some(RootKindName::Global),
+        }),
+    }) = serde_json::from_slice::<Head>(bytes)
+    {
+        if v == u64::from(MANIFEST_VERSION) {
+            if let Ok(parsed) = serde_json::from_slice(bytes) {
+                return Ok(parsed);
+            }
+        }
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    match value.get("manifest_version").and_then(Value::as_u64) {
+        Some(v) if v == u64::from(MANIFEST_VERSION) => {}
+        Some(v) => {
+            return Err(format!(
+                "manifest_version {v} is not known to this orla (it reads {MANIFEST_VERSION})"
+            ))
+        }
+        None => return Err("manifest_version is missing".into()),
+    }
+    let mut value = value;
+    // Entries written before `root` existed belong to the manifest's root.
+    let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
+    for list in ["tools", "installed"] {
+        if let Some(Value::Array(entries)) = value.get_mut(list) {
+            for e in entries.iter_mut().filter_map(Value::as_object_mut) {
+                e.entry("root").or_insert_with(|| kind.clone());
+            }
+        }
+    }
+    serde_json::from_value(value).map_err(|e| e.to_string())
 }
 
 fn display(path: &Path) -> String {
@@ -449,6 +550,7 @@ fn is_declared(declared: &bool) -> bool {
     *declared
 }
 
+/// The `tools` entry of an installed package whose entrypoint is `entrypoint`.
 fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
     let tool = &pkg.tool;
     let runtime = tool.runtime.clone().unwrap_or_default();

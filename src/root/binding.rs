@@ -99,36 +99,71 @@ impl InstallRoot {
     /// Whether the package at `dir` with `receipt` was installed by orla in
     /// this root; the reason when not.
     pub fn check_binding(&self, dir: &Path, receipt: &Receipt) -> Result<(), BindingError> {
-        let Some(found) = receipt.extra.get(BINDING_FIELD) else {
-            return match self.kind {
-                RootKind::Global => Ok(()),
-                RootKind::Project => Err(BindingError::Unbound),
-            };
-        };
-        let key = match self.receipt_key() {
-            Ok(Some(key)) => key,
-            Ok(None) => return Err(BindingError::NoKey),
+        if !receipt.extra.contains_key(BINDING_FIELD) {
+            return self.check_binding_with(&KeyState::Missing, dir, receipt);
+        }
+        self.check_binding_with(&self.key_state(), dir, receipt)
+    }
+
+    /// The receipt key as one check needs it, read once for a whole scan.
+    pub fn key_state(&self) -> KeyState {
+        match self.receipt_key() {
+            Ok(Some(key)) => KeyState::Key(key),
+            Ok(None) => KeyState::Missing,
             // A global root this user may read but whose key is another
             // user's (a shared, read-only root): its receipts cannot be
             // checked, and are taken as receipts from before bindings.
             Err(e)
                 if self.kind == RootKind::Global && e.kind() == io::ErrorKind::PermissionDenied =>
             {
-                return Ok(())
+                KeyState::NotChecked
             }
-            Err(source) => {
+            Err(e) => KeyState::Unreadable(e),
+        }
+    }
+
+    /// [`check_binding`](Self::check_binding) with the key already read.
+    pub fn check_binding_with(
+        &self,
+        key: &KeyState,
+        dir: &Path,
+        receipt: &Receipt,
+    ) -> Result<(), BindingError> {
+        let Some(found) = receipt.extra.get(BINDING_FIELD) else {
+            return match self.kind {
+                RootKind::Global => Ok(()),
+                RootKind::Project => Err(BindingError::Unbound),
+            };
+        };
+        let key = match key {
+            KeyState::Key(key) => key,
+            KeyState::Missing => return Err(BindingError::NoKey),
+            KeyState::NotChecked => return Ok(()),
+            KeyState::Unreadable(e) => {
                 return Err(BindingError::KeyUnreadable {
                     key_path: self.receipt_key_path().unwrap_or_default(),
-                    source,
+                    source: io::Error::new(e.kind(), e.to_string()),
                 })
             }
         };
-        if found.as_str() == Some(binding(&key, dir, receipt).as_str()) {
+        if found.as_str() == Some(binding(key, dir, receipt).as_str()) {
             Ok(())
         } else {
             Err(BindingError::Mismatch)
         }
     }
+}
+
+/// A root's receipt key, as read for checking bindings.
+#[derive(Debug)]
+pub enum KeyState {
+    Key([u8; KEY_LEN]),
+    /// No key yet, or a project root that does not know the global root.
+    Missing,
+    /// The global root's key is another user's: bound receipts are taken
+    /// as receipts from before bindings.
+    NotChecked,
+    Unreadable(io::Error),
 }
 
 /// Why a package directory's receipt does not show that orla installed it

@@ -194,10 +194,7 @@ impl InstallRoot {
         for entry in names {
             let entry = entry.map_err(StoreError::io("cannot read", &self.tools_dir))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.')
-                || names::validate_name(&name).is_err()
-                || !entry.path().is_dir()
-            {
+            if name.starts_with('.') || names::validate_name(&name).is_err() || !is_dir(&entry) {
                 continue;
             }
             let versions =
@@ -209,7 +206,7 @@ impl InstallRoot {
                 let Ok(version) = names::parse_version(&text) else {
                     continue;
                 };
-                if !text.starts_with('.') && dir.is_dir() {
+                if !text.starts_with('.') && is_dir(&v) {
                     out.push((name.clone(), version, dir));
                 }
             }
@@ -222,34 +219,58 @@ impl InstallRoot {
     /// (see [`binding`]), sorted by name and version. Directories orla did
     /// not install here are reported and skipped: they are never served.
     pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
+        let key = self.key_state();
         let mut out = Vec::new();
         for (_, _, dir) in self.package_dirs()? {
-            let loaded = Receipt::read(&dir)
-                .map_err(|e| e.to_string())
-                .and_then(|receipt| {
-                    ToolYaml::read(&dir)
-                        .map(|tool| (receipt, tool))
-                        .map_err(|e| e.to_string())
-                });
-            let loaded =
-                loaded.and_then(|(receipt, tool)| match self.check_binding(&dir, &receipt) {
-                    Ok(()) => Ok((receipt, tool)),
-                    Err(why) => Err(format!(
-                        "{why}; {}",
-                        binding::untrusted_hint(&receipt.name, &receipt.version)
-                    )),
-                });
-            match loaded {
-                Ok((receipt, tool)) => out.push(Installed { dir, receipt, tool }),
-                Err(e) => reporter.warn(&format!(
-                    "skipping {}: not installed by orla or damaged ({e})",
-                    dir.display()
-                )),
+            match self.load(dir, &key) {
+                Ok(pkg) => out.push(pkg),
+                Err((dir, why)) => reporter.warn(&skipping(&dir, &why)),
             }
         }
         out.sort_by(|a, b| {
             (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
         });
         Ok(out)
+    }
+
+    /// Reads the package at `dir` (one of [`package_dirs`](Self::package_dirs))
+    /// if it has a readable receipt and tool.yaml and the receipt is bound to
+    /// this root; else the directory and why not (for [`skipping`]).
+    pub fn load(
+        &self,
+        dir: PathBuf,
+        key: &binding::KeyState,
+    ) -> Result<Installed, (PathBuf, String)> {
+        let receipt = match Receipt::read(&dir) {
+            Ok(receipt) => receipt,
+            Err(e) => return Err((dir, e.to_string())),
+        };
+        let tool = match ToolYaml::read(&dir) {
+            Ok(tool) => tool,
+            Err(e) => return Err((dir, e.to_string())),
+        };
+        if let Err(why) = self.check_binding_with(key, &dir, &receipt) {
+            let hint = binding::untrusted_hint(&receipt.name, &receipt.version);
+            return Err((dir, format!("{why}; {hint}")));
+        }
+        Ok(Installed { dir, receipt, tool })
+    }
+}
+
+/// The warning for a package directory [`InstallRoot::load`] refused.
+pub fn skipping(dir: &Path, why: &str) -> String {
+    format!(
+        "skipping {}: not installed by orla or damaged ({why})",
+        dir.display()
+    )
+}
+
+/// Whether a directory entry is a directory, following a symbolic link:
+/// the entry's own type when the filesystem reports it (no `stat` each).
+fn is_dir(entry: &fs::DirEntry) -> bool {
+    match entry.file_type() {
+        Ok(t) if t.is_dir() => true,
+        Ok(t) if !t.is_symlink() => false,
+        _ => entry.path().is_dir(),
     }
 }

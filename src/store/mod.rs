@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::{atomic_write, remove_temp_files, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
+use crate::manifest::cache::Cache;
 use crate::manifest::{self, Manifest};
 use crate::package::names;
 use crate::progress::{Event, Reporter, Warning};
@@ -259,6 +260,7 @@ impl<'a> Store<'a> {
         let finished = match on_disk {
             Some(bytes) => {
                 self.render_manifest(&crate::progress::Silent)?
+                    .0
                     .to_json()
                     .as_bytes()
                     == bytes
@@ -532,28 +534,10 @@ impl<'a> Store<'a> {
     }
 
     /// The manifest the store gives in its current state.
-    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
-        let mut installed = self.root.scan(reporter)?;
-        // A package whose entrypoint was deleted cannot run: the manifest
-        // does not name it (it stays in the store, for `orla verify` to
-        // report and `orla install --force` or `orla uninstall` to fix).
-        installed.retain(|pkg| {
-            let entrypoint = pkg
-                .dir
-                .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
-            let there = entrypoint.is_file();
-            if !there {
-                reporter.warn(&format!(
-                    "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
-                    pkg.receipt.name,
-                    pkg.receipt.version,
-                    entrypoint.display(),
-                    pkg.receipt.name,
-                    pkg.receipt.version
-                ));
-            }
-            there
-        });
+    /// The manifest the store gives in its current state, and the manifest
+    /// cache as reading the store left it (see `manifest::cache`).
+    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Manifest, Cache), StoreError> {
+        let (installed, cache) = manifest::packages(self.root, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
@@ -563,26 +547,28 @@ impl<'a> Store<'a> {
             .filter(|pkg| {
                 !leaving
                     .iter()
-                    .any(|(n, v, _)| *n == pkg.receipt.name && *v == pkg.receipt.version)
+                    .any(|(n, v, _)| *n == pkg.name && *v == pkg.version)
             })
             .collect();
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
-        Ok(Manifest::generate_with(
-            self.root, &installed, &inputs, reporter,
-        ))
+        let manifest = Manifest::generate_with(self.root, &installed, &inputs, reporter);
+        Ok((manifest, cache))
     }
 
     /// Regenerates the runtime manifest from the store, then clears the
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
-        let manifest = self.render_manifest(reporter)?;
+        let (manifest, cache) = self.render_manifest(reporter)?;
         self.report_vanished(&manifest, reporter);
         let path = self.root.manifest_path();
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.
         atomic_write(&path, manifest.to_json().as_bytes())
             .map_err(StoreError::io("cannot write", &path))?;
+        // Only once the command has taken effect (a command rolled back
+        // leaves the state directory as it was).
+        cache.save(self.root);
         // What it no longer names can go now.
         self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
@@ -611,10 +597,7 @@ impl<'a> Store<'a> {
 /// orla's version would drop what it carries. Commands that change a root
 /// call it before anything else, even when they find nothing to change.
 pub fn refuse_newer_manifest(root: &InstallRoot) -> Result<(), StoreError> {
-    match Manifest::read(root) {
-        Err(e @ StoreError::Manifest { newer: true, .. }) => Err(e),
-        _ => Ok(()),
-    }
+    Manifest::refuse_newer(root)
 }
 
 impl Store<'_> {
@@ -623,7 +606,7 @@ impl Store<'_> {
     /// the new manifest drops them, and the user should know why a tool
     /// went away or another version is served now.
     fn report_vanished(&self, new: &Manifest, reporter: &dyn Reporter) {
-        let Ok(old) = Manifest::read(self.root) else {
+        let Ok(old) = manifest::Listing::read(self.root) else {
             return;
         };
         let journal = fs::read_to_string(self.journal_path()).unwrap_or_default();

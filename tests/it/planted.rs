@@ -212,3 +212,93 @@ fn a_planted_project_manifest_is_rewritten_before_it_is_served() {
     assert!(!text.contains("planted"), "{text}");
     assert_eq!(served_from(&dir), ["fs-list"]);
 }
+
+/// Replaces the first occurrence of `from` in the file at `path` by `to`
+/// (as long), in place, and puts its modification time back: only its
+/// ctime tells that it changed.
+fn rewrite_keeping_size_and_mtime(path: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let before = std::fs::metadata(path).unwrap();
+    let text = read(path).replacen(from, to, 1);
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    file.set_modified(before.modified().unwrap()).unwrap();
+    drop(file);
+    let after = std::fs::metadata(path).unwrap();
+    assert_eq!(after.len(), before.len());
+    assert_eq!(after.modified().unwrap(), before.modified().unwrap());
+}
+
+/// The manifest cache (`<ORLA_HOME>/.manifest-cache`) remembers what each
+/// package gave the manifest, so that a root of many tools is not read
+/// again on every command. Nothing it remembers outlives a change to the
+/// files it came from, and a cache orla did not write is not believed.
+#[test]
+fn the_manifest_cache_outlives_no_change_to_a_package_and_no_forgery() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2.1", "json-query"]).success();
+    // Packages whose files changed in the last two seconds are not
+    // remembered (a change within one tick of the clock could hide).
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    t.run(&["install", "fs-list"]).success();
+    let cache = t.home.join(".manifest-cache");
+    let fs_read = t.tools_dir().join("fs-read/1.2.1");
+    let json_query = t.manifest()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "json-query")
+        .unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let text = read(&cache);
+    assert!(
+        text.contains(&format!("\"{}\"", fs_read.display())),
+        "{text}"
+    );
+    let description = |t: &TestContext| {
+        t.manifest()["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == "json-query")
+            .map(|e| e["description"].as_str().unwrap().to_string())
+    };
+    let genuine = description(&t).unwrap();
+
+    // A cache written by someone without the receipt key: its entries are
+    // not believed, though their stamps match the files.
+    let forged = text.replacen(
+        &format!("\"description\":\"{genuine}\""),
+        "\"description\":\"served by the forger\"",
+        1,
+    );
+    assert_ne!(forged, text);
+    std::fs::write(&cache, forged).unwrap();
+    t.run(&["uninstall", "fs-list"]).success();
+    assert_eq!(description(&t).as_deref(), Some(genuine.as_str()));
+
+    // A receipt rewritten in place, its size and modification time kept
+    // (its binding now wrong): read again, refused, no longer served.
+    let receipt = fs_read.join(".orla-receipt.json");
+    let binding: serde_json::Value = serde_json::from_str(&read(&receipt)).unwrap();
+    let binding = binding["binding"].as_str().unwrap().to_string();
+    let flipped = format!(
+        "{}{}",
+        if binding.starts_with('0') { '1' } else { '0' },
+        &binding[1..]
+    );
+    rewrite_keeping_size_and_mtime(&receipt, &binding, &flipped);
+    t.run(&["install", "fs-list"])
+        .success()
+        .stderr_has(&format!("skipping {}", fs_read.display()));
+    assert!(!t.list().iter().any(|(name, _)| name == "fs-read"));
+
+    // A package deleted outside orla: still noticed, and dropped.
+    std::fs::remove_dir_all(&json_query).unwrap();
+    t.run(&["uninstall", "fs-list"])
+        .success()
+        .stderr_has("was deleted outside orla");
+    assert_eq!(description(&t), None);
+}
