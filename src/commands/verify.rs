@@ -46,76 +46,16 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     } else {
         super::write_stdout(text(&reports).as_bytes())?;
     }
-    let bad: Vec<&PackageReport> = reports.iter().filter(|r| !r.ok()).collect();
-    if bad.is_empty() {
-        ctx.reporter.status(
-            "Verified",
-            &if reports.len() == 1 {
-                "1 installed package matches its receipt".to_string()
-            } else {
-                format!("{} installed packages match their receipts", reports.len())
-            },
-        );
-        return Ok(());
-    }
-    let first = bad[0];
-    let unmet_only = |r: &&PackageReport| r.error.is_none() && r.differences.is_empty();
-    let message = if bad.iter().all(unmet_only) {
-        format!(
-            "{} of {} installed package{} lack{} what {} to run",
-            bad.len(),
-            reports.len(),
-            if reports.len() == 1 { "" } else { "s" },
-            if bad.len() == 1 { "s" } else { "" },
-            if bad.len() == 1 {
-                "it needs"
-            } else {
-                "they need"
-            },
-        )
-    } else if bad.iter().any(|r| r.missing) {
-        format!(
-            "{} of {} installed package{} {} missing or changed",
-            bad.len(),
-            reports.len(),
-            if reports.len() == 1 { "" } else { "s" },
-            if bad.len() == 1 { "is" } else { "are" },
-        )
-    } else {
-        format!(
-            "{} of {} installed package{} differ{} from {} receipt{}",
-            bad.len(),
-            reports.len(),
-            if reports.len() == 1 { "" } else { "s" },
-            if bad.len() == 1 { "s" } else { "" },
-            if bad.len() == 1 { "its" } else { "their" },
-            if bad.len() == 1 { "" } else { "s" },
-        )
-    };
-    Err(Error::other(
-        message,
-        Some(if first.error.is_none() && first.differences.is_empty() {
-            "install what the tool needs (its files are intact); `orla info NAME` lists its dependencies".to_string()
-        } else if first.missing {
-            format!(
-                "`orla install {}@{}` installs it again; any install, uninstall or `orla use` drops it from the manifest",
-                first.name, first.version
-            )
-        } else if first.error.is_some() {
-            // Maybe not orla's at all: a directory someone put there.
-            format!(
-                "if orla installed {}, `orla install {}@{} --force` restores it; if not, remove the directory",
-                first.path.display(),
-                first.name,
-                first.version
-            )
+    installed::outcome(&reports)?;
+    ctx.reporter.status(
+        "Verified",
+        &if reports.len() == 1 {
+            "1 installed package matches its receipt".to_string()
         } else {
-            format!(
-                "reinstall to restore the published files: `orla install {}@{} --force`",
-                first.name, first.version
-            )
-        }),
-    ))
+            format!("{} installed packages match their receipts", reports.len())
+        },
+    );
+    Ok(())
 }
 
 fn text(reports: &[PackageReport]) -> String {

@@ -28,6 +28,7 @@ use crate::package::PackageError;
 use crate::project::ProjectError;
 use crate::resolve::{ResolveError, SpecError};
 use crate::root::StoreError;
+use crate::store::verify::{First, FirstFailure, VerifyError};
 
 /// Each stage enum and the file that declares it.
 const STAGE_ENUMS: &[(&str, &str)] = &[
@@ -50,6 +51,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("MigrateError", "src/migrate/directory.rs"),
     ("InstallError", "src/error/install.rs"),
     ("ScaffoldError", "src/package/scaffold/answers.rs"),
+    ("VerifyError", "src/store/verify.rs"),
 ];
 
 /// Variants with no fix a person could apply, and why.
@@ -329,6 +331,12 @@ fn all_cases() -> Vec<Case> {
         MoveAside => MigrateError::MoveAside { path: dir(), source: denied() },
         SomeFailed => MigrateError::SomeFailed(Summary { root: dir(), total: 2, migrated: 1, failed: 1, already: 0, dry_run: false }),
         Capsule => MigrateError::Capsule(CapsuleError::Missing { path: "c".into(), fields: vec!["name"] }),
+    ));
+    let first = |failure| First { name: name(), version: "1.0.0".into(), path: "/t/a/1.0.0".into(), failure };
+    out.extend(cases!(VerifyError:
+        Unmet => VerifyError::Unmet { bad: 1, total: 2, first: first(FirstFailure::Unmet) },
+        Missing => VerifyError::Missing { bad: 1, total: 1, first: first(FirstFailure::Missing) },
+        Differ => VerifyError::Differ { bad: 2, total: 3, first: first(FirstFailure::Unreadable) },
     ));
     out
 }

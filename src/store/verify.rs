@@ -97,6 +97,133 @@ impl PackageReport {
     }
 }
 
+/// Some installed packages are not as their receipts say, or lack what they
+/// need to run: `bad` of `total` checked. The message sums them up; the
+/// hint fixes the first.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// Every failed package is intact but lacks what it needs to run.
+    #[error(
+        "{bad} of {total} installed package{} lack{} what {} to run",
+        plural(*total), if *bad == 1 { "s" } else { "" }, if *bad == 1 { "it needs" } else { "they need" }
+    )]
+    Unmet {
+        bad: usize,
+        total: usize,
+        first: First,
+    },
+    /// At least one failed package is gone.
+    #[error(
+        "{bad} of {total} installed package{} {} missing or changed",
+        plural(*total), if *bad == 1 { "is" } else { "are" }
+    )]
+    Missing {
+        bad: usize,
+        total: usize,
+        first: First,
+    },
+    /// Their files differ from the receipts (or cannot be checked).
+    #[error(
+        "{bad} of {total} installed package{} differ{} from {} receipt{}",
+        plural(*total), if *bad == 1 { "s" } else { "" }, if *bad == 1 { "its" } else { "their" }, plural(*bad)
+    )]
+    Differ {
+        bad: usize,
+        total: usize,
+        first: First,
+    },
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The first package that failed.
+#[derive(Debug)]
+pub struct First {
+    pub name: String,
+    pub version: String,
+    pub path: PathBuf,
+    pub failure: FirstFailure,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstFailure {
+    Unmet,
+    Missing,
+    /// No readable receipt: maybe not orla's at all.
+    Unreadable,
+    Changed,
+}
+
+impl VerifyError {
+    pub fn hint(&self) -> Option<String> {
+        let (VerifyError::Unmet { first, .. }
+        | VerifyError::Missing { first, .. }
+        | VerifyError::Differ { first, .. }) = self;
+        let First {
+            name,
+            version,
+            path,
+            failure,
+        } = first;
+        Some(match failure {
+            FirstFailure::Unmet => "install what the tool needs (its files are intact); `orla info NAME` lists its dependencies".to_string(),
+            FirstFailure::Missing => format!(
+                "`orla install {name}@{version}` installs it again; any install, uninstall or `orla use` drops it from the manifest"
+            ),
+            FirstFailure::Unreadable => format!(
+                "if orla installed {}, `orla install {name}@{version} --force` restores it; if not, remove the directory",
+                path.display()
+            ),
+            FirstFailure::Changed => format!(
+                "reinstall to restore the published files: `orla install {name}@{version} --force`"
+            ),
+        })
+    }
+}
+
+/// Fails when any report is not ok.
+pub fn outcome(reports: &[PackageReport]) -> Result<(), VerifyError> {
+    let bad: Vec<&PackageReport> = reports.iter().filter(|r| !r.ok()).collect();
+    let Some(first) = bad.first() else {
+        return Ok(());
+    };
+    let intact = |r: &PackageReport| r.error.is_none() && r.differences.is_empty();
+    let failure = if intact(first) {
+        FirstFailure::Unmet
+    } else if first.missing {
+        FirstFailure::Missing
+    } else if first.error.is_some() {
+        FirstFailure::Unreadable
+    } else {
+        FirstFailure::Changed
+    };
+    let all_intact = bad.iter().all(|r| intact(r));
+    let any_missing = bad.iter().any(|r| r.missing);
+    let (total, first) = (
+        reports.len(),
+        First {
+            name: first.name.clone(),
+            version: first.version.clone(),
+            path: first.path.clone(),
+            failure,
+        },
+    );
+    let bad = bad.len();
+    Err(if all_intact {
+        VerifyError::Unmet { bad, total, first }
+    } else if any_missing {
+        VerifyError::Missing { bad, total, first }
+    } else {
+        VerifyError::Differ { bad, total, first }
+    })
+}
+
 /// Checks every installed package of `root`, or only those named `name`.
 pub fn verify_root(
     root: &InstallRoot,
