@@ -110,7 +110,10 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
             unpacked
         }
         Fetch::Git { repo, tag } => {
-            reporter.status("Checking out", &format!("{} {tag}", repo.url));
+            reporter.report(crate::progress::Event::CheckingOut {
+                repository: repo.url.clone(),
+                tag: tag.clone(),
+            });
             repo.checkout(tag, staging.path())
                 .map_err(|source| {
                     Error::from(crate::error::InstallError::Checkout {

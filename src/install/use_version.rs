@@ -14,6 +14,7 @@
 
 use crate::context::Context;
 use crate::error::{Error, InstallError};
+use crate::progress::Event;
 use crate::project::lockfile::LockedTool;
 use crate::project::transaction::Transaction;
 use crate::resolve::{Requirement, Spec};
@@ -113,13 +114,11 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
             }
             txn.pin(pin);
             if txn.commit()?.yaml {
-                reporter.status(
-                    "Updated",
-                    &format!(
-                        "orla.yaml: {}: \"{requirement}\" (was \"{current}\")",
-                        spec.name
-                    ),
-                );
+                reporter.report(Event::RequirementChanged {
+                    name: spec.name.clone(),
+                    requirement: requirement.clone(),
+                    was: current.to_string(),
+                });
             }
             // The lock decides now; a machine-local pin would hide it.
             if pins.tools.remove(&spec.name).is_some() {
@@ -136,10 +135,11 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
         }
     }
     store.sync_manifest(reporter)?;
-    reporter.status(
-        "Using",
-        &format!("{} {version} from {}", spec.name, chosen.dir.display()),
-    );
+    reporter.report(Event::Using {
+        name: spec.name.clone(),
+        version: version.clone(),
+        path: chosen.dir.display().to_string(),
+    });
     Ok(())
 }
 

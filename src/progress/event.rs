@@ -100,6 +100,18 @@ pub enum Event {
     Relocked { path: String },
     /// orla.lock dropped a pin orla.yaml no longer asks for.
     Unlocked { name: String },
+    /// `orla use`: the root serves this version of the tool now.
+    Using {
+        name: String,
+        version: Version,
+        path: String,
+    },
+    /// `orla use` in a project changed the tool's requirement in orla.yaml.
+    RequirementChanged {
+        name: String,
+        requirement: String,
+        was: String,
+    },
     /// A project's install changed nothing: `tools` tools, as pinned.
     ProjectUpToDate { tools: usize },
     /// Another orla holds a lock this command needs; it waits.

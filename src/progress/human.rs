@@ -115,6 +115,19 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         } => one("Locked", format!("{name} {version} (\"{requirement}\")")),
         Event::Relocked { path } => one("Locked", format!("the updated versions in {path}")),
         Event::Unlocked { name } => one("Unlocked", format!("{name} (no longer in orla.yaml)")),
+        Event::Using {
+            name,
+            version,
+            path,
+        } => one("Using", format!("{name} {version} from {path}")),
+        Event::RequirementChanged {
+            name,
+            requirement,
+            was,
+        } => one(
+            "Updated",
+            format!("orla.yaml: {name}: \"{requirement}\" (was \"{was}\")"),
+        ),
         Event::ProjectUpToDate { tools } => {
             let (s, them) = if *tools == 1 {
                 ("", "it")

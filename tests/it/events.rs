@@ -415,3 +415,19 @@ fn a_package_deleted_outside_orla_is_a_typed_warning_of_the_next_install() {
         &["permissions", "warning", "installed"]
     ));
 }
+
+#[test]
+fn orla_use_reports_the_version_it_serves() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1.0", "fs-read@1.2.1"])
+        .success();
+    let run = t.run(&["use", "fs-read@1.1.0", "--message-format", "json"]);
+    let got = events(run.success());
+    let using = one(&got, "using");
+    assert_eq!(using["name"], "fs-read");
+    assert_eq!(using["version"], "1.1.0");
+    assert_eq!(
+        using["path"],
+        t.tools_dir().join("fs-read/1.1.0").to_str().unwrap()
+    );
+}
