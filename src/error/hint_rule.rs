@@ -206,6 +206,7 @@ fn all_cases() -> Vec<Case> {
         Unsupported => PackError::Unsupported { path: "l".into(), kind: "symbolic link" },
         Io => PackError::Io { path: "x".into(), source: denied() },
         NonUtf8 => PackError::NonUtf8 { path: "x".into() },
+        Write => PackError::Write { path: "/o/a-1.0.0.tar.gz".into(), source: denied() },
     ));
     out.extend(cases!(StoreError:
         AlreadyInstalled => StoreError::AlreadyInstalled { name: "a".into(), version: "1.0.0".into(), path: "/t/a/1.0.0".into() },

@@ -43,6 +43,13 @@ pub enum PackError {
     },
     #[error("{path}: file names in a package must be UTF-8")]
     NonUtf8 { path: String },
+    /// The archive file cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
 }
 
 impl PackError {
@@ -59,6 +66,9 @@ impl PackError {
             PackError::Io { .. } => None,
             PackError::NonUtf8 { .. } => {
                 Some("rename the file: names in a package must be UTF-8".into())
+            }
+            PackError::Write { .. } => {
+                Some("pass --output with a file or directory you may write to".into())
             }
         }
     }
@@ -118,6 +128,27 @@ pub fn pack_to_vec(dir: &Path) -> Result<(Packed, Vec<u8>), PackError> {
     let mut bytes = Vec::new();
     let packed = pack(dir, &mut bytes)?;
     Ok((packed, bytes))
+}
+
+/// Packs `dir` into an archive file: `output` when given (a directory
+/// receives the archive under its own name), else NAME-VERSION.tar.gz in
+/// `default_dir`. Returns where it went and its bytes.
+pub fn pack_to_file(
+    dir: &Path,
+    output: Option<&Path>,
+    default_dir: &Path,
+) -> Result<(Packed, PathBuf, Vec<u8>), PackError> {
+    let (packed, bytes) = pack_to_vec(dir)?;
+    let out = match output {
+        Some(path) if path.is_dir() => path.join(&packed.file_name),
+        Some(path) => path.to_path_buf(),
+        None => default_dir.join(&packed.file_name),
+    };
+    crate::fs::atomic_write(&out, &bytes).map_err(|source| PackError::Write {
+        path: out.clone(),
+        source,
+    })?;
+    Ok((packed, out, bytes))
 }
 
 struct Entry {

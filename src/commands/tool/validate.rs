@@ -1,0 +1,75 @@
+//! `orla tool validate [DIR] [--json]`: every problem of a package.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::{plural, print_problems};
+use crate::cli::ValidateArgs;
+use crate::commands::write_stdout;
+use crate::context::Context;
+use crate::error::Error;
+use crate::package::{validate, Problem, Severity, ToolYaml, TOOL_YAML};
+
+pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
+    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
+    let manifest = dir.join(TOOL_YAML).display().to_string();
+    let tool = match ToolYaml::read(&dir) {
+        Ok(tool) => tool,
+        Err(e) => {
+            if args.json {
+                let problem = Problem {
+                    severity: Severity::Error,
+                    field: TOOL_YAML.into(),
+                    message: e.to_string(),
+                    hint: e.hint(),
+                };
+                let out = json!({"path": manifest, "valid": false, "errors": 1, "warnings": 0, "problems": [problem]});
+                write_stdout(format!("{out:#}\n").as_bytes())?;
+            }
+            return Err(e.into());
+        }
+    };
+    let problems = validate::validate(&tool, Some(&dir));
+    let errors = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
+    let warnings = problems.len() - errors;
+    if args.json {
+        let out = json!({
+            "path": manifest,
+            "name": tool.name,
+            "version": tool.version,
+            "valid": errors == 0,
+            "errors": errors,
+            "warnings": warnings,
+            "problems": problems,
+        });
+        write_stdout(format!("{out:#}\n").as_bytes())?;
+    } else {
+        print_problems(ctx, &problems);
+    }
+    if errors > 0 {
+        return Err(Error::other(
+            format!(
+                "{manifest} has {} and {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            ),
+            Some("fix the errors above; each names its field".into()),
+        ));
+    }
+    let label = format!(
+        "{} {}",
+        tool.name.unwrap_or_default(),
+        tool.version.unwrap_or_default()
+    );
+    let suffix = if warnings > 0 {
+        format!(" ({})", plural(warnings, "warning"))
+    } else {
+        String::new()
+    };
+    ctx.reporter.status("Valid", &format!("{label}{suffix}"));
+    Ok(())
+}
