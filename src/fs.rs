@@ -79,6 +79,16 @@ pub fn sync_files(paths: &[std::path::PathBuf]) -> io::Result<()> {
     for_each_parallel(paths, |path| fs::File::open(path)?.sync_all())
 }
 
+/// Flushes the entries of every directory in `dirs`, several at once,
+/// where the platform allows (as `sync_dir`). Nothing depends on their
+/// order: the caller's next step (a rename) waits for all of them.
+pub fn sync_dirs(dirs: &[std::path::PathBuf]) {
+    let _ = for_each_parallel(dirs, |dir| {
+        sync_dir(dir);
+        Ok(())
+    });
+}
+
 /// Runs `action` once on every item from up to `FLUSH_THREADS` threads,
 /// each taking the next item not yet taken; stops early after an error and
 /// returns the first one.

@@ -140,9 +140,7 @@ impl Cache {
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
         walk(entry.path(), &mut files, &mut dirs)?;
         crate::fs::sync_files(&files)?;
-        for dir in dirs.iter().rev() {
-            crate::fs::sync_dir(dir);
-        }
+        crate::fs::sync_dirs(&dirs);
         fs::rename(entry.keep(), &path)?;
         crate::fs::sync_dir(&self.unpacked());
         Ok(())
@@ -324,6 +322,15 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged
         .iter()
         .map(|(rel, want)| Ok((rel, want, checked(rel)?)))
         .collect::<Result<_, Damaged>>()?;
+    // Every file's directory, made once here rather than asked for per file.
+    let parents: std::collections::BTreeSet<PathBuf> = files
+        .iter()
+        .filter_map(|(_, _, rel)| rel.parent())
+        .map(|p| dest.join(&root).join(p))
+        .collect();
+    for parent in &parents {
+        fs::create_dir_all(parent).map_err(Damaged::Io)?;
+    }
     // Linking and hashing run on every core: reading the files back is
     // most of a reinstall once nothing needs flushing.
     let durable = Mutex::new(HashSet::new());
@@ -333,9 +340,6 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged
         match fs::symlink_metadata(&from) {
             Ok(m) if m.is_file() => {}
             _ => return Err(damaged(format!("{rel} is missing or not a file"))),
-        }
-        if let Some(parent) = to.parent() {
-            fs::create_dir_all(parent).map_err(Damaged::Io)?;
         }
         let how = link(&from, &to, how).map_err(Damaged::Io)?;
         // What is checked is what was put in staging: a regular file (not a

@@ -38,10 +38,10 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::fs::{sync_dir, sync_files};
+use crate::fs::{sync_dirs, sync_files};
 
-/// Flushes every file of the tree at `dir`, then every directory of it
-/// (deepest first, `dir` last). The first error of a file is returned.
+/// Flushes every file of the tree at `dir`, then every directory of it.
+/// The first error of a file is returned.
 ///
 /// The files in `durable` are not flushed: they are hard links to files of
 /// a cache entry, flushed before that entry was put in place (`fetch`'s
@@ -53,9 +53,7 @@ pub(super) fn sync_tree(dir: &Path, durable: &HashSet<PathBuf>) -> io::Result<()
     walk(dir, &mut files, &mut dirs)?;
     files.retain(|f| !durable.contains(f));
     sync_files(&files)?;
-    for dir in dirs.iter().rev() {
-        sync_dir(dir);
-    }
+    sync_dirs(&dirs);
     Ok(())
 }
 
