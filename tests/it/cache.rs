@@ -177,3 +177,35 @@ fn bad_sizes_and_ages_get_one_line_errors() {
         .stderr_has("error: --max-age: 'soon' is not a duration")
         .stderr_has("hint:");
 }
+
+#[test]
+fn prune_removes_clones_of_registries_not_configured_here() {
+    let t = TestContext::new();
+    let mut urls = Vec::new();
+    for name in ["configured", "once"] {
+        let dir = t.dir.path().join(name);
+        let mut index = IndexBuilder::new(&dir);
+        index.publish(&PackageBuilder::new(&format!("{name}-tool"), "1.0.0"));
+        let repo = git2::Repository::init(&dir).unwrap();
+        repo.set_head("refs/heads/main").unwrap();
+        common::git::commit_all(&repo, "publish", Some("refs/heads/main"), &[]);
+        let url = format!("file://{}", dir.display());
+        t.run(&["search", "tool", "--registry", &url]).success();
+        urls.push(url);
+    }
+    let clone = |url: &str| t.cache.join("registries").join(orla::git::cache_name(url));
+    assert!(clone(&urls[0]).is_dir() && clone(&urls[1]).is_dir());
+
+    let mut prune = t.command(&["cache", "prune", "--max-age", "0"]);
+    let run = common::to_run(prune.env("ORLA_REGISTRY", &urls[0]).output().unwrap());
+    run.success();
+    assert!(
+        clone(&urls[0]).is_dir(),
+        "the configured registry's clone stays"
+    );
+    assert!(!clone(&urls[1]).exists(), "a registry used once goes");
+    // Not fetched for a day is not old by the default rule.
+    t.run(&["search", "tool", "--registry", &urls[1]]).success();
+    t.run(&["cache", "prune"]).success();
+    assert!(clone(&urls[1]).is_dir());
+}
