@@ -333,7 +333,12 @@ fn all_cases() -> Vec<Case> {
         SomeFailed => MigrateError::SomeFailed(Summary { root: dir(), total: 2, migrated: 1, failed: 1, already: 0, dry_run: false }),
         Capsule => MigrateError::Capsule(CapsuleError::Missing { path: "c".into(), fields: vec!["name"] }),
     ));
-    let first = |failure| First { name: name(), version: "1.0.0".into(), path: "/t/a/1.0.0".into(), failure };
+    let first = |failure| First {
+        name: name(),
+        version: "1.0.0".into(),
+        path: "/t/a/1.0.0".into(),
+        failure,
+    };
     out.extend(cases!(VerifyError:
         Unmet => VerifyError::Unmet { bad: 1, total: 2, first: first(FirstFailure::Unmet) },
         Missing => VerifyError::Missing { bad: 1, total: 1, first: first(FirstFailure::Missing) },
