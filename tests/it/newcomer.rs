@@ -774,10 +774,7 @@ fn the_elvish_completer_offers_tool_names_after_the_subcommand() {
     let rc_file = t.dir.path().join("rc.elv");
     std::fs::write(&rc_file, rc).unwrap();
     let status = std::process::Command::new("script")
-        .args([
-            "-qec",
-            &format!("elvish -rc '{}'", rc_file.display()),
-        ])
+        .args(["-qec", &format!("elvish -rc '{}'", rc_file.display())])
         .arg("/dev/null")
         .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
         .env("ORLA_HOME", &t.home)
