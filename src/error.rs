@@ -48,6 +48,8 @@ pub enum Error {
     #[error(transparent)]
     Info(#[from] InfoError),
     #[error(transparent)]
+    Validate(#[from] package::validate::ValidateError),
+    #[error(transparent)]
     Verify(#[from] store::verify::VerifyError),
     #[error(transparent)]
     Scaffold(#[from] package::scaffold::answers::ScaffoldError),
@@ -109,6 +111,7 @@ impl Error {
             Error::Install(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Info(e) => e.hint(),
+            Error::Validate(e) => e.hint(),
             Error::Verify(e) => e.hint(),
             Error::Scaffold(e) => e.hint(),
             Error::Migrate(e) => e.hint(),

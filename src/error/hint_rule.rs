@@ -23,7 +23,7 @@ use crate::migrate::capsule::CapsuleError;
 use crate::migrate::directory::{MigrateError, Summary};
 use crate::package::pack::PackError;
 use crate::package::scaffold::answers::ScaffoldError;
-use crate::package::validate::{Problem, Severity};
+use crate::package::validate::{Problem, Severity, ValidateError};
 use crate::package::PackageError;
 use crate::project::ProjectError;
 use crate::resolve::{ResolveError, SpecError};
@@ -52,6 +52,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("InstallError", "src/error/install.rs"),
     ("ScaffoldError", "src/package/scaffold/answers.rs"),
     ("VerifyError", "src/store/verify.rs"),
+    ("ValidateError", "src/package/validate.rs"),
 ];
 
 /// Variants with no fix a person could apply, and why.
@@ -343,6 +344,9 @@ fn all_cases() -> Vec<Case> {
         Unmet => VerifyError::Unmet { bad: 1, total: 2, first: first(FirstFailure::Unmet) },
         Missing => VerifyError::Missing { bad: 1, total: 1, first: first(FirstFailure::Missing) },
         Differ => VerifyError::Differ { bad: 2, total: 3, first: first(FirstFailure::Unreadable) },
+    ));
+    out.extend(cases!(ValidateError:
+        Failed => ValidateError::Failed { path: "/p/tool.yaml".into(), errors: 1, warnings: 2 },
     ));
     out
 }

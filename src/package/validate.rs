@@ -50,6 +50,33 @@ impl Problems {
     }
 }
 
+/// `orla tool validate` found errors in a package (each shown with its
+/// field before this summary).
+#[derive(Debug, thiserror::Error)]
+pub enum ValidateError {
+    #[error("{path} has {} and {}", counted(*errors, "error"), counted(*warnings, "warning"))]
+    Failed {
+        path: String,
+        errors: usize,
+        warnings: usize,
+    },
+}
+
+impl ValidateError {
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ValidateError::Failed { .. } => {
+                Some("fix the errors above; each names its field".into())
+            }
+        }
+    }
+}
+
+/// `n word`, with an `s` unless `n` is 1.
+pub fn counted(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Checks `tool`; with `dir`, also the files it names. Errors come first.
 pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
     let mut p = Problems(Vec::new());

@@ -30,10 +30,6 @@ pub(crate) fn print_problems(ctx: &Context, problems: &[Problem]) {
     }
 }
 
-pub(super) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
 /// Loads a package for pack or publish, showing its warnings.
 pub(super) fn load(ctx: &Context, dir: &Path) -> Result<Package, Error> {
     let package = Package::load(dir).map_err(|e| match e {

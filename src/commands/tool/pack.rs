@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::{load, plural};
+use super::load;
 use crate::cli::PackArgs;
 use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
+use crate::package::validate::counted;
 use crate::verify::Digest;
 
 pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
@@ -36,7 +37,7 @@ pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
                 "{} {} ({}) to {}",
                 packed.name,
                 packed.version,
-                plural(packed.files.len(), "file"),
+                counted(packed.files.len(), "file"),
                 out.display()
             ),
         );

@@ -4,12 +4,13 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::{plural, print_problems};
+use super::print_problems;
 use crate::cli::ValidateArgs;
 use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
-use crate::package::{validate, Problem, Severity, ToolYaml, TOOL_YAML};
+use crate::package::validate::{self, counted, ValidateError};
+use crate::package::{Problem, Severity, ToolYaml, TOOL_YAML};
 
 pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
     let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
@@ -51,14 +52,12 @@ pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
         print_problems(ctx, &problems);
     }
     if errors > 0 {
-        return Err(Error::other(
-            format!(
-                "{manifest} has {} and {}",
-                plural(errors, "error"),
-                plural(warnings, "warning")
-            ),
-            Some("fix the errors above; each names its field".into()),
-        ));
+        return Err(ValidateError::Failed {
+            path: manifest,
+            errors,
+            warnings,
+        }
+        .into());
     }
     let label = format!(
         "{} {}",
@@ -66,7 +65,7 @@ pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
         tool.version.unwrap_or_default()
     );
     let suffix = if warnings > 0 {
-        format!(" ({})", plural(warnings, "warning"))
+        format!(" ({})", counted(warnings, "warning"))
     } else {
         String::new()
     };
