@@ -133,6 +133,29 @@ impl Change {
         })
     }
 
+    /// What `--dry-run` prints: the file, then the entry's lines before
+    /// (`-`) and after (`+`).
+    pub fn preview(&self) -> String {
+        let mut out = format!(
+            "{} {} ({}), \"{}\":\n",
+            if self.original.is_some() {
+                "would change"
+            } else {
+                "would create"
+            },
+            self.path.display(),
+            self.client.name(),
+            self.client.key()
+        );
+        if let Some(old) = &self.before {
+            out.push_str(&prefixed('-', &self.name, old));
+        }
+        if self.add {
+            out.push_str(&prefixed('+', &self.name, &self.entry));
+        }
+        out
+    }
+
     /// Writes the file (its parent created), the original saved first as
     /// `FILE.orla-backup`.
     pub fn write(&self) -> Result<(), ClientError> {
@@ -153,5 +176,25 @@ impl Change {
         }
         let text = self.client.render(&self.config);
         crate::fs::atomic_write(path, text.as_bytes()).map_err(|e| fail("write", path, e))
+    }
+}
+
+/// `"name": value` as pretty JSON, each line after `sign`.
+fn prefixed(sign: char, name: &str, value: &Value) -> String {
+    let text = serde_json::to_string_pretty(&json!({ name: value })).expect("serialises");
+    let lines: Vec<&str> = text.lines().collect();
+    // Drop the wrapping braces, keep the member.
+    lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| format!("{sign} {}\n", l.strip_prefix("  ").unwrap_or(l)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dry_run_lines_show_the_member() {
+        let text = super::prefixed('+', "orla", &serde_json::json!({"command": "/bin/orla"}));
+        assert_eq!(text, "+ \"orla\": {\n+   \"command\": \"/bin/orla\"\n+ }\n");
     }
 }

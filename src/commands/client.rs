@@ -42,7 +42,7 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         return Ok(());
     }
     if args.dry_run {
-        return super::write_stdout(dry_run(&change).as_bytes());
+        return super::write_stdout(change.preview().as_bytes());
     }
     change.write()?;
     report(match change.outcome {
@@ -61,39 +61,6 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         );
     }
     Ok(())
-}
-
-/// The change `--dry-run` prints: the file, then the entry's lines before
-/// (`-`) and after (`+`).
-fn dry_run(change: &Change) -> String {
-    let mut out = format!(
-        "{} {} ({}), \"{}\":\n",
-        if change.original.is_some() {
-            "would change"
-        } else {
-            "would create"
-        },
-        change.path.display(),
-        change.client.name(),
-        change.client.key()
-    );
-    if let Some(old) = &change.before {
-        out.push_str(&prefixed('-', &change.name, old));
-    }
-    if change.add {
-        out.push_str(&prefixed('+', &change.name, &change.entry));
-    }
-    out
-}
-
-fn prefixed(sign: char, name: &str, value: &Value) -> String {
-    let text = serde_json::to_string_pretty(&json!({ name: value })).expect("serialises");
-    let lines: Vec<&str> = text.lines().collect();
-    // Drop the wrapping braces, keep the member.
-    lines[1..lines.len() - 1]
-        .iter()
-        .map(|l| format!("{sign} {}\n", l.strip_prefix("  ").unwrap_or(l)))
-        .collect()
 }
 
 fn list(ctx: &Context, args: &ClientListArgs) -> Result<(), Error> {
@@ -136,13 +103,4 @@ fn list(ctx: &Context, args: &ClientListArgs) -> Result<(), Error> {
         }
     }
     super::write_stdout(super::table(&["CLIENT", "ENTRY", "SERVES", "CONFIG"], &table).as_bytes())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn dry_run_lines_show_the_member() {
-        let text = super::prefixed('+', "orla", &serde_json::json!({"command": "/bin/orla"}));
-        assert_eq!(text, "+ \"orla\": {\n+   \"command\": \"/bin/orla\"\n+ }\n");
-    }
 }
