@@ -88,6 +88,13 @@ pub fn plan(ctx: &Context, names: &[String], registry: Option<&str>) -> Result<U
 
     let pins = crate::root::pins::Pins::read(&root.state_dir)?;
     let mut registries: HashMap<String, Registries<'_>> = HashMap::new();
+    // The registry a tool is looked up in: `--registry`, else its own.
+    let choice_of = |name: &str| {
+        registry
+            .map(str::to_string)
+            .or_else(|| active[name].receipt.source.registry().map(str::to_string))
+            .unwrap_or_else(|| "builtin".into())
+    };
     let mut moves = Vec::new();
     for name in &names {
         let current = active[name];
@@ -134,12 +141,18 @@ pub fn plan(ctx: &Context, names: &[String], registry: Option<&str>) -> Result<U
             requirement,
             raw,
         };
-        let choice = registry
-            .map(str::to_string)
-            .or_else(|| current.receipt.source.registry().map(str::to_string))
-            .unwrap_or_else(|| "builtin".into());
+        let choice = choice_of(name);
         if !registries.contains_key(&choice) {
-            registries.insert(choice.clone(), ctx.registries(Some(&choice))?);
+            let opened = ctx.registries(Some(&choice))?;
+            // The tools that ask this registry are looked up at once (a
+            // sparse index); one left alone below costs one request more.
+            let asking: Vec<&str> = names
+                .iter()
+                .filter(|n| choice_of(n) == choice)
+                .map(String::as_str)
+                .collect();
+            opened.prefetch(&asking);
+            registries.insert(choice.clone(), opened);
         }
         let plan = super::plan::plan_spec(ctx, &registries[&choice], &spec)?;
         let to = plan

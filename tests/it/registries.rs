@@ -1029,6 +1029,22 @@ fn a_sparse_index_is_asked_for_many_tools_at_once() {
         (2..=6).contains(&most),
         "{most} tool files were asked for at once (at least 2, at most 6 per host)"
     );
+
+    // `update` asks for the tools of one registry at once too.
+    for name in &names {
+        index.publish(&PackageBuilder::new(name, "2.0.0"));
+    }
+    serve_dir(&server, &index.root, &index.root);
+    server.reset_gathered();
+    t.run(&["update", "--refresh"]).success();
+    for name in &names {
+        assert!(
+            t.home.join("tools").join(name).join("2.0.0").is_dir(),
+            "{name}"
+        );
+    }
+    let most = server.most_gathered();
+    assert!((2..=6).contains(&most), "update asked for {most} at once");
 }
 
 /// A misspelt key was ignored without a word, and a list or a scalar was

@@ -129,6 +129,11 @@ impl Server {
         self.state.most_gathered.load(Ordering::SeqCst)
     }
 
+    /// Counts `Gather` requests from zero again.
+    pub fn reset_gathered(&self) {
+        self.state.most_gathered.store(0, Ordering::SeqCst);
+    }
+
     pub fn release(&self) {
         self.state.released.store(true, Ordering::SeqCst);
     }
