@@ -205,6 +205,20 @@ impl Cache {
         self.new.insert(dir, found);
     }
 
+    /// Keeps the remembered entry of `dir` (a hit of [`lookup`](Self::lookup)).
+    pub fn keep_remembered(&mut self, dir: PathBuf) {
+        if let Some(found) = self.old.get(&dir) {
+            self.new.insert(dir, found.clone());
+        }
+    }
+
+    /// Forgets the package at `dir` (one this command removes).
+    pub fn forget(&mut self, dir: &Path) {
+        if self.new.remove(dir).is_some() {
+            self.changed = true;
+        }
+    }
+
     /// Writes the cache if it changed: new packages remembered, or
     /// remembered ones gone or changed. Call only under the root's lock.
     pub fn save(self, root: &InstallRoot) {

@@ -394,6 +394,8 @@ impl RootInfo {
 /// parsing every tool's schemas.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Listing {
+    #[serde(default)]
+    manifest_version: u32,
     pub root: RootInfo,
     pub installed: Vec<InstalledEntry>,
 }
@@ -408,29 +410,45 @@ impl Listing {
 impl From<Manifest> for Listing {
     fn from(manifest: Manifest) -> Listing {
         Listing {
+            manifest_version: manifest.manifest_version,
             root: manifest.root,
             installed: manifest.installed,
         }
     }
 }
 
-/// What is read of a manifest before the rest: its version, and the kind
-/// of root the entries without a `root` belong to.
+/// What [`parse_as`] reads a manifest into.
+trait Parsed: serde::de::DeserializeOwned {
+    fn version(&self) -> u32;
+    fn kind(&self) -> RootKindName;
+}
+
+impl Parsed for Manifest {
+    fn version(&self) -> u32 {
+        self.manifest_version
+    }
+    fn kind(&self) -> RootKindName {
+        self.root.kind
+    }
+}
+
+impl Parsed for Listing {
+    fn version(&self) -> u32 {
+        self.manifest_version
+    }
+    fn kind(&self) -> RootKindName {
+        self.root.kind
+    }
+}
+
+/// What is read of a manifest to refuse one from a newer orla: its version.
 #[derive(Deserialize)]
 struct Head {
     #[serde(default)]
     manifest_version: Option<u64>,
-    #[serde(default)]
-    root: Option<HeadRoot>,
 }
 
-#[derive(Deserialize)]
-struct HeadRoot {
-    #[serde(default)]
-    kind: Option<RootKindName>,
-}
-
-fn read_as<T: serde::de::DeserializeOwned>(
+fn read_as<T: Parsed>(
     root: &InstallRoot,
     empty: impl FnOnce(&InstallRoot) -> T,
 ) -> Result<T, StoreError> {
@@ -452,21 +470,14 @@ fn read_as<T: serde::de::DeserializeOwned>(
 
 /// Parses a manifest (or the part `T` keeps), refusing versions this orla
 /// does not know.
-fn parse_as<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
-    // The common case straight into `T`: a global manifest of this version,
-    // whose entries without a `root` are global, as `T` defaults them. A
-    // project's (or anything odd) takes the way below, with its messages.
-    if let Ok(Head {
-        manifest_version: Some(v),
-        root: Some(HeadRoot {
-            kind: Some(RootKindName::Global),
-        }),
-    }) = serde_json::from_slice::<Head>(bytes)
-    {
-        if v == u64::from(MANIFEST_VERSION) {
-            if let Ok(parsed) = serde_json::from_slice(bytes) {
-                return Ok(parsed);
-            }
+fn parse_as<T: Parsed>(bytes: &[u8]) -> Result<T, String> {
+    // The common case in one pass straight into `T`: a global manifest of
+    // this version, whose entries without a `root` are global, as `T`
+    // defaults them. A project's (or anything odd) takes the way below,
+    // with its messages.
+    if let Ok(parsed) = serde_json::from_slice::<T>(bytes) {
+        if parsed.version() == MANIFEST_VERSION && parsed.kind() == RootKindName::Global {
+            return Ok(parsed);
         }
     }
     let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;

@@ -42,13 +42,13 @@ pub fn packages(
         let tool_yaml = Stamp::of(&dir.join(TOOL_YAML));
         if let Some(found) = cache.lookup(&dir, receipt, tool_yaml) {
             if let Ok(version) = semver::Version::parse(&found.entry.version) {
-                let found = found.clone();
+                let entry = found.entry.clone();
+                cache.keep_remembered(dir);
                 out.push(Package {
-                    name: found.entry.name.clone(),
+                    name: entry.name.clone(),
                     version,
-                    entry: found.entry.clone(),
+                    entry,
                 });
-                cache.keep(dir, found, now);
                 continue;
             }
         }

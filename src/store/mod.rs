@@ -537,11 +537,14 @@ impl<'a> Store<'a> {
     /// The manifest the store gives in its current state, and the manifest
     /// cache as reading the store left it (see `manifest::cache`).
     fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Manifest, Cache), StoreError> {
-        let (installed, cache) = manifest::packages(self.root, reporter)?;
+        let (installed, mut cache) = manifest::packages(self.root, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
         let leaving = self.pending_removals();
+        for (name, version, _) in &leaving {
+            cache.forget(&self.root.package_dir(name, version));
+        }
         let installed: Vec<_> = installed
             .into_iter()
             .filter(|pkg| {
