@@ -118,61 +118,6 @@ pub struct Fetcher {
             std::collections::HashSet<std::path::PathBuf>,
         >,
     >,
-    /// Downloads in flight per host, at most `PER_HOST` (see `HostSlot`).
-    hosts: (
-        std::sync::Mutex<std::collections::HashMap<String, usize>>,
-        std::sync::Condvar,
-    ),
-}
-
-/// How many archives are downloaded from one host at once. A parallel
-/// install of many tools otherwise opens a connection per tool at the same
-/// moment, and a small server's accept queue overflows (the dropped
-/// connections then wait for a retry): browsers and package managers
-/// bound it likewise.
-const PER_HOST: usize = 6;
-
-/// A download's place among those from its host, released when dropped.
-struct HostSlot<'a> {
-    fetcher: &'a Fetcher,
-    host: String,
-}
-
-impl Fetcher {
-    fn host_slot(&self, url: &str) -> HostSlot<'_> {
-        let host = url
-            .split_once("://")
-            .map_or(url, |(_, rest)| rest)
-            .split(['/', '?', '#'])
-            .next()
-            .unwrap_or_default()
-            .rsplit('@')
-            .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let (lock, freed) = &self.hosts;
-        let mut busy = lock.lock().expect("hosts lock");
-        while busy.get(&host).copied().unwrap_or(0) >= PER_HOST {
-            busy = freed.wait(busy).expect("hosts lock");
-        }
-        *busy.entry(host.clone()).or_insert(0) += 1;
-        HostSlot {
-            fetcher: self,
-            host,
-        }
-    }
-}
-
-impl Drop for HostSlot<'_> {
-    fn drop(&mut self) {
-        let (lock, freed) = &self.fetcher.hosts;
-        if let Ok(mut busy) = lock.lock() {
-            if let Some(n) = busy.get_mut(&self.host) {
-                *n -= 1;
-            }
-        }
-        freed.notify_all();
-    }
 }
 
 impl Drop for Fetcher {
@@ -192,7 +137,6 @@ impl Fetcher {
             downloads: Default::default(),
             unpacked: Default::default(),
             durable: Default::default(),
-            hosts: Default::default(),
         }
     }
 
@@ -298,11 +242,6 @@ impl Fetcher {
                 }
             }
         }
-        // Held until the download has streamed through (end of this call).
-        let _slot = match &job.location {
-            ArchiveLocation::Http(url) if !self.offline => Some(self.host_slot(url)),
-            _ => None,
-        };
         let (reader, total): (Box<dyn Read + Send>, Option<u64>) = match &job.location {
             ArchiveLocation::Embedded { bytes, .. } => (Box::new(*bytes), Some(bytes.len() as u64)),
             ArchiveLocation::Memory { bytes, .. } => {
@@ -327,6 +266,8 @@ impl Fetcher {
                         url: url.clone(),
                     });
                 }
+                // The body holds one of its host's places (`http::PER_HOST`)
+                // until it has streamed through and is dropped.
                 let (body, len) = self.http.get_reporting(url, reporter)?;
                 (body, len.or(job.expected.size))
             }
@@ -523,35 +464,6 @@ mod tests {
         tar.append_data(&mut header, "tool.yaml", &body[..])
             .unwrap();
         tar.into_inner().unwrap().finish().unwrap()
-    }
-
-    #[test]
-    fn downloads_from_one_host_are_bounded_and_other_hosts_do_not_wait() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let tmp = tempfile::tempdir().unwrap();
-        let fetcher = Fetcher::new(Cache::new(tmp.path()), false);
-        let now = AtomicUsize::new(0);
-        let most = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for i in 0..4 * PER_HOST {
-                let (fetcher, now, most) = (&fetcher, &now, &most);
-                scope.spawn(move || {
-                    let _slot = fetcher.host_slot(&format!("http://user@Mirror.example:80/a/{i}"));
-                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
-                    most.fetch_max(n, Ordering::SeqCst);
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                    now.fetch_sub(1, Ordering::SeqCst);
-                });
-            }
-        });
-        assert!(most.load(Ordering::SeqCst) <= PER_HOST);
-        // Slots of one host do not hold up another.
-        let held: Vec<_> = (0..PER_HOST)
-            .map(|_| fetcher.host_slot("http://mirror.example/x"))
-            .collect();
-        let _other = fetcher.host_slot("https://other.example/y");
-        drop(held);
-        let _again = fetcher.host_slot("http://mirror.example/z");
     }
 
     #[test]
