@@ -121,6 +121,7 @@ struct CacheFile {
 #[derive(Debug, Default)]
 pub struct Cache {
     key: Option<[u8; 32]>,
+    /// As read, less the entries kept since.
     old: BTreeMap<PathBuf, Remembered>,
     new: BTreeMap<PathBuf, Remembered>,
     changed: bool,
@@ -198,17 +199,16 @@ impl Cache {
         if self.key.is_none() || !found.settled(now_ns) {
             return;
         }
-        let stamps = |r: &Remembered| (r.receipt, r.tool_yaml, r.entrypoint);
-        if self.old.get(&dir).map(stamps) != Some(stamps(&found)) {
-            self.changed = true;
-        }
+        // A package read again: remembered for the first time, or anew.
+        self.changed = true;
         self.new.insert(dir, found);
     }
 
     /// Keeps the remembered entry of `dir` (a hit of [`lookup`](Self::lookup)).
     pub fn keep_remembered(&mut self, dir: PathBuf) {
-        if let Some(found) = self.old.get(&dir) {
-            self.new.insert(dir, found.clone());
+        // Moved, not copied: a scan looks each directory up once.
+        if let Some(found) = self.old.remove(&dir) {
+            self.new.insert(dir, found);
         }
     }
 
@@ -225,7 +225,8 @@ impl Cache {
         let Some(key) = self.key else {
             return;
         };
-        if !self.changed && self.old.len() == self.new.len() {
+        // Unchanged when every remembered package was kept as it was.
+        if !self.changed && self.old.is_empty() {
             return;
         }
         let file = CacheFile {

@@ -369,14 +369,22 @@ impl Manifest {
     /// a damaged manifest is written again). Reads only its version, not
     /// its thousand entries.
     pub fn refuse_newer(root: &InstallRoot) -> Result<(), StoreError> {
+        // As this orla writes it (`to_json`): the version comes first.
+        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
+        let mut start = vec![0; ours.len()];
+        match std::fs::File::open(root.manifest_path()) {
+            Ok(mut file) => {
+                if std::io::Read::read_exact(&mut file, &mut start).is_ok()
+                    && start == ours.as_bytes()
+                {
+                    return Ok(());
+                }
+            }
+            Err(_) => return Ok(()),
+        }
         let Ok(bytes) = std::fs::read(root.manifest_path()) else {
             return Ok(());
         };
-        // As this orla writes it (`to_json`): the version comes first.
-        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
-        if bytes.starts_with(ours.as_bytes()) {
-            return Ok(());
-        }
         match serde_json::from_slice::<Head>(&bytes) {
             Ok(head) if head.manifest_version <= Some(u64::from(MANIFEST_VERSION)) => Ok(()),
             // Newer, or too odd to tell: the full read says which.
