@@ -62,16 +62,14 @@ impl Change {
         let mut config: Value = match &original {
             None => json!({}),
             Some(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => json!({}),
-            Some(bytes) => {
-                client
-                    .read_config(bytes)
-                    .map_err(|message| ClientError::Unparsable {
-                        path: path.to_path_buf(),
-                        yaml: client.is_yaml(),
-                        message,
-                        by_hand: by_hand(add),
-                    })?
-            }
+            Some(bytes) => client
+                .read_config(bytes)
+                .map_err(|source| ClientError::Unparsable {
+                    path: path.to_path_buf(),
+                    yaml: client.is_yaml(),
+                    source,
+                    by_hand: by_hand(add),
+                })?,
         };
         // An empty YAML document is null.
         if config.is_null() {

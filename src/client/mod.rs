@@ -33,11 +33,12 @@ pub enum ClientError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{} is not {} orla can edit: {message}", path.display(), if *yaml { "YAML" } else { "JSON" })]
+    #[error("{} is not {} orla can edit: {source}", path.display(), if *yaml { "YAML" } else { "JSON" })]
     Unparsable {
         path: PathBuf,
         yaml: bool,
-        message: String,
+        #[source]
+        source: ConfigSyntax,
         by_hand: Box<ByHand>,
     },
     #[error("{} does not hold a mapping of settings", path.display())]
@@ -61,6 +62,15 @@ pub enum ClientError {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// Why a client's configuration file could not be parsed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigSyntax {
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Yaml(#[from] serde_yaml::Error),
 }
 
 impl ClientError {
@@ -206,11 +216,11 @@ impl Client {
     }
 
     /// Reads the configuration, JSON or (goose) YAML, keeping key order.
-    fn read_config(self, bytes: &[u8]) -> Result<Value, String> {
+    fn read_config(self, bytes: &[u8]) -> Result<Value, ConfigSyntax> {
         if self.is_yaml() {
-            serde_yaml::from_slice::<Value>(bytes).map_err(|e| e.to_string())
+            Ok(serde_yaml::from_slice::<Value>(bytes)?)
         } else {
-            serde_json::from_slice(bytes).map_err(|e| e.to_string())
+            Ok(serde_json::from_slice(bytes)?)
         }
     }
 

@@ -300,7 +300,7 @@ fn all_cases() -> Vec<Case> {
         LockOutOfDate => InstallError::LockOutOfDate { flag: "--locked", drift: vec![] },
         FrozenMissing => InstallError::FrozenMissing { missing: vec!["a".into()] },
         Receipt => InstallError::Receipt { reason: "r".into() },
-        BadRequirement => InstallError::BadRequirement { name: name(), requirement: "^^1".into(), reason: "r".into() },
+        BadRequirement => InstallError::BadRequirement { name: name(), requirement: "^^1".into(), reason: crate::resolve::RequirementError::Empty },
         RunCache => InstallError::RunCache { what: "create", path: "/c/run".into(), source: denied() },
         Exec => InstallError::Exec { program: "python3".into(), source: io::Error::from(io::ErrorKind::NotFound) },
         NoInstalledMatch => InstallError::NoInstalledMatch { name: name(), requirement: Some("2".into()), installed: vec!["1.0.0".into()] },

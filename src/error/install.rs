@@ -151,7 +151,8 @@ pub enum InstallError {
     BadRequirement {
         name: String,
         requirement: String,
-        reason: String,
+        #[source]
+        reason: crate::resolve::RequirementError,
     },
     /// `orla run`: its copy in the cache cannot be made.
     #[error("cannot {what} {}: {source}", path.display())]

@@ -885,11 +885,20 @@ fn tree_size(path: &Path, shared_free: bool) -> (u64, bool) {
     (size, linked)
 }
 
+/// A size [`parse_size`] cannot read.
+#[derive(Debug, thiserror::Error)]
+#[error("'{text}' is not a size such as 500M, 2G or 1.5GiB")]
+pub struct SizeError {
+    pub text: String,
+}
+
 /// Parses a size: a number of bytes, or a number with a unit, K, M, G or T
 /// (and KiB, MiB, GiB, TiB: powers of 1024) or KB, MB, GB, TB (powers of
 /// 1000), in any case: `500M`, `2GiB`, `1.5G`, `750MB`.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let bad = || format!("'{text}' is not a size such as 500M, 2G or 1.5GiB");
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
+    let bad = || SizeError {
+        text: text.to_string(),
+    };
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

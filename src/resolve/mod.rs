@@ -135,7 +135,7 @@ impl Spec {
                 raw: None,
             });
         };
-        let requirement = parse_requirement(raw.trim()).map_err(invalid)?;
+        let requirement = parse_requirement(raw.trim()).map_err(|e| invalid(e.to_string()))?;
         Ok(Spec {
             name: name.to_string(),
             requirement,
@@ -144,10 +144,27 @@ impl Spec {
     }
 }
 
+/// Why the part after `@` (or a requirement in orla.yaml) is not one.
+#[derive(Debug, thiserror::Error)]
+pub enum RequirementError {
+    #[error("the version after '@' is empty")]
+    Empty,
+    #[error("'{raw}' is neither a version nor a requirement ({source})")]
+    Invalid {
+        raw: String,
+        #[source]
+        source: semver::Error,
+    },
+}
+
 /// Parses the part after `@`.
-pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
+pub fn parse_requirement(raw: &str) -> Result<Requirement, RequirementError> {
+    let invalid = |source| RequirementError::Invalid {
+        raw: raw.to_string(),
+        source,
+    };
     if raw.is_empty() {
-        return Err("the version after '@' is empty".into());
+        return Err(RequirementError::Empty);
     }
     if raw == "latest" {
         return Ok(Requirement::Latest);
@@ -163,7 +180,7 @@ pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     if is_partial {
         // `=1.2` in the semver crate is >=1.2.0, <1.3.0: npm's partial version.
-        let req = VersionReq::parse(&format!("={bare}")).map_err(|e| e.to_string())?;
+        let req = VersionReq::parse(&format!("={bare}")).map_err(invalid)?;
         return Ok(Requirement::Range(req));
     }
     if let Ok(version) = Version::parse(bare) {
@@ -171,7 +188,7 @@ pub fn parse_requirement(raw: &str) -> Result<Requirement, String> {
     }
     VersionReq::parse(raw)
         .map(Requirement::Range)
-        .map_err(|e| format!("'{raw}' is neither a version nor a requirement ({e})"))
+        .map_err(invalid)
 }
 
 /// Whether two versions are the same version: build metadata does not
