@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The prefix `atomic_write` gives its temporary files.
 const TEMP_PREFIX: &str = ".tmp-";
@@ -125,6 +125,22 @@ fn for_each_parallel<T: Sync>(
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The regular files and the directories of a tree (`dir` first), by the
+/// entries' own types: symbolic links and other kinds are left out.
+pub fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
+    dirs.push(dir.to_path_buf());
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&entry.path(), files, dirs)?;
+        } else if ft.is_file() {
+            files.push(entry.path());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

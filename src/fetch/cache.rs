@@ -138,7 +138,7 @@ impl Cache {
             return Ok(());
         }
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
-        walk(entry.path(), &mut files, &mut dirs)?;
+        crate::fs::walk(entry.path(), &mut files, &mut dirs)?;
         crate::fs::sync_files(&files)?;
         crate::fs::sync_dirs(&dirs);
         fs::rename(entry.keep(), &path)?;
@@ -412,21 +412,6 @@ fn in_parallel<T: Sync>(
 
 /// The most threads a reinstall links and checks files with.
 const CHECK_THREADS: usize = 8;
-
-/// The regular files and the directories of a tree (`dir` first).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
-    dirs.push(dir.to_path_buf());
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            walk(&entry.path(), files, dirs)?;
-        } else if ft.is_file() {
-            files.push(entry.path());
-        }
-    }
-    Ok(())
-}
 
 /// The regular files' parent directories of a tree, parents first.
 fn list_dirs(base: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {

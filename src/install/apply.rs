@@ -190,18 +190,12 @@ pub(crate) fn apply(
                 }
             }
         }
-        let mut receipt = Receipt {
-            receipt_version: crate::root::receipt::RECEIPT_VERSION,
-            name: package.name.clone(),
-            version: package.version.clone(),
+        let mut receipt = Receipt::new(
+            package.name.clone(),
+            package.version.clone(),
             source,
-            installed_at: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or_default(),
-            files: unpacked.files,
-            extra: Default::default(),
-        };
+            unpacked.files,
+        );
         // Bound to the directory it is renamed to, in this root.
         let key = store
             .root

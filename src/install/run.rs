@@ -21,7 +21,7 @@ use crate::error::{Error, InstallError};
 use crate::fetch::Fetcher;
 use crate::package::Package;
 use crate::resolve::Spec;
-use crate::root::receipt::{Receipt, RECEIPT_VERSION};
+use crate::root::receipt::Receipt;
 
 /// A tool ready to run: the command line that starts it (its interpreter,
 /// entrypoint and tool.yaml's `runtime.args`) and its environment.
@@ -128,18 +128,12 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
     };
     let package = Package::load(&unpacked.root)?;
     check_identity(plan, &package)?;
-    let receipt = Receipt {
-        receipt_version: RECEIPT_VERSION,
-        name: package.name.clone(),
-        version: package.version.clone(),
-        source: plan.source.clone(),
-        installed_at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or_default(),
-        files: unpacked.files,
-        extra: Default::default(),
-    };
+    let receipt = Receipt::new(
+        package.name.clone(),
+        package.version.clone(),
+        plan.source.clone(),
+        unpacked.files,
+    );
     receipt
         .write(&unpacked.root)
         .map_err(|e| io("write a receipt in", &unpacked.root, e))?;

@@ -30,7 +30,7 @@ pub enum MigrateError {
         source: std::io::Error,
     },
     /// The tool.yaml the migration gives would not validate.
-    #[error("{} cannot be migrated: the tool.yaml would be invalid: {}", path.display(), errors(problems))]
+    #[error("{} cannot be migrated: the tool.yaml would be invalid: {}", path.display(), crate::package::error_summary(problems))]
     Invalid {
         path: PathBuf,
         problems: Vec<Problem>,
@@ -91,15 +91,6 @@ impl MigrateError {
         };
         Some(hint.to_string())
     }
-}
-
-fn errors(problems: &[Problem]) -> String {
-    let errors: Vec<String> = problems
-        .iter()
-        .filter(|p| p.severity == Severity::Error)
-        .map(|p| p.to_string())
-        .collect();
-    errors.join("; ")
 }
 
 /// How a migration may change the directory.

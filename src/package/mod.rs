@@ -199,14 +199,15 @@ pub enum PackageError {
         #[source]
         source: limits::LimitError,
     },
-    #[error("{path} is invalid: {}", summary(problems))]
+    #[error("{path} is invalid: {}", error_summary(problems))]
     Invalid {
         path: String,
         problems: Vec<Problem>,
     },
 }
 
-fn summary(problems: &[Problem]) -> String {
+/// The errors among `problems`, joined with `; ` (warnings left out).
+pub fn error_summary(problems: &[Problem]) -> String {
     let errors: Vec<String> = problems
         .iter()
         .filter(|p| p.severity == Severity::Error)

@@ -156,6 +156,27 @@ pub enum ReceiptError {
 }
 
 impl Receipt {
+    /// A receipt of this orla's format for a package installed now.
+    pub fn new(
+        name: String,
+        version: semver::Version,
+        source: Source,
+        files: BTreeMap<String, FileRecord>,
+    ) -> Receipt {
+        Receipt {
+            receipt_version: RECEIPT_VERSION,
+            name,
+            version,
+            source,
+            installed_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or_default(),
+            files,
+            extra: Default::default(),
+        }
+    }
+
     pub fn read(package_dir: &Path) -> Result<Receipt, ReceiptError> {
         let path = package_dir.join(RECEIPT_FILE);
         let bytes = match std::fs::read(&path) {

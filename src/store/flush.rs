@@ -34,11 +34,10 @@
 //! receipt) and the directories are flushed.
 
 use std::collections::HashSet;
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::fs::{sync_dirs, sync_files};
+use crate::fs::{sync_dirs, sync_files, walk};
 
 /// Flushes every file of the tree at `dir`, then every directory of it.
 /// The first error of a file is returned.
@@ -57,24 +56,10 @@ pub(super) fn sync_tree(dir: &Path, durable: &HashSet<PathBuf>) -> io::Result<()
     Ok(())
 }
 
-/// The regular files and the directories of a tree (`dir` first).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
-    dirs.push(dir.to_path_buf());
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            walk(&entry.path(), files, dirs)?;
-        } else if ft.is_file() {
-            files.push(entry.path());
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn every_file_and_every_directory_is_found() {

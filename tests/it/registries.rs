@@ -890,22 +890,7 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     for name in ["alpha", "beta", "gamma"] {
         index.publish(&PackageBuilder::new(name, "1.0.0"));
     }
-    // Serve every file of the index under /index/.
-    fn serve_dir(server: &Server, root: &Path, dir: &Path) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                serve_dir(server, root, &path);
-            } else {
-                let rel = path.strip_prefix(root).unwrap().display().to_string();
-                server.route(
-                    &format!("/index/{rel}"),
-                    Behaviour::Serve(std::fs::read(&path).unwrap()),
-                );
-            }
-        }
-    }
-    serve_dir(&server, &index.root, &index.root);
+    common::index::serve_index(&server, &index.root);
     let location = format!("sparse+{}", server.url("/index/"));
     t.run(&["install", "beta", "--registry", &location])
         .success();
@@ -968,26 +953,15 @@ fn a_sparse_index_is_asked_for_many_tools_at_once() {
     for name in &names {
         index.publish(&PackageBuilder::new(name, "1.0.0"));
     }
-    fn serve_dir(server: &Server, root: &Path, dir: &Path) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                serve_dir(server, root, &path);
-                continue;
-            }
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            let bytes = std::fs::read(&path).unwrap();
-            // A tool's file answers only once another is asked for too.
-            let tool_file = rel.starts_with("ma/ny/");
-            let behaviour = if tool_file {
-                Behaviour::Gather(bytes)
-            } else {
-                Behaviour::Serve(bytes)
-            };
-            server.route(&format!("/index/{rel}"), behaviour);
+    // A tool's file answers only once another is asked for too.
+    let gather = |rel: &str, bytes: Vec<u8>| {
+        if rel.starts_with("ma/ny/") {
+            Behaviour::Gather(bytes)
+        } else {
+            Behaviour::Serve(bytes)
         }
-    }
-    serve_dir(&server, &index.root, &index.root);
+    };
+    common::index::serve_index_with(&server, &index.root, &gather);
     let location = format!("sparse+{}", server.url("/index/"));
 
     // Errors first: nothing is installed, and the first named fails.
@@ -1034,7 +1008,7 @@ fn a_sparse_index_is_asked_for_many_tools_at_once() {
     for name in &names {
         index.publish(&PackageBuilder::new(name, "2.0.0"));
     }
-    serve_dir(&server, &index.root, &index.root);
+    common::index::serve_index_with(&server, &index.root, &gather);
     server.reset_gathered();
     t.run(&["update", "--refresh"]).success();
     for name in &names {

@@ -89,25 +89,41 @@ impl ServedIndex {
             super::git::push_to_bare(work, bare, "main");
         }
         if let Some(server) = &self.server {
-            route_files(server, &self.index.root, &self.index.root);
+            serve_index(server, &self.index.root);
         }
     }
 }
 
-fn route_files(server: &Server, root: &Path, dir: &Path) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.file_name().is_some_and(|n| n == ".git") {
-            continue;
-        }
-        if path.is_dir() {
-            route_files(server, root, &path);
-        } else {
-            let rel = path.strip_prefix(root).unwrap().display().to_string();
-            server.route(
-                &format!("/index/{rel}"),
-                Behaviour::Serve(std::fs::read(&path).unwrap()),
-            );
+/// Routes every file of the index at `root` as `/index/<path>` on `server`.
+pub fn serve_index(server: &Server, root: &Path) {
+    serve_index_with(server, root, &|_, bytes| Behaviour::Serve(bytes));
+}
+
+/// As [`serve_index`], each file answered as `behaviour(path, bytes)` says.
+pub fn serve_index_with(
+    server: &Server,
+    root: &Path,
+    behaviour: &dyn Fn(&str, Vec<u8>) -> Behaviour,
+) {
+    fn walk(
+        server: &Server,
+        root: &Path,
+        dir: &Path,
+        behaviour: &dyn Fn(&str, Vec<u8>) -> Behaviour,
+    ) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if path.is_dir() {
+                walk(server, root, &path, behaviour);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                let bytes = std::fs::read(&path).unwrap();
+                server.route(&format!("/index/{rel}"), behaviour(&rel, bytes));
+            }
         }
     }
+    walk(server, root, root, behaviour);
 }
