@@ -27,6 +27,8 @@ pub enum Error {
     #[error(transparent)]
     Fetch(#[from] fetch::FetchError),
     #[error(transparent)]
+    Cache(#[from] fetch::CacheError),
+    #[error(transparent)]
     Package(#[from] package::PackageError),
     #[error(transparent)]
     Pack(#[from] package::pack::PackError),
@@ -102,6 +104,7 @@ impl Error {
             Error::Index(e) => e.hint(),
             Error::Registries(e) => e.hint(),
             Error::Fetch(e) => e.hint(),
+            Error::Cache(e) => e.hint(),
             Error::Package(e) => e.hint(),
             Error::Pack(e) => e.hint(),
             Error::Store(e) => e.hint(),

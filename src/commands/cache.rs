@@ -9,14 +9,12 @@
 //! cache, and installs wait for them. The rules are in docs/cache.md.
 
 use std::collections::HashSet;
-use std::path::Path;
 
 use crate::cli::{CacheCommand, CachePruneArgs};
 use crate::context::Context;
 use crate::error::Error;
-use crate::fetch::{human_size, parse_size, Cache, PruneRules};
+use crate::fetch::{human_size, parse_size, PruneRules};
 use crate::index::RegistryLocation;
-use crate::lock::{FileLock, LockKind};
 
 pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
     match command {
@@ -28,21 +26,6 @@ pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
     }
 }
 
-/// The cache's exclusive lock, or why it cannot be had.
-fn lock(ctx: &Context, cache: &Cache) -> Result<FileLock, Error> {
-    cache
-        .lock(LockKind::Exclusive, ctx.reporter.as_ref())
-        .map_err(|e| {
-            Error::other(
-                format!("cannot lock the cache {}: {e}", ctx.cache_dir.display()),
-                Some(format!(
-                    "check that you may write to {}, or set ORLA_CACHE_DIR to another directory",
-                    ctx.cache_dir.display()
-                )),
-            )
-        })
-}
-
 fn clear(ctx: &Context) -> Result<(), Error> {
     let dir = &ctx.cache_dir;
     if !dir.exists() {
@@ -50,36 +33,7 @@ fn clear(ctx: &Context) -> Result<(), Error> {
             .status("Clean", &format!("{} is already empty", dir.display()));
         return Ok(());
     }
-    let cache = ctx.cache();
-    let _lock = lock(ctx, &cache)?;
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        Error::other(
-            format!("cannot read {}: {e}", dir.display()),
-            Some(format!(
-                "check that you may read {}, or set ORLA_CACHE_DIR to another directory",
-                dir.display()
-            )),
-        )
-    })?;
-    let mut bytes = 0;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if cache.is_lock(&path) {
-            continue;
-        }
-        bytes += size_of(&path);
-        let removed = if path.is_dir() && !path.is_symlink() {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        };
-        removed.map_err(|e| {
-            Error::other(
-                format!("cannot remove {}: {e}", path.display()),
-                Some("check the permissions of the cache directory (ORLA_CACHE_DIR)".into()),
-            )
-        })?;
-    }
+    let bytes = ctx.cache().clear(ctx.reporter.as_ref())?;
     ctx.reporter.status(
         "Removed",
         &format!("{} from {}", human_size(bytes), dir.display()),
@@ -113,21 +67,9 @@ fn prune(ctx: &Context, args: &CachePruneArgs) -> Result<(), Error> {
         max_age,
         configured: configured_registries(ctx),
     };
-    let cache = ctx.cache();
-    let _lock = lock(ctx, &cache)?;
-    let failed = |e: std::io::Error| {
-        Error::other(
-            format!("cannot prune {}: {e}", dir.display()),
-            Some("check the permissions of the cache directory (ORLA_CACHE_DIR)".into()),
-        )
-    };
-    let mut freed = cache.prune(&rules).map_err(failed)?;
-    if let Some(max_size) = max_size {
-        let trimmed = cache.trim(max_size, &HashSet::new()).map_err(failed)?;
-        freed.entries += trimmed.entries;
-        freed.bytes += trimmed.bytes;
-    }
-    let left: u64 = cache.items().iter().map(|i| i.size).sum();
+    let (freed, left) = ctx
+        .cache()
+        .prune_now(&rules, max_size, ctx.reporter.as_ref())?;
     ctx.reporter.status(
         "Pruned",
         &format!(
@@ -170,17 +112,4 @@ fn configured_registries(ctx: &Context) -> Option<HashSet<String>> {
         names.insert(crate::git::cache_name(&url));
     }
     Some(names)
-}
-
-fn size_of(path: &Path) -> u64 {
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return 0;
-    };
-    if meta.is_dir() {
-        std::fs::read_dir(path)
-            .map(|d| d.flatten().map(|e| size_of(&e.path())).sum())
-            .unwrap_or(0)
-    } else {
-        meta.len()
-    }
 }

@@ -15,7 +15,7 @@ use crate::config::{ConfigError, SettingError};
 use crate::error::info::InfoError;
 use crate::error::InstallError;
 use crate::fetch::git::GitToolError;
-use crate::fetch::FetchError;
+use crate::fetch::{CacheError, FetchError};
 use crate::index::publish::PublishError;
 use crate::index::registries::RegistriesError;
 use crate::index::IndexError;
@@ -37,6 +37,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("IndexError", "src/index/mod.rs"),
     ("RegistriesError", "src/index/registries.rs"),
     ("FetchError", "src/fetch/mod.rs"),
+    ("CacheError", "src/fetch/cache.rs"),
     ("GitToolError", "src/fetch/git.rs"),
     ("PackageError", "src/package/mod.rs"),
     ("PackError", "src/package/pack.rs"),
@@ -172,6 +173,12 @@ fn all_cases() -> Vec<Case> {
         Offline => FetchError::Offline { label: "a 1.0.0".into(), url: "http://x/a".into() },
     ));
     let git = || git2::Error::from_str("object not found");
+    out.extend(cases!(CacheError:
+        Lock => CacheError::Lock { dir: "/c".into(), source: denied() },
+        Read => CacheError::Read { dir: "/c".into(), source: denied() },
+        Remove => CacheError::Remove { path: "/c/x".into(), source: denied() },
+        Prune => CacheError::Prune { dir: "/c".into(), source: denied() },
+    ));
     out.extend(cases!(GitToolError:
         Offline => GitToolError::Offline { url: "file:///r".into() },
         Lock => GitToolError::Lock { path: "/c/r.lock".into(), source: denied() },

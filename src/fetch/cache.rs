@@ -632,6 +632,71 @@ impl Cache {
         path == self.lock_path()
     }
 
+    /// `orla cache clear`: removes everything but the lock file, holding
+    /// the lock exclusively; returns the bytes removed.
+    pub fn clear(&self, reporter: &dyn crate::progress::Reporter) -> Result<u64, CacheError> {
+        let _lock = self.lock_exclusively(reporter)?;
+        let entries = fs::read_dir(&self.dir).map_err(|source| CacheError::Read {
+            dir: self.dir.clone(),
+            source,
+        })?;
+        let mut bytes = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if self.is_lock(&path) {
+                continue;
+            }
+            let removed = match fs::symlink_metadata(&path) {
+                Ok(meta) if meta.is_dir() => {
+                    bytes += tree_size(&path, false).0;
+                    fs::remove_dir_all(&path)
+                }
+                Ok(meta) => {
+                    bytes += meta.len();
+                    fs::remove_file(&path)
+                }
+                Err(e) => Err(e),
+            };
+            removed.map_err(|source| CacheError::Remove { path, source })?;
+        }
+        Ok(bytes)
+    }
+
+    /// `orla cache prune`: holding the lock exclusively, removes what
+    /// `rules` find unused, then the least recently used entries beyond
+    /// `max_size`; returns what was freed and the size left.
+    pub fn prune_now(
+        &self,
+        rules: &PruneRules,
+        max_size: Option<u64>,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> Result<(Freed, u64), CacheError> {
+        let _lock = self.lock_exclusively(reporter)?;
+        let failed = |source| CacheError::Prune {
+            dir: self.dir.clone(),
+            source,
+        };
+        let mut freed = self.prune(rules).map_err(failed)?;
+        if let Some(max_size) = max_size {
+            let trimmed = self.trim(max_size, &HashSet::new()).map_err(failed)?;
+            freed.entries += trimmed.entries;
+            freed.bytes += trimmed.bytes;
+        }
+        let left = self.items().iter().map(|i| i.size).sum();
+        Ok((freed, left))
+    }
+
+    fn lock_exclusively(
+        &self,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> Result<crate::lock::FileLock, CacheError> {
+        self.lock(crate::lock::LockKind::Exclusive, reporter)
+            .map_err(|source| CacheError::Lock {
+                dir: self.dir.clone(),
+                source,
+            })
+    }
+
     /// Every removable unit of the cache. Anything else in it (the lock,
     /// downloads in flight, files another tool put there) is not listed.
     pub fn items(&self) -> Vec<Item> {
@@ -868,6 +933,37 @@ fn tree_size(path: &Path, shared_free: bool) -> (u64, bool) {
         }
     }
     (size, linked)
+}
+
+/// Why `orla cache clear` or `prune` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cannot lock the cache {}: {source}", dir.display())]
+    Lock { dir: PathBuf, source: io::Error },
+    #[error("cannot read {}: {source}", dir.display())]
+    Read { dir: PathBuf, source: io::Error },
+    #[error("cannot remove {}: {source}", path.display())]
+    Remove { path: PathBuf, source: io::Error },
+    #[error("cannot prune {}: {source}", dir.display())]
+    Prune { dir: PathBuf, source: io::Error },
+}
+
+impl CacheError {
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            CacheError::Lock { dir, .. } => format!(
+                "check that you may write to {}, or set ORLA_CACHE_DIR to another directory",
+                dir.display()
+            ),
+            CacheError::Read { dir, .. } => format!(
+                "check that you may read {}, or set ORLA_CACHE_DIR to another directory",
+                dir.display()
+            ),
+            CacheError::Remove { .. } | CacheError::Prune { .. } => {
+                "check the permissions of the cache directory (ORLA_CACHE_DIR)".into()
+            }
+        })
+    }
 }
 
 /// A size [`parse_size`] cannot read.

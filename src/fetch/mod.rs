@@ -21,7 +21,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-pub use cache::{human_size, parse_size, Cache, Freed, Item, Kind, PruneRules};
+pub use cache::{human_size, parse_size, Cache, CacheError, Freed, Item, Kind, PruneRules};
 
 use crate::http::HttpClient;
 use crate::index::ArchiveLocation;
