@@ -3,18 +3,14 @@
 //! Inside a project the default is the project's manifest, which also
 //! carries the global tools (RFC 3 9.1), each row saying its root;
 //! `--project` keeps only the project's rows and `--global` lists the global
-//! root instead. A project's manifest is regenerated first when its inputs
-//! changed behind orla's back (orla.yaml edited, an executable dropped into
-//! tools_dir, a global install).
+//! root instead. The listing is `store::listing::current`: the manifest,
+//! brought up to date first when it is not.
 
 use crate::cli::ListArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::manifest::{Inputs, InstalledEntry, Listing, Manifest, RootKindName};
-use crate::progress::Reporter;
+use crate::manifest::{InstalledEntry, RootKindName};
 use crate::root::receipt::Source;
-use crate::root::{InstallRoot, StoreError};
-use crate::store::Store;
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     let root = if args.global {
@@ -34,25 +30,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         ctx.root()?
     };
     let reporter = ctx.reporter.as_ref();
-    let mut manifest: Listing = if root.needs_recovery() {
-        // An interrupted command left the manifest behind: catch up first.
-        Store::open(&root, reporter)?
-            .sync_manifest(reporter)?
-            .into()
-    } else {
-        // Only `installed` is read: a listing never parses the tools' schemas.
-        match Listing::read(&root) {
-            Ok(manifest) if !manifest.root.is_stale(&root) => manifest,
-            Ok(_) => refreshed(&root, reporter)?,
-            // A damaged manifest is derived from the store: write it again
-            // (one from a newer orla is refused, not downgraded).
-            Err(e @ StoreError::Manifest { newer: false, .. }) => {
-                reporter.warn(&format!("{e}; writing it again"));
-                refreshed(&root, reporter)?
-            }
-            Err(e) => return Err(e.into()),
-        }
-    };
+    let mut manifest = crate::store::listing::current(&root, reporter)?;
     if args.project {
         manifest
             .installed
@@ -117,20 +95,6 @@ struct Row<'a> {
 
 fn is_false(b: &bool) -> bool {
     !*b
-}
-
-/// A stale project manifest, regenerated; when the project cannot be
-/// written (a read-only checkout), the list still shows what it would hold.
-fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, Error> {
-    match Store::open(root, reporter) {
-        Ok(store) => Ok(store.sync_manifest(reporter)?.into()),
-        Err(e) => {
-            reporter.warn(&format!("cannot refresh the project's manifest: {e}"));
-            let (installed, _) = crate::manifest::packages(root, reporter)?;
-            let inputs = Inputs::gather(root, reporter);
-            Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
-        }
-    }
 }
 
 fn table(entries: &[InstalledEntry], missing: &[bool], width: Option<usize>) -> String {

@@ -31,6 +31,7 @@
 //! roll back restores with the packages.
 
 mod flush;
+pub mod listing;
 pub mod verify;
 
 use std::fs;
