@@ -55,6 +55,15 @@ pub fn prepare(
         "{name}-{version}-{}",
         &plan.source.blake3().to_hex()[..16]
     ));
+    // Held while the copy is checked or fetched, so `orla cache clear` and
+    // `prune` wait; the tool itself runs after it is let go.
+    let cache = ctx.cache();
+    let _lock = cache
+        .lock(crate::lock::LockKind::Shared, ctx.reporter.as_ref())
+        .map_err(|source| crate::fetch::CacheError::Lock {
+            dir: ctx.cache_dir.clone(),
+            source,
+        })?;
     if !verified(&dir) {
         fetch(ctx, &plan, &dir)?;
     }

@@ -162,6 +162,42 @@ fn cache_clear_waits_for_a_command_holding_the_cache() {
 }
 
 #[test]
+fn orla_run_waits_while_the_cache_is_cleared() {
+    let t = TestContext::new();
+    std::fs::write(t.work.join("notes.txt"), "from the notes\n").unwrap();
+    // `orla cache clear` at work (it holds the lock exclusively).
+    let held = orla::lock::FileLock::acquire(
+        &t.cache.join(".lock"),
+        orla::lock::LockKind::Exclusive,
+        "the cache",
+        &orla::progress::Silent,
+    )
+    .unwrap();
+    let mut run = t
+        .command(&["run", "fs-read@1.2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = run.stdin.take().unwrap();
+        stdin.write_all(br#"{"path": "notes.txt"}"#).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !t.cache.join("run").exists(),
+        "nothing fetched into the cache while it is held"
+    );
+    drop(held);
+    let run = common::to_run(run.wait_with_output().unwrap());
+    run.success()
+        .stderr_has("Waiting for lock on the cache")
+        .stdout_has("from the notes");
+}
+
+#[test]
 fn bad_sizes_and_ages_get_one_line_errors() {
     let t = TestContext::new();
     let mut cmd = t.command(&["cache", "prune"]);
