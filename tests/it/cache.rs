@@ -173,18 +173,10 @@ fn orla_run_waits_while_the_cache_is_cleared() {
         &orla::progress::Silent,
     )
     .unwrap();
-    let mut run = t
-        .command(&["run", "fs-read@1.2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = run.stdin.take().unwrap();
-        stdin.write_all(br#"{"path": "notes.txt"}"#).unwrap();
-    }
+    let run = common::spawn_with_stdin(
+        &mut t.command(&["run", "fs-read@1.2"]),
+        br#"{"path": "notes.txt"}"#,
+    );
     std::thread::sleep(Duration::from_millis(500));
     assert!(
         !t.cache.join("run").exists(),

@@ -103,17 +103,7 @@ fn a_package_deleted_behind_orlas_back_is_reported_marked_and_dropped() {
         .success()
         .stderr_has("fs-read 1.2.1 was deleted outside orla");
     out.push_str(&shown(&["install", "json-query"], &install));
-    let served: Vec<(String, String)> = t.manifest()["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["name"].as_str().unwrap().to_string(),
-                e["version"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let served: Vec<(String, String)> = common::name_versions(&t.manifest()["tools"]);
     assert!(served.contains(&("fs-read".into(), "1.1.0".into())));
     out.push_str(&transcript(&t, &["verify"]));
     assert_snapshot(&t, "deleted-package", out);

@@ -673,18 +673,10 @@ fn serve_while(
 /// `action` once it has listed the tools, and returns its output (with
 /// `tools_after`) and stderr.
 fn client_while(mut cmd: Command, action: impl FnOnce()) -> (Value, String) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(json!({"wait_list_changed": true}).to_string().as_bytes())
-        .unwrap();
+    let mut child = common::spawn_with_stdin(
+        &mut cmd,
+        json!({"wait_list_changed": true}).to_string().as_bytes(),
+    );
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     loop {

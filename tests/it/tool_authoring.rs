@@ -46,20 +46,11 @@ fn manifest_tool(ctx: &TestContext, name: &str) -> serde_json::Value {
 /// Runs a simple-mode tool as the runtime would: the manifest's entrypoint,
 /// JSON arguments on stdin.
 fn call_simple(entry: &serde_json::Value, input: &str) -> (i32, String, String) {
-    let mut child = Command::new(entry["entrypoint"].as_str().unwrap())
-        .current_dir(entry["path"].as_str().unwrap())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_stdin(
+        Command::new(entry["entrypoint"].as_str().unwrap())
+            .current_dir(entry["path"].as_str().unwrap()),
+        input.as_bytes(),
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

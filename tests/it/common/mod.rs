@@ -183,8 +183,9 @@ pub fn name_versions<C: FromIterator<(String, String)>>(entries: &serde_json::Va
         .collect()
 }
 
-/// Runs `cmd` with `input` on its stdin and collects what it printed.
-pub fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+/// Starts `cmd` with its output piped and `input` on its stdin, which is
+/// then closed.
+pub fn spawn_with_stdin(cmd: &mut Command, input: &[u8]) -> std::process::Child {
     use std::io::Write;
     let mut child = cmd
         .stdin(Stdio::piped())
@@ -193,7 +194,12 @@ pub fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
         .spawn()
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    child
+}
+
+/// Runs `cmd` with `input` on its stdin and collects what it printed.
+pub fn output_with_stdin(cmd: &mut Command, input: &[u8]) -> Output {
+    spawn_with_stdin(cmd, input).wait_with_output().unwrap()
 }
 
 pub fn to_run(out: Output) -> Run {
