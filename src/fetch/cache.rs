@@ -1027,6 +1027,14 @@ mod tests {
     use super::*;
 
     /// A staging directory as an unpack leaves it, and its `Unpacked`.
+    /// A package staged in `stage`, linked into the cache and kept there
+    /// as the unpack of `digest`.
+    fn keep_staged(cache: &Cache, stage: &Path, digest: &Digest) {
+        let unpacked = staged(stage);
+        let entry = cache.link_unpacked(stage, &unpacked).unwrap();
+        cache.keep(entry, digest).unwrap();
+    }
+
     fn staged(dir: &Path) -> Unpacked {
         let root = dir.join("pkg-1.0.0");
         fs::create_dir_all(root.join("bin")).unwrap();
@@ -1091,11 +1099,8 @@ mod tests {
     fn a_cached_file_replaced_by_a_symlink_is_damage() {
         let tmp = tempfile::tempdir().unwrap();
         let cache = Cache::new(&tmp.path().join("cache"));
-        let stage = tmp.path().join("stage");
-        let unpacked = staged(&stage);
         let digest = Digest::of(b"the archive");
-        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
-        cache.keep(entry, &digest).unwrap();
+        keep_staged(&cache, &tmp.path().join("stage"), &digest);
         // Same bytes behind the link: only the kind of file gives it away.
         let secret = tmp.path().join("elsewhere");
         fs::write(&secret, "name: pkg\n").unwrap();
@@ -1121,11 +1126,8 @@ mod tests {
     fn hard_links_from_a_flushed_entry_need_no_flush_and_an_older_entry_s_do() {
         let tmp = tempfile::tempdir().unwrap();
         let cache = Cache::new(&tmp.path().join("cache"));
-        let stage = tmp.path().join("stage");
-        let unpacked = staged(&stage);
         let digest = Digest::of(b"the archive");
-        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
-        cache.keep(entry, &digest).unwrap();
+        keep_staged(&cache, &tmp.path().join("stage"), &digest);
 
         let dest = tmp.path().join("again");
         fs::create_dir(&dest).unwrap();
@@ -1164,9 +1166,7 @@ mod tests {
         let digests: Vec<Digest> = (0..3u8).map(|i| Digest::of(&[i])).collect();
         for (i, digest) in digests.iter().enumerate() {
             let stage = tmp.path().join(format!("stage{i}"));
-            let unpacked = staged(&stage);
-            let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
-            cache.keep(entry, digest).unwrap();
+            keep_staged(&cache, &stage, digest);
             // Only the cache holds them now, as after an uninstall.
             fs::remove_dir_all(&stage).unwrap();
             let age = std::time::Duration::from_secs(3600 * (10 - i as u64));
