@@ -9,6 +9,7 @@
 //!     location: ./my-index   # relative to the file that names it
 //! registry_ttl: 10m          # how long a cloned git index is used before it is fetched again
 //! public_registry: false     # drop the Orla project's registry (or name another location)
+//! cache_max_size: 2G         # the most the cached packages may take (ORLA_CACHE_MAX_SIZE wins)
 //! ```
 //!
 //! `registries` may also be a mapping `name: location` (kept in file order).
@@ -49,6 +50,8 @@ pub struct UserConfig {
     /// `public_registry:`: `Some(None)` drops the Orla project's registry,
     /// `Some(Some(location))` replaces it; `None` keeps the default.
     pub public_registry: Option<Option<String>>,
+    /// `cache_max_size:` in bytes.
+    pub cache_max_size: Option<u64>,
     pub path: Option<PathBuf>,
 }
 
@@ -97,6 +100,8 @@ pub enum SettingError {
     Duration { text: String },
     #[error("expected seconds or a duration such as 10m")]
     TtlType,
+    #[error("'{text}' is not a size such as 500M, 2G or 1.5GiB")]
+    Size { text: String },
 }
 
 impl SettingError {
@@ -120,6 +125,9 @@ impl SettingError {
             SettingError::TtlNotWhole | SettingError::Duration { .. } | SettingError::TtlType => {
                 "write seconds or a duration such as 90s, 10m, 2h or 1d".into()
             }
+            SettingError::Size { .. } => {
+                "write bytes or a size with a unit, e.g. `cache_max_size: 2G`, or remove the key for no limit".into()
+            }
         })
     }
 
@@ -130,6 +138,7 @@ impl SettingError {
             SettingError::TtlNotWhole | SettingError::Duration { .. } | SettingError::TtlType => {
                 "registry_ttl"
             }
+            SettingError::Size { .. } => "cache_max_size",
             _ => "registries",
         }
     }
@@ -164,7 +173,7 @@ impl ConfigError {
             }
             ConfigError::Io { .. } => None,
             ConfigError::Invalid { .. } => Some(
-                "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`".into(),
+                "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`, and docs/cache.md for `cache_max_size`".into(),
             ),
             ConfigError::Setting { source, .. } => source.hint(),
         }
@@ -176,7 +185,7 @@ impl ConfigError {
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a mapping with the keys registries, registry_ttl and public_registry"
+    expecting = "a mapping with the keys registries, registry_ttl, public_registry and cache_max_size"
 )]
 struct RawConfig {
     #[serde(default)]
@@ -185,6 +194,8 @@ struct RawConfig {
     registry_ttl: Option<serde_yaml::Value>,
     #[serde(default)]
     public_registry: Option<serde_yaml::Value>,
+    #[serde(default)]
+    cache_max_size: Option<serde_yaml::Value>,
 }
 
 impl UserConfig {
@@ -217,10 +228,15 @@ impl UserConfig {
             None => None,
             Some(v) => Some(parse_public_registry(v).map_err(setting)?),
         };
+        let cache_max_size = match &raw.cache_max_size {
+            None => None,
+            Some(v) => Some(parse_size_value(v).map_err(setting)?),
+        };
         Ok(UserConfig {
             registries,
             registry_ttl,
             public_registry,
+            cache_max_size,
             path: Some(path),
         })
     }
@@ -303,6 +319,20 @@ fn parse_ttl_value(value: &serde_yaml::Value) -> Result<Duration, SettingError> 
     }
 }
 
+/// A size in bytes: a whole number, or a string such as `500M` or `2G`
+/// (`crate::fetch::parse_size`).
+fn parse_size_value(value: &serde_yaml::Value) -> Result<u64, SettingError> {
+    let text = match value {
+        serde_yaml::Value::Number(n) => n.to_string(),
+        serde_yaml::Value::String(s) => s.clone(),
+        other => serde_yaml::to_string(other)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+    };
+    crate::fetch::parse_size(&text).map_err(|e| SettingError::Size { text: e.text })
+}
+
 /// Parses `90`, `90s`, `10m`, `2h` or `1d`.
 pub fn parse_ttl(text: &str) -> Result<Duration, SettingError> {
     let text = text.trim();
@@ -335,6 +365,21 @@ mod tests {
         assert_eq!(parse_ttl("2h").unwrap(), Duration::from_secs(7200));
         assert!(parse_ttl("soon").is_err());
         assert!(parse_ttl("5y").is_err());
+    }
+
+    #[test]
+    fn cache_max_size_takes_bytes_or_a_size_with_a_unit() {
+        let value = |text: &str| serde_yaml::from_str::<serde_yaml::Value>(text).unwrap();
+        assert_eq!(parse_size_value(&value("1024")).unwrap(), 1024);
+        assert_eq!(parse_size_value(&value("2G")).unwrap(), 2 << 30);
+        assert_eq!(
+            parse_size_value(&value("lots")).unwrap_err(),
+            SettingError::Size {
+                text: "lots".into()
+            }
+        );
+        assert!(parse_size_value(&value("[1]")).is_err());
+        assert!(parse_size_value(&value("-5")).is_err());
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub const ENV_PATH: &str = "PATH";
 pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_HOME, "The global install root (default ~/.orla)."),
     (ENV_CACHE_DIR, "The download and registry cache (default: the platform cache directory, ~/.cache/orla)."),
-    (ENV_CACHE_MAX_SIZE, "The most the cached packages may take, e.g. 500M or 2G: after an install the least recently used beyond it are removed (default: no limit)."),
+    (ENV_CACHE_MAX_SIZE, "The most the cached packages may take, e.g. 500M or 2G: after an install the least recently used beyond it are removed (default: `cache_max_size` in config.yaml, else no limit)."),
     (ENV_REGISTRY, "The default registry when --registry is not given (default builtin)."),
     (ENV_PUBLIC_REGISTRY, "The public registry asked for tools no earlier registry has: off drops it, anything else is its location."),
     (ENV_REGISTRY_TTL, "How long a fetched git registry is fresh: 90, 90s, 10m, 2h (default 10m)."),
@@ -97,7 +97,7 @@ pub fn stderr_color(forced: Option<bool>) -> bool {
 pub struct Context {
     pub home: PathBuf,
     pub cache_dir: PathBuf,
-    /// `ORLA_CACHE_MAX_SIZE` in bytes, if set.
+    /// `ORLA_CACHE_MAX_SIZE`, else config.yaml's `cache_max_size`, in bytes.
     pub cache_max_size: Option<u64>,
     pub cwd: PathBuf,
     pub default_registry: Option<String>,
@@ -165,6 +165,7 @@ impl Context {
             None => None,
         };
         let config = UserConfig::load(&home)?;
+        let cache_max_size = cache_max_size.or(config.cache_max_size);
         let registry_ttl = match non_empty(ENV_REGISTRY_TTL) {
             Some(text) => crate::config::parse_ttl(&text).map_err(|m| {
                 Error::usage(

@@ -412,8 +412,8 @@ pub struct DirArgs {
 #[command(
     after_help = "The cache holds verified packages (linked into install roots, so a reinstall \
 writes no data), registry clones and git repositories: everything can be fetched again. \
-Set ORLA_CACHE_MAX_SIZE (e.g. 2G) to have installs trim the least recently used packages \
-beyond it. Clear and prune wait for running installs (the cache's lock). See docs/cache.md."
+Set `cache_max_size: 2G` in config.yaml (or ORLA_CACHE_MAX_SIZE=2G) to have installs trim \
+the least recently used packages beyond it. Clear and prune wait for running installs (the cache's lock). See docs/cache.md."
 )]
 pub enum CacheCommand {
     /// Remove everything in the cache (it is fetched again when needed)
@@ -429,8 +429,8 @@ pub enum CacheCommand {
 #[command(
     after_help = "A package an installed tool shares files with (a hard link) is kept: it takes \
 no space of its own. Last use is when a package was last installed from the cache, or a \
-registry last fetched. With ORLA_CACHE_MAX_SIZE or --max-size, the least recently used \
-packages beyond the size are removed too."
+registry last fetched. With a size limit (cache_max_size, ORLA_CACHE_MAX_SIZE) or --max-size, \
+the least recently used packages beyond the size are removed too."
 )]
 pub struct CachePruneArgs {
     /// Remove what was not used for this long: 30d, 12h, 90m, 0 for any age

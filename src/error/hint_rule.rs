@@ -267,6 +267,7 @@ fn all_cases() -> Vec<Case> {
         TtlNotWhole => SettingError::TtlNotWhole,
         Duration => SettingError::Duration { text: "5y".into() },
         TtlType => SettingError::TtlType,
+        Size => SettingError::Size { text: "lots".into() },
     ));
     out.extend(cases!(ClientError:
         Unknown => ClientError::Unknown("x".into()),

@@ -111,16 +111,17 @@ fn the_size_limit_trims_the_least_recently_used_after_an_install() {
     used_days_ago(&t, &d[1], 2);
     used_days_ago(&t, &d[2], 1);
 
-    // Three unshared packages of 100 KiB; room for two.
-    let mut install = t.command(&["install", "new", "--registry", &registry]);
-    let run = common::to_run(install.env("ORLA_CACHE_MAX_SIZE", "250K").output().unwrap());
-    run.success();
+    // Three unshared packages of 100 KiB; room for two (config.yaml's limit).
+    std::fs::write(t.home.join("config.yaml"), "cache_max_size: 250K\n").unwrap();
+    t.run(&["install", "new", "--registry", &registry])
+        .success();
     assert!(!entry(&t, &d[0]).exists(), "the least recently used goes");
     for kept in &d[1..] {
         assert!(entry(&t, kept).is_dir());
     }
 
-    // A limit of nothing leaves what installs share, and the installs.
+    // A limit of nothing leaves what installs share, and the installs; the
+    // environment's limit wins over config.yaml's (250K would keep both).
     let mut prune = t.command(&["cache", "prune", "--max-age", "100d"]);
     let run = common::to_run(prune.env("ORLA_CACHE_MAX_SIZE", "0").output().unwrap());
     run.success();
@@ -197,6 +198,13 @@ fn bad_sizes_and_ages_get_one_line_errors() {
     run.failure(2)
         .stderr_has("error: ORLA_CACHE_MAX_SIZE: 'lots' is not a size such as 500M, 2G or 1.5GiB")
         .stderr_has("hint: write bytes or a size with a unit, e.g. ORLA_CACHE_MAX_SIZE=2G");
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(t.home.join("config.yaml"), "cache_max_size: lots\n").unwrap();
+    t.run(&["cache", "prune"])
+        .failure(1)
+        .stderr_has("config.yaml is not valid: cache_max_size: 'lots' is not a size such as 500M")
+        .stderr_has("hint: write bytes or a size with a unit, e.g. `cache_max_size: 2G`");
+    std::fs::remove_file(t.home.join("config.yaml")).unwrap();
     t.run(&["cache", "prune", "--max-size", "2 parsecs"])
         .failure(2)
         .stderr_has("error: --max-size: '2 parsecs' is not a size");

@@ -1034,7 +1034,7 @@ fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
     std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
     let run = t.run(&["list"]);
     run.failure(1).stderr_has(
-        "expected a mapping with the keys registries, registry_ttl and public_registry",
+        "expected a mapping with the keys registries, registry_ttl, public_registry and cache_max_size",
     );
     assert!(!run.stderr.contains("RawConfig"));
 }
