@@ -255,7 +255,9 @@ impl Context {
     }
 
     pub fn cache(&self) -> Cache {
-        Cache::new(&self.cache_dir)
+        // The receipt key MACs the stamps that spare a reinstall reading
+        // every cached file back (fetch::cache::stamps).
+        Cache::new(&self.cache_dir).with_key_file(self.home.join(crate::root::binding::KEY_FILE))
     }
 
     /// How git registries may be fetched in this run.

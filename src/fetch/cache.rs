@@ -10,7 +10,10 @@
 //!   checked against `files.json` after it is linked or copied into staging
 //!   and before anything is installed: a hard link shares its file with the
 //!   installed copies, so a file edited in place anywhere is caught there,
-//!   and the entry is thrown away and the archive downloaded again.
+//!   and the entry is thrown away and the archive downloaded again. A file
+//!   read back once and found right is stamped (`stamps`, MACed with the
+//!   user's receipt key): while its inode, size, modification time and mode
+//!   stay as stamped, the next reinstall does not read it again.
 //!
 //!   What this trusts: an archive is checked against the digest the
 //!   registry recorded, which nobody can forge; an unpacked entry is checked
@@ -37,6 +40,8 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
+mod stamps;
+
 use crate::unpack::{safe_path, FileRecord, Unpacked};
 use crate::verify::Digest;
 
@@ -47,13 +52,28 @@ const STALE_DOWNLOAD: std::time::Duration = std::time::Duration::from_secs(3600)
 #[derive(Debug, Clone)]
 pub struct Cache {
     pub dir: PathBuf,
+    /// The user's secret key (the receipt key), read when first needed:
+    /// the stamps of unpacked entries are MACed with it (see `stamps`).
+    key: std::sync::Arc<KeyFile>,
 }
 
 impl Cache {
     pub fn new(dir: &Path) -> Cache {
         Cache {
             dir: dir.to_path_buf(),
+            key: Default::default(),
         }
+    }
+
+    /// The cache, with the user's secret key at `path` (the receipt key,
+    /// `root::binding`): without one, no entry's stamps are trusted and a
+    /// reinstall reads every file back.
+    pub fn with_key_file(mut self, path: PathBuf) -> Cache {
+        self.key = std::sync::Arc::new(KeyFile {
+            path: Some(path),
+            key: std::sync::OnceLock::new(),
+        });
+        self
     }
 
     fn unpacked(&self) -> PathBuf {
@@ -157,7 +177,7 @@ impl Cache {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Damaged::Io(e)),
         };
-        let result = link_back(&path, &bytes, dest);
+        let result = link_back(&path, &bytes, dest, self.key.get());
         match &result {
             Err(Damaged::Content(_)) => {
                 let _ = fs::remove_dir_all(&path);
@@ -258,6 +278,9 @@ pub struct Linked {
     /// The files of `unpacked` that are hard links into a flushed entry:
     /// their data is on disk already (see `Cache::keep`).
     pub durable: HashSet<PathBuf>,
+    /// How many files were read back and hashed (the others were vouched
+    /// for by their stamps).
+    pub hashed: usize,
 }
 
 /// Records that an entry was used now (its last use is its record's
@@ -302,10 +325,21 @@ impl std::fmt::Display for Damaged {
     }
 }
 
-fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged> {
+fn link_back(
+    entry: &Path,
+    record_bytes: &[u8],
+    dest: &Path,
+    key: Option<&[u8; 32]>,
+) -> Result<Linked, Damaged> {
     let damaged = |m: String| Damaged::Content(m);
+    // Taken before any file is looked at: a stamp is kept only for a file
+    // last written well before it (`stamps::settled`).
+    let now = stamps::now_ns();
     let record: Entry =
-        serde_json::from_slice(record).map_err(|e| damaged(format!("{FILES}: {e}")))?;
+        serde_json::from_slice(record_bytes).map_err(|e| damaged(format!("{FILES}: {e}")))?;
+    let old_stamps = key
+        .and_then(|k| stamps::read(k, entry, record_bytes))
+        .filter(|s| s.len() == record.files.len());
     // The record names paths as an archive would: checked the same way, so
     // a damaged record cannot reach outside the staging directory.
     let checked = |p: &str| match safe_path(p.as_bytes()) {
@@ -317,38 +351,55 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged
         fs::create_dir_all(dest.join(checked(dir)?)).map_err(Damaged::Io)?;
     }
     let tree = entry.join(TREE);
-    let files: Vec<(&String, &FileRecord, PathBuf)> = record
+    let files: Vec<(usize, &String, &FileRecord, PathBuf)> = record
         .files
         .iter()
-        .map(|(rel, want)| Ok((rel, want, checked(rel)?)))
+        .enumerate()
+        .map(|(i, (rel, want))| Ok((i, rel, want, checked(rel)?)))
         .collect::<Result<_, Damaged>>()?;
     // Every file's directory, made once here rather than asked for per file.
     let parents: std::collections::BTreeSet<PathBuf> = files
         .iter()
-        .filter_map(|(_, _, rel)| rel.parent())
+        .filter_map(|(_, _, _, rel)| rel.parent())
         .map(|p| dest.join(&root).join(p))
         .collect();
     for parent in &parents {
         fs::create_dir_all(parent).map_err(Damaged::Io)?;
     }
-    // Linking and hashing run on every core: reading the files back is
-    // most of a reinstall once nothing needs flushing.
+    // Linking (and hashing) run on every core.
     let durable = Mutex::new(HashSet::new());
-    let link_one = |how: Link, (rel, want, rel_path): &(&String, &FileRecord, PathBuf)| {
+    // The files read back, and their stamps as checked (None: not settled).
+    let fresh: Mutex<Vec<(usize, Option<stamps::Stamp>)>> = Mutex::new(Vec::new());
+    type Item<'a> = (usize, &'a String, &'a FileRecord, PathBuf);
+    let link_one = |how: Link, (i, rel, want, rel_path): &Item| {
         let from = tree.join(&root).join(rel_path);
         let to = dest.join(&root).join(rel_path);
-        match fs::symlink_metadata(&from) {
-            Ok(m) if m.is_file() => {}
+        let before = match fs::symlink_metadata(&from) {
+            Ok(m) if m.is_file() => m,
             _ => return Err(damaged(format!("{rel} is missing or not a file"))),
-        }
-        let how = link(&from, &to, how).map_err(Damaged::Io)?;
-        // What is checked is what was put in staging: a regular file (not a
-        // link swapped in after the check above), with the recorded bytes.
-        let Some((got, size, executable)) = check_file(&to).map_err(Damaged::Io)? else {
-            return Err(damaged(format!("{rel} is not a regular file")));
         };
-        if got != want.blake3 || size != want.size || executable != want.executable {
-            return Err(damaged(format!("{rel} changed since it was verified")));
+        // Unchanged since it was hashed: no need to read it again.
+        let vouched = old_stamps
+            .as_ref()
+            .and_then(|s| s[*i].as_ref())
+            .is_some_and(|s| s.vouches_for(&before, want));
+        let how = link(&from, &to, how).map_err(Damaged::Io)?;
+        if !vouched {
+            // What is checked is what was put in staging: a regular file
+            // (not a link swapped in after the look above), with the
+            // recorded bytes.
+            let Some((got, size, executable, meta)) = check_file(&to).map_err(Damaged::Io)? else {
+                return Err(damaged(format!("{rel} is not a regular file")));
+            };
+            if got != want.blake3 || size != want.size || executable != want.executable {
+                return Err(damaged(format!("{rel} changed since it was verified")));
+            }
+            // The file hashed: for a hard link the cache's own file, as
+            // installing leaves it (one more link); a copy or clone is
+            // another file, so the cache's is stamped as it was before.
+            let stamp = if how == Link::Hard { &meta } else { &before };
+            let stamp = stamps::Stamp::of(stamp).filter(|s| s.settled(now));
+            fresh.lock().expect("stamps lock").push((*i, stamp));
         }
         if how == Link::Hard && record.durable {
             durable.lock().expect("durable lock").insert(to);
@@ -357,13 +408,51 @@ fn link_back(entry: &Path, record: &[u8], dest: &Path) -> Result<Linked, Damaged
     };
     in_parallel(&files, link_one)?;
     let durable = durable.into_inner().expect("durable lock");
+    let fresh = fresh.into_inner().expect("stamps lock");
+    let hashed = fresh.len();
+    if let (Some(key), false) = (key, fresh.is_empty()) {
+        let mut all = old_stamps.unwrap_or_else(|| vec![None; record.files.len()]);
+        for (i, stamp) in fresh {
+            all[i] = stamp;
+        }
+        // Best effort: without them the next reinstall reads every file.
+        if all.iter().any(Option::is_some) {
+            let _ = stamps::write(key, entry, record_bytes, &all);
+        }
+    }
     Ok(Linked {
         unpacked: Unpacked {
             root: dest.join(root),
             files: record.files,
         },
         durable,
+        hashed,
     })
+}
+
+/// The user's secret key, read from its file once.
+#[derive(Default)]
+struct KeyFile {
+    path: Option<PathBuf>,
+    key: std::sync::OnceLock<Option<[u8; 32]>>,
+}
+
+impl KeyFile {
+    fn get(&self) -> Option<&[u8; 32]> {
+        self.key
+            .get_or_init(|| {
+                let bytes = fs::read(self.path.as_ref()?).ok()?;
+                bytes.try_into().ok()
+            })
+            .as_ref()
+    }
+}
+
+impl std::fmt::Debug for KeyFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key itself.
+        f.debug_struct("KeyFile").field("path", &self.path).finish()
+    }
 }
 
 /// Runs `action` on every item from one thread per core (at most
@@ -490,9 +579,10 @@ fn reflink(_: &Path, _: &Path) -> io::Result<()> {
 }
 
 /// The digest, size and executable bit of the regular file at `path`, read
-/// through one descriptor opened without following a symbolic link; `None`
-/// for anything but a regular file.
-fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool)>> {
+/// through one descriptor opened without following a symbolic link, and
+/// its metadata as it was before it was read; `None` for anything but a
+/// regular file.
+fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool, fs::Metadata)>> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -522,7 +612,7 @@ fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool)>> {
         }
     };
     let (digest, size) = digest_of(file)?;
-    Ok(Some((digest, size, executable)))
+    Ok(Some((digest, size, executable, meta)))
 }
 
 fn digest_of(mut file: fs::File) -> io::Result<(Digest, u64)> {
@@ -1157,6 +1247,177 @@ mod tests {
         fs::create_dir(&dest).unwrap();
         let linked = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
         assert!(linked.durable.is_empty());
+    }
+
+    /// A cache with a key, and a package kept in it whose files were
+    /// last written an hour ago (long settled).
+    fn keyed_with_settled_entry(tmp: &Path, digest: &Digest) -> Cache {
+        let key = tmp.join("receipt.key");
+        fs::write(&key, [7u8; 32]).unwrap();
+        let cache = Cache::new(&tmp.join("cache")).with_key_file(key);
+        let stage = tmp.join("stage");
+        let unpacked = staged(&stage);
+        for rel in unpacked.files.keys() {
+            backdate(&unpacked.root.join(rel));
+        }
+        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
+        cache.keep(entry, digest).unwrap();
+        cache
+    }
+
+    fn backdate(path: &Path) {
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(hour_ago)
+            .unwrap();
+    }
+
+    /// Links the entry into a new directory `name`.
+    fn use_entry(
+        cache: &Cache,
+        digest: &Digest,
+        tmp: &Path,
+        name: &str,
+    ) -> Result<Linked, Damaged> {
+        let dest = tmp.join(name);
+        fs::create_dir(&dest).unwrap();
+        cache.unpacked_into(digest, &dest).map(|l| l.unwrap())
+    }
+
+    /// Rewrites `path` in place with other bytes of the same length.
+    fn edit_in_place(path: &Path) {
+        use std::io::Write;
+        let len = fs::metadata(path).unwrap().len() as usize;
+        let mut file = fs::File::options().write(true).open(path).unwrap();
+        file.write_all(&vec![b'x'; len]).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_read_back_once_is_vouched_for_by_its_stamps_until_a_file_is_edited() {
+        let tmp = tempfile::tempdir().unwrap();
+        let digest = Digest::of(b"the archive");
+        let cache = keyed_with_settled_entry(tmp.path(), &digest);
+        let first = use_entry(&cache, &digest, tmp.path(), "one").unwrap();
+        assert_eq!(first.hashed, 2, "no stamps yet: every file is read");
+        assert!(cache.unpacked_path(&digest).join("stamps").is_file());
+        let second = use_entry(&cache, &digest, tmp.path(), "two").unwrap();
+        assert_eq!(second.hashed, 0, "both files vouched for");
+        assert_eq!(
+            fs::read(tmp.path().join("two/pkg-1.0.0/bin/run")).unwrap(),
+            b"#!/bin/sh\n"
+        );
+        // An edit in place through an installed copy reaches the cache.
+        edit_in_place(&tmp.path().join("one/pkg-1.0.0/tool.yaml"));
+        assert!(matches!(
+            use_entry(&cache, &digest, tmp.path(), "three"),
+            Err(Damaged::Content(_))
+        ));
+        assert!(
+            !cache.unpacked_path(&digest).exists(),
+            "the entry is dropped"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_edit_that_puts_the_modification_time_back_is_caught_by_the_change_time() {
+        let tmp = tempfile::tempdir().unwrap();
+        let digest = Digest::of(b"the archive");
+        let cache = keyed_with_settled_entry(tmp.path(), &digest);
+        assert_eq!(
+            use_entry(&cache, &digest, tmp.path(), "one")
+                .unwrap()
+                .hashed,
+            2
+        );
+        // Same size, same modification time, same links: only the change
+        // time (which nobody but the superuser can set) tells.
+        let installed = tmp.path().join("one/pkg-1.0.0/tool.yaml");
+        let mtime = fs::metadata(&installed).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        edit_in_place(&installed);
+        fs::File::options()
+            .write(true)
+            .open(&installed)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        assert!(matches!(
+            use_entry(&cache, &digest, tmp.path(), "two"),
+            Err(Damaged::Content(_))
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn stamps_without_the_key_vouch_for_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let digest = Digest::of(b"the archive");
+        let cache = keyed_with_settled_entry(tmp.path(), &digest);
+        let record = fs::read(cache.unpacked_path(&digest).join(FILES)).unwrap();
+        assert_eq!(
+            use_entry(&cache, &digest, tmp.path(), "one")
+                .unwrap()
+                .hashed,
+            2
+        );
+        // A file edited, then stamps that vouch for it as it is now, made
+        // by someone without the key.
+        let installed = tmp.path().join("one/pkg-1.0.0/tool.yaml");
+        edit_in_place(&installed);
+        let entry = cache.unpacked_path(&digest);
+        let now: Vec<Option<stamps::Stamp>> = ["pkg-1.0.0/bin/run", "pkg-1.0.0/tool.yaml"]
+            .iter()
+            .map(|f| stamps::Stamp::of(&fs::symlink_metadata(entry.join("tree").join(f)).unwrap()))
+            .collect();
+        stamps::write(&[8u8; 32], &entry, &record, &now).unwrap();
+        assert!(matches!(
+            use_entry(&cache, &digest, tmp.path(), "two"),
+            Err(Damaged::Content(_))
+        ));
+
+        // And a cache with no key never trusts or writes stamps.
+        let digest = Digest::of(b"another archive");
+        let unkeyed = Cache::new(&tmp.path().join("cache"));
+        let stage = tmp.path().join("stage2");
+        let unpacked = staged(&stage);
+        for rel in unpacked.files.keys() {
+            backdate(&unpacked.root.join(rel));
+        }
+        let made = unkeyed.link_unpacked(&stage, &unpacked).unwrap();
+        unkeyed.keep(made, &digest).unwrap();
+        for name in ["three", "four"] {
+            assert_eq!(
+                use_entry(&unkeyed, &digest, tmp.path(), name)
+                    .unwrap()
+                    .hashed,
+                2
+            );
+        }
+        assert!(!unkeyed.unpacked_path(&digest).join("stamps").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_written_moments_ago_are_not_stamped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let key = tmp.path().join("receipt.key");
+        fs::write(&key, [7u8; 32]).unwrap();
+        let cache = Cache::new(&tmp.path().join("cache")).with_key_file(key);
+        let digest = Digest::of(b"the archive");
+        keep_staged(&cache, &tmp.path().join("stage"), &digest);
+        // An edit within the same tick of the clock could keep the stamp:
+        // files this fresh are read every time until they settle.
+        for name in ["one", "two"] {
+            assert_eq!(
+                use_entry(&cache, &digest, tmp.path(), name).unwrap().hashed,
+                2
+            );
+        }
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! cache prune` keeps what installs share and removes the rest, the size
 //! limit (`ORLA_CACHE_MAX_SIZE`) trims the least recently used packages
 //! after an install, `orla cache clear` waits for a command holding the
-//! cache's lock, and bad sizes and ages get one-line errors.
+//! cache's lock, bad sizes and ages get one-line errors, and a cached
+//! package whose files the cache's stamps vouch for is still thrown away
+//! when an installed copy was edited in place.
 
 use std::process::Stdio;
 use std::time::{Duration, SystemTime};
@@ -244,4 +246,66 @@ fn prune_removes_clones_of_registries_not_configured_here() {
     t.run(&["search", "tool", "--registry", &urls[1]]).success();
     t.run(&["cache", "prune"]).success();
     assert!(clone(&urls[1]).is_dir());
+}
+
+/// Every file under `dir`, last written an hour ago.
+fn backdate_files(dir: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            backdate_files(&path);
+        } else {
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(SystemTime::now() - Duration::from_secs(3600))
+                .unwrap();
+        }
+    }
+}
+
+/// A reinstall reads the cached files back once and stamps them; the next
+/// one trusts the stamps instead of reading. An installed file edited in
+/// place (a hard link: the cache's own file) then gets a new modification
+/// time, so the stamps no longer vouch for it: it is read, the entry is
+/// thrown away and the package downloaded again.
+#[cfg(unix)]
+#[test]
+fn an_installed_file_edited_in_place_is_caught_though_the_cache_stamped_it() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, d) = served(&t, &server, &["kept"]);
+    let install = || {
+        t.run(&[
+            "install",
+            "kept",
+            "--force",
+            "--registry",
+            &index.location(),
+        ])
+    };
+    install().success();
+    // Files written long ago, as a cache a day old has them.
+    backdate_files(&entry(&t, &d[0]).join("tree"));
+    let stamps = entry(&t, &d[0]).join("stamps");
+    assert!(!stamps.exists(), "never read back yet");
+    install().success();
+    assert!(stamps.is_file(), "read back and stamped");
+    install().success();
+    assert_eq!(server.requests(), 1, "the cache served both reinstalls");
+
+    let blob = t.tools_dir().join("kept/1.0.0/data/blob");
+    let len = std::fs::metadata(&blob).unwrap().len() as usize;
+    std::io::Write::write_all(
+        &mut std::fs::File::options().write(true).open(&blob).unwrap(),
+        &vec![b'x'; len],
+    )
+    .unwrap();
+    install()
+        .success()
+        .stderr_has("the cached copy of kept 1.0.0 is damaged");
+    assert_eq!(server.requests(), 2, "downloaded again");
+    t.run(&["verify"]).success();
+    assert_ne!(std::fs::read(&blob).unwrap(), vec![b'x'; len]);
 }
