@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use crate::context::Context;
 use crate::error::Error;
 pub use crate::error::InstallError;
-use crate::manifest::{Manifest, RootKindName};
+use crate::manifest::Written;
 use crate::package::ToolYaml;
 use crate::progress::{Event, ServedBecause, SkipReason, Warning};
 use crate::resolve::Spec;
@@ -176,14 +176,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
         let reinstalled = before.contains(&path);
-        reporter.report(installed(
-            &manifest,
-            root.kind.into(),
-            name,
-            version,
-            &path,
-            reinstalled,
-        ));
+        reporter.report(installed(&manifest, name, version, &path, reinstalled));
     }
     Ok(())
 }
@@ -264,18 +257,13 @@ fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
 /// time, so that installing an older version or a pre-release does not look
 /// like it switched the tool.
 pub(crate) fn installed(
-    manifest: &Manifest,
-    own: RootKindName,
+    manifest: &Written,
     name: String,
     version: semver::Version,
     path: &std::path::Path,
     reinstalled: bool,
 ) -> Event {
-    let served = manifest
-        .installed
-        .iter()
-        .find(|e| e.name == name && e.active && e.root == own);
-    let served_version = served.and_then(|e| semver::Version::parse(&e.version).ok());
+    let served_version = manifest.served(&name).cloned();
     let active = served_version.as_ref() == Some(&version);
     let served_because = (served_version.is_some() && !active).then(|| {
         if version.pre.is_empty() {

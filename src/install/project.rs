@@ -275,14 +275,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     let lock_changed = txn.commit()?.lock;
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
-        reporter.report(super::installed(
-            &manifest,
-            root.kind.into(),
-            name,
-            version,
-            &path,
-            false,
-        ));
+        reporter.report(super::installed(&manifest, name, version, &path, false));
     }
     for event in locked_now {
         reporter.report(event);

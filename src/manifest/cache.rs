@@ -1,36 +1,47 @@
-//! What the manifest says about each package, remembered between commands,
-//! so that regenerating the manifest of a root of a thousand tools does not
-//! read and parse a thousand receipts, tool.yaml files and entrypoints.
+//! What the last manifest was rendered from, remembered between commands,
+//! so that rewriting the manifest of a root of a thousand tools neither
+//! lists nor reads a thousand package directories nor serialises a
+//! thousand entries again.
 //!
 //! # Format
 //!
-//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 1 <MAC>`,
-//! then JSON: `generator` (the orla that wrote it) and `packages`, an object
-//! from each package directory's absolute path to
-//! `{receipt, tool_yaml, entrypoint, entry}`, where the first three are the
-//! stamps `[dev, ino, size, mtime_ns, ctime_ns]` of the files the entry was
-//! derived from and `entry` is the package's manifest entry (a `tools`
-//! entry of manifest.json). Only packages whose receipt checked out (read,
-//! parsed, bound to this root: see `root::binding`) are remembered.
+//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 2 <MAC>`,
+//! then JSON: `generator` (the orla that wrote it), `tools_dir`, `manifest`
+//! (the stamp of the manifest.json written with it) and `names`, an object
+//! from each `<tools_dir>/<name>/` directory's name to `{dir, packages}`:
+//! `dir` is the directory's stamp, or null when it must be read again next
+//! time, and `packages` each installed version with `active` and where its
+//! two entries are: `installed`, the byte range of its `installed` entry in
+//! manifest.json, and `tools`, the range of its `tools` entry there
+//! (`{"At": [start, len]}`) or, for a version not served, the entry's text
+//! itself (`{"Inline": "..."}`). A stamp is `[dev, ino, size, mtime_ns,
+//! ctime_ns]`.
 //!
-//! # When an entry is used
+//! # When it is used
 //!
 //! Only when the file's MAC, a keyed BLAKE3 under the root's receipt key of
 //! the state directory's path and the JSON, is right (so a cache shipped in
 //! a cloned project's `.orla/`, or written by anyone without the key, is
-//! ignored), it was written by this version of orla, and the three files
-//! have exactly the stamps it recorded. A file whose bytes change gets a new
-//! ctime (which no one but the superuser can set), a file replaced by
-//! another one a new inode or a new ctime, and a package directory moved or
-//! copied elsewhere another key; any of these reads the package again and
-//! checks its binding, as on a first scan. As git does for its index, a
-//! file changed within the same tick of the clock as its stamp could keep
-//! it, so a package whose files changed less than [`SETTLE_NS`] before the
-//! scan is read but not remembered; the next command remembers it.
+//! ignored), it was written by this version of orla for this tools_dir, and
+//! manifest.json still has the stamp it recorded (a manifest edited or
+//! replaced since has a new ctime or inode: everything is read again).
+//!
+//! A name directory whose stamp is unchanged has the same versions as
+//! when it was read: adding, removing or renaming a version directory
+//! changes its ctime, which no one but the superuser can set. Its packages'
+//! entries are then taken from the manifest as they are, without reading
+//! their receipts, tool.yaml or entrypoints (docs/manifest.md says what an
+//! edit inside a package directory does). Any other name directory is read
+//! again, every receipt's binding checked, as on a first scan. As git does
+//! for its index, a directory changed within the same tick of the clock as
+//! its stamp could keep it, so a directory changed less than [`SETTLE_NS`]
+//! before the scan is not trusted next time, nor is one that held a
+//! directory orla refused (its warning is given by every command).
 //!
 //! The cache is rewritten (temporary file and rename, not flushed: a torn or
-//! lost cache fails its MAC and costs one full scan) only under the root's
-//! lock, when it changed. With no receipt key there is no cache.
+//! lost cache fails its MAC, or names a manifest that is not there, and
+//! costs one full scan) with each manifest, under the root's lock. With no
+//! receipt key there is no cache.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -39,39 +50,30 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ToolEntry;
 use crate::root::binding::KeyState;
 use crate::root::InstallRoot;
 
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
-const HEADER: &str = "orla manifest cache 1 ";
-/// How long ago a package's files must have last changed for it to be
-/// remembered: longer than any filesystem's timestamp tick.
+const HEADER: &str = "orla manifest cache 2 ";
+/// How long ago a name directory must have last changed for its stamp to
+/// be trusted: longer than any filesystem's timestamp tick.
 pub const SETTLE_NS: i64 = 2_000_000_000;
 
-/// The identity and version of a file: a changed byte changes its ctime.
+/// The identity and version of a file or directory: a changed byte (or
+/// directory entry) changes its ctime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stamp(u64, u64, u64, i64, i64);
 
 impl Stamp {
-    /// The stamp of the file at `path` (following links, as reading it
-    /// does); None when it is not a regular file.
-    pub fn of(path: &Path) -> Option<Stamp> {
-        let meta = fs::metadata(path).ok()?;
-        if !meta.is_file() {
-            return None;
-        }
-        Stamp::from_metadata(&meta)
-    }
-
     /// None where the platform has no inode numbers and ctimes.
     pub fn from_metadata(meta: &fs::Metadata) -> Option<Stamp> {
         stamp(meta)
     }
 
-    fn ctime_ns(&self) -> i64 {
-        self.4
+    /// Whether it last changed long enough before `now_ns`.
+    pub fn settled(&self, now_ns: i64) -> bool {
+        self.4 < now_ns.saturating_sub(SETTLE_NS)
     }
 }
 
@@ -93,38 +95,48 @@ fn stamp(_: &fs::Metadata) -> Option<Stamp> {
     None
 }
 
-/// One remembered package.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Remembered {
-    pub receipt: Stamp,
-    pub tool_yaml: Stamp,
-    pub entrypoint: Stamp,
-    pub entry: ToolEntry,
+/// Where a package's `tools` entry is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fragment {
+    /// `[start, len]` in manifest.json.
+    At(usize, usize),
+    /// Not in the manifest (the version is not served): the text itself.
+    Inline(String),
 }
 
-impl Remembered {
-    /// Whether every file changed long enough before `now_ns`.
-    pub fn settled(&self, now_ns: i64) -> bool {
-        [self.receipt, self.tool_yaml, self.entrypoint]
-            .iter()
-            .all(|s| s.ctime_ns() < now_ns.saturating_sub(SETTLE_NS))
-    }
+/// One package as the last manifest rendered it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Remembered {
+    pub version: String,
+    pub active: bool,
+    pub tools: Fragment,
+    /// `[start, len]` of its `installed` entry in manifest.json.
+    pub installed: (usize, usize),
+}
+
+/// One name directory as the last manifest rendered it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Name {
+    /// None: read it again next time.
+    pub dir: Option<Stamp>,
+    pub packages: Vec<Remembered>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct CacheFile {
     generator: String,
-    packages: BTreeMap<PathBuf, Remembered>,
+    tools_dir: PathBuf,
+    manifest: Option<Stamp>,
+    names: BTreeMap<String, Name>,
 }
 
-/// The cache of one root, as read and as the scan leaves it.
+/// The cache of one root as read: usable only when everything checked out.
 #[derive(Debug, Default)]
 pub struct Cache {
     key: Option<[u8; 32]>,
-    /// As read, less the entries kept since.
-    old: BTreeMap<PathBuf, Remembered>,
-    new: BTreeMap<PathBuf, Remembered>,
-    changed: bool,
+    names: BTreeMap<String, Name>,
+    /// The manifest the remembered ranges point into.
+    manifest: String,
 }
 
 fn generator() -> String {
@@ -133,7 +145,7 @@ fn generator() -> String {
 
 fn mac(key: &[u8; 32], state_dir: &Path, json: &[u8]) -> String {
     let mut hasher = blake3::Hasher::new_keyed(key);
-    hasher.update(b"orla manifest cache v1\0");
+    hasher.update(b"orla manifest cache v2\0");
     let dir = state_dir.as_os_str().as_encoded_bytes();
     hasher.update(&(dir.len() as u64).to_le_bytes());
     hasher.update(dir);
@@ -143,7 +155,7 @@ fn mac(key: &[u8; 32], state_dir: &Path, json: &[u8]) -> String {
 
 impl Cache {
     /// The root's cache; empty when there is none, it is not this orla's,
-    /// or its MAC is wrong (then it is rewritten by the next scan that may).
+    /// its MAC is wrong or the manifest changed since it was written.
     pub fn load(root: &InstallRoot, key: &KeyState) -> Cache {
         let KeyState::Key(key) = key else {
             return Cache::default();
@@ -152,95 +164,137 @@ impl Cache {
             key: Some(*key),
             ..Cache::default()
         };
-        let Ok(bytes) = fs::read(root.state_dir.join(CACHE_FILE)) else {
-            return cache;
-        };
-        let Some(newline) = bytes.iter().position(|&b| b == b'\n') else {
-            return cache;
-        };
-        let (head, json) = (&bytes[..newline], &bytes[newline + 1..]);
-        let expected = format!("{HEADER}{}", mac(key, &root.state_dir, json));
-        // Compared in constant time: the MAC is what keeps forged entries out.
-        let same = head.len() == expected.len()
-            && head
-                .iter()
-                .zip(expected.as_bytes())
-                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                == 0;
-        if !same {
-            return cache;
-        }
-        match serde_json::from_slice::<CacheFile>(json) {
-            Ok(file) if file.generator == generator() => cache.old = file.packages,
-            _ => {}
+        if let Some((names, manifest)) = read(root, key) {
+            cache.names = names;
+            cache.manifest = manifest;
         }
         cache
     }
 
-    /// The remembered entry of the package at `dir` if its files still have
-    /// the stamps it was derived from. `receipt` and `tool_yaml` are their
-    /// stamps now; the entrypoint is looked at only when both match.
-    pub fn lookup(
-        &self,
-        dir: &Path,
-        receipt: Option<Stamp>,
-        tool_yaml: Option<Stamp>,
-    ) -> Option<&Remembered> {
-        let found = self.old.get(dir)?;
-        if Some(found.receipt) != receipt || Some(found.tool_yaml) != tool_yaml {
-            return None;
-        }
-        let entrypoint = Path::new(&found.entry.entrypoint);
-        (Stamp::of(entrypoint) == Some(found.entrypoint)).then_some(found)
+    /// Whether the cache can be written (there is a receipt key).
+    pub fn enabled(&self) -> bool {
+        self.key.is_some()
     }
 
-    /// Keeps `found` (a hit, or a package read again) for the next scan.
-    pub fn keep(&mut self, dir: PathBuf, found: Remembered, now_ns: i64) {
-        if self.key.is_none() || !found.settled(now_ns) {
-            return;
-        }
-        // A package read again: remembered for the first time, or anew.
-        self.changed = true;
-        self.new.insert(dir, found);
+    /// The remembered packages of the name directory `name` if it still
+    /// has the stamp `now` they were read with.
+    pub fn unchanged(&self, name: &str, now: Option<Stamp>) -> Option<&Name> {
+        let found = self.names.get(name)?;
+        (found.dir.is_some() && found.dir == now).then_some(found)
     }
 
-    /// Keeps the remembered entry of `dir` (a hit of [`lookup`](Self::lookup)).
-    pub fn keep_remembered(&mut self, dir: PathBuf) {
-        // Moved, not copied: a scan looks each directory up once.
-        if let Some(found) = self.old.remove(&dir) {
-            self.new.insert(dir, found);
+    /// What the manifest on disk holds for the root's own packages, by
+    /// name, when the cache describes it (else the manifest must be read).
+    pub fn previous(&self) -> Option<&BTreeMap<String, Name>> {
+        (!self.manifest.is_empty()).then_some(&self.names)
+    }
+
+    /// The text of a remembered entry.
+    pub fn text<'a>(&'a self, fragment: &'a Fragment) -> &'a str {
+        match fragment {
+            Fragment::At(start, len) => &self.manifest[*start..start + len],
+            Fragment::Inline(text) => text,
         }
     }
 
-    /// Forgets the package at `dir` (one this command removes).
-    pub fn forget(&mut self, dir: &Path) {
-        if self.new.remove(dir).is_some() {
-            self.changed = true;
-        }
+    /// The text of a remembered `installed` entry.
+    pub fn installed_text(&self, found: &Remembered) -> &str {
+        let (start, len) = found.installed;
+        &self.manifest[start..start + len]
     }
 
-    /// Writes the cache if it changed: new packages remembered, or
-    /// remembered ones gone or changed. Call only under the root's lock.
-    pub fn save(self, root: &InstallRoot) {
+    /// The length of the manifest the cache describes (0 without one).
+    pub fn manifest_len(&self) -> usize {
+        self.manifest.len()
+    }
+
+    /// Whether the manifest on disk, as the cache describes it, is `json`.
+    pub fn manifest_is(&self, json: &[u8]) -> bool {
+        !self.manifest.is_empty() && self.manifest.as_bytes() == json
+    }
+
+    /// Writes the cache of the manifest on disk (just written, or left as
+    /// it was when `names` are what it remembers already). Call only under
+    /// the root's lock.
+    pub fn save(&self, root: &InstallRoot, names: BTreeMap<String, Name>, rewritten: bool) {
         let Some(key) = self.key else {
             return;
         };
-        // Unchanged when every remembered package was kept as it was.
-        if !self.changed && self.old.is_empty() {
+        if !rewritten && self.previous().is_some() && names == self.names {
+            return;
+        }
+        let path = root.state_dir.join(CACHE_FILE);
+        let manifest = fs::metadata(root.manifest_path())
+            .ok()
+            .and_then(|m| Stamp::from_metadata(&m));
+        if manifest.is_none() {
+            let _ = fs::remove_file(&path);
             return;
         }
         let file = CacheFile {
             generator: generator(),
-            packages: self.new,
+            tools_dir: root.tools_dir.clone(),
+            manifest,
+            names,
         };
         let json = serde_json::to_vec(&file).expect("the cache serialises");
         let head = format!("{HEADER}{}\n", mac(&key, &root.state_dir, &json));
-        // A cache that cannot be written costs the next command a full scan.
-        let _ = write_unsynced(&root.state_dir, &root.state_dir.join(CACHE_FILE), |f| {
+        // A cache that cannot be written costs the next command a full scan;
+        // an old one left in place names another manifest.
+        let written = write_unsynced(&root.state_dir, &path, |f| {
             f.write_all(head.as_bytes())?;
             f.write_all(&json)
         });
+        if written.is_err() {
+            let _ = fs::remove_file(&path);
+        }
     }
+}
+
+/// The remembered names and the manifest they point into, if the cache is
+/// genuine, this orla's, for this tools_dir and for the manifest on disk.
+fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, String)> {
+    let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
+    let newline = bytes.iter().position(|&b| b == b'\n')?;
+    let (head, json) = (&bytes[..newline], &bytes[newline + 1..]);
+    let expected = format!("{HEADER}{}", mac(key, &root.state_dir, json));
+    // Compared in constant time: the MAC is what keeps forged entries out.
+    let same = head.len() == expected.len()
+        && head
+            .iter()
+            .zip(expected.as_bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
+    if !same {
+        return None;
+    }
+    let file: CacheFile = serde_json::from_slice(json).ok()?;
+    if file.generator != generator() || file.tools_dir != root.tools_dir {
+        return None;
+    }
+    let mut manifest = fs::File::open(root.manifest_path()).ok()?;
+    let meta = manifest.metadata().ok()?;
+    if file.manifest != Stamp::from_metadata(&meta) {
+        return None;
+    }
+    let mut text = String::with_capacity(usize::try_from(meta.len()).ok()? + 1);
+    std::io::Read::read_to_string(&mut manifest, &mut text).ok()?;
+    // The ranges are orla's own, under the MAC; checked all the same, so
+    // that no mistake can splice half an entry into a manifest.
+    let entry = |start: usize, len: usize| {
+        text.get(start..start.checked_add(len)?)
+            .filter(|t| t.starts_with('{') && t.ends_with('}'))
+            .map(|_| ())
+    };
+    for name in file.names.values() {
+        for found in &name.packages {
+            entry(found.installed.0, found.installed.1)?;
+            if let Fragment::At(start, len) = found.tools {
+                entry(start, len)?;
+            }
+        }
+    }
+    Some((file.names, text))
 }
 
 /// Replaces `path` by a temporary file of `dir` and a rename, not flushed.

@@ -34,21 +34,23 @@
 //! `root.inputs` digests what else the manifest was derived from, so that
 //! orla notices when a project's manifest is stale (see `inputs`).
 //!
-//! Regenerating it lists every package directory but reads again only the
-//! packages whose receipt, tool.yaml or entrypoint changed since the last
-//! time (see `cache`, and `scan` for the rest).
+//! Rewriting it reads again only the name directories that changed since
+//! the last manifest and copies the other entries from it as they are (see
+//! `cache`, `scan` and `render`).
 
 pub mod cache;
 mod command;
 mod inputs;
+mod render;
 mod scan;
 
 pub use command::command_line;
 
 pub use inputs::{fingerprint, Inputs};
-pub use scan::{packages, Package};
+pub use render::{Rendered, Written};
+pub use scan::{packages, scan, Package, Scan, Scanned};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -241,45 +243,18 @@ impl Manifest {
         inputs: &Inputs,
         reporter: &dyn Reporter,
     ) -> Manifest {
-        // The preferred version when it is installed, else the newest stable
-        // one, else the newest pre-release: what `latest` selects, so that
-        // installing a pre-release does not switch a tool to it.
-        let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
-        let mut active: HashMap<&str, &semver::Version> = HashMap::new();
-        for pkg in installed {
-            let name = pkg.name.as_str();
-            let version = &pkg.version;
-            if inputs.preferred.get(name) == Some(version) {
-                active.insert(name, version);
-                continue;
-            }
-            let entry = active.entry(name).or_insert(version);
-            if rank(version) > rank(entry) && inputs.preferred.get(name) != Some(*entry) {
-                *entry = version;
-            }
-        }
+        let active = render::active(
+            installed.iter().map(|p| (p.name.as_str(), &p.version)),
+            &inputs.preferred,
+        );
         let mut tools = Vec::new();
         let mut listed = Vec::new();
         let kind: RootKindName = root.kind.into();
         for pkg in installed {
             let is_active = active.get(pkg.name.as_str()) == Some(&&pkg.version);
-            let entry = &pkg.entry;
-            listed.push(InstalledEntry {
-                root: kind,
-                name: entry.name.clone(),
-                version: entry.version.clone(),
-                description: entry.description.clone(),
-                path: entry.path.clone(),
-                entrypoint: entry.entrypoint.clone(),
-                mode: entry.mode,
-                active: is_active,
-                permissions: entry.permissions.clone(),
-                permissions_declared: entry.permissions_declared,
-                risk_level: entry.risk_level,
-                source: entry.source.clone(),
-            });
+            listed.push(installed_entry(&pkg.entry, kind, is_active));
             if is_active {
-                let mut entry = entry.clone();
+                let mut entry = pkg.entry.clone();
                 entry.root = kind;
                 tools.push(entry);
             }
@@ -514,6 +489,24 @@ fn parse_as<T: Parsed>(bytes: &[u8]) -> Result<T, String> {
         }
     }
     serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+/// The `installed` entry of a package whose `tools` entry is `entry`.
+fn installed_entry(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
+    InstalledEntry {
+        root,
+        name: entry.name.clone(),
+        version: entry.version.clone(),
+        description: entry.description.clone(),
+        path: entry.path.clone(),
+        entrypoint: entry.entrypoint.clone(),
+        mode: entry.mode,
+        active,
+        permissions: entry.permissions.clone(),
+        permissions_declared: entry.permissions_declared,
+        risk_level: entry.risk_level,
+        source: entry.source.clone(),
+    }
 }
 
 fn display(path: &Path) -> String {

@@ -1,14 +1,15 @@
-//! The packages a root's manifest is derived from: each package directory's
-//! manifest entry, from the cache (see `cache`) when its files did not
-//! change, else read, checked and derived again.
+//! The packages a root's manifest is derived from: every package directory
+//! read, checked and derived again ([`packages`]), or only those of the
+//! name directories that changed since the last manifest, the others taken
+//! from it as they were ([`scan`], see `cache`).
 
 use std::fs;
+use std::path::PathBuf;
 
 use super::cache::{now_ns, Cache, Remembered, Stamp};
 use super::{tool_entry, RootKindName, ToolEntry};
-use crate::package::TOOL_YAML;
 use crate::progress::Reporter;
-use crate::root::receipt::RECEIPT_FILE;
+use crate::root::binding::KeyState;
 use crate::root::{skipping, InstallRoot, StoreError};
 
 /// One installed package as the manifest describes it.
@@ -25,72 +26,151 @@ pub struct Package {
 /// the others are reported and left out: a directory orla did not install
 /// here, a damaged receipt or tool.yaml, an entrypoint deleted outside orla
 /// (it stays in the store, for `orla verify` to report and `orla install
-/// --force` or `orla uninstall` to fix). Also the cache as this scan
-/// leaves it, for a caller holding the root's lock to [`Cache::save`].
-pub fn packages(
-    root: &InstallRoot,
-    reporter: &dyn Reporter,
-) -> Result<(Vec<Package>, Cache), StoreError> {
+/// --force` or `orla uninstall` to fix).
+pub fn packages(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Vec<Package>, StoreError> {
     let key = root.key_state();
-    let mut cache = Cache::load(root, &key);
-    let now = now_ns();
     let kind = RootKindName::from(root.kind);
     let mut out = Vec::new();
     for (_, _, dir) in root.package_dirs()? {
-        // Stamped before they are read: a change after this is seen next time.
-        let receipt = Stamp::of(&dir.join(RECEIPT_FILE));
-        let tool_yaml = Stamp::of(&dir.join(TOOL_YAML));
-        if let Some(found) = cache.lookup(&dir, receipt, tool_yaml) {
-            if let Ok(version) = semver::Version::parse(&found.entry.version) {
-                let entry = found.entry.clone();
-                cache.keep_remembered(dir);
-                out.push(Package {
-                    name: entry.name.clone(),
-                    version,
-                    entry,
-                });
-                continue;
-            }
+        if let Some(pkg) = read(root, dir, &key, kind, reporter) {
+            out.push(pkg);
         }
-        let pkg = match root.load(dir, &key) {
-            Ok(pkg) => pkg,
-            Err((dir, why)) => {
-                reporter.warn(&skipping(&dir, &why));
-                continue;
-            }
-        };
-        let entrypoint = pkg
-            .dir
-            .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
-        let Some(meta) = fs::metadata(&entrypoint).ok().filter(|m| m.is_file()) else {
-            reporter.warn(&format!(
-                "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
-                pkg.receipt.name,
-                pkg.receipt.version,
-                entrypoint.display(),
-                pkg.receipt.name,
-                pkg.receipt.version
-            ));
-            continue;
-        };
-        let entry = tool_entry(&pkg, &entrypoint, kind);
-        if let (Some(receipt), Some(tool_yaml), Some(entrypoint)) =
-            (receipt, tool_yaml, Stamp::from_metadata(&meta))
-        {
-            let found = Remembered {
-                receipt,
-                tool_yaml,
-                entrypoint,
-                entry: entry.clone(),
-            };
-            cache.keep(pkg.dir.clone(), found, now);
-        }
-        out.push(Package {
-            name: pkg.receipt.name,
-            version: pkg.receipt.version,
-            entry,
-        });
     }
     out.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
-    Ok((out, cache))
+    Ok(out)
+}
+
+/// A package of [`scan`]: read now, or as the last manifest rendered it.
+#[derive(Debug, Clone)]
+pub enum Scanned {
+    Read(Box<Package>),
+    Remembered {
+        name: String,
+        version: semver::Version,
+        found: Remembered,
+    },
+}
+
+impl Scanned {
+    pub fn name(&self) -> &str {
+        match self {
+            Scanned::Read(p) => &p.name,
+            Scanned::Remembered { name, .. } => name,
+        }
+    }
+
+    pub fn version(&self) -> &semver::Version {
+        match self {
+            Scanned::Read(p) => &p.version,
+            Scanned::Remembered { version, .. } => version,
+        }
+    }
+}
+
+/// The packages of a root, and which name directories may be trusted
+/// unchanged next time.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Sorted by name and version.
+    pub packages: Vec<Scanned>,
+    /// Each name directory's stamp, where it may be trusted next time.
+    pub stamps: std::collections::BTreeMap<String, Option<Stamp>>,
+}
+
+/// Every package of `root` as [`packages`] gives it, reading only the name
+/// directories that changed since the manifest `cache` describes.
+pub fn scan(
+    root: &InstallRoot,
+    cache: &Cache,
+    reporter: &dyn Reporter,
+) -> Result<Scan, StoreError> {
+    let key = root.key_state();
+    let kind = RootKindName::from(root.kind);
+    let now = now_ns();
+    let mut out = Scan::default();
+    let mut elsewhere = Vec::new();
+    for name in root.name_dirs()? {
+        // Stamped before it is read: a change after this is seen next time.
+        let stamp = name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
+        if let Some(found) = cache.unchanged(&name.name, stamp) {
+            let versions: Option<Vec<_>> = found
+                .packages
+                .iter()
+                .map(|p| semver::Version::parse(&p.version).ok())
+                .collect();
+            if let Some(versions) = versions {
+                for (version, found) in versions.into_iter().zip(&found.packages) {
+                    out.packages.push(Scanned::Remembered {
+                        name: name.name.clone(),
+                        version,
+                        found: found.clone(),
+                    });
+                }
+                out.stamps.insert(name.name, stamp);
+                continue;
+            }
+        }
+        let mut clean = cache.enabled();
+        for (_, dir) in name.versions()? {
+            match read(root, dir, &key, kind, reporter) {
+                Some(pkg) if pkg.name == name.name => {
+                    out.packages.push(Scanned::Read(Box::new(pkg)))
+                }
+                Some(pkg) => {
+                    // Its receipt names another tool: neither name is
+                    // trusted as it was.
+                    clean = false;
+                    elsewhere.push(pkg.name.clone());
+                    out.packages.push(Scanned::Read(Box::new(pkg)));
+                }
+                None => clean = false,
+            }
+        }
+        let trusted = stamp.filter(|s| clean && s.settled(now));
+        out.stamps.insert(name.name, trusted);
+    }
+    for name in elsewhere {
+        out.stamps.insert(name, None);
+    }
+    out.packages
+        .sort_by(|a, b| (a.name(), a.version()).cmp(&(b.name(), b.version())));
+    Ok(out)
+}
+
+/// The package at `dir`, if it is bound to this root and can run; else
+/// why not is reported.
+fn read(
+    root: &InstallRoot,
+    dir: PathBuf,
+    key: &KeyState,
+    kind: RootKindName,
+    reporter: &dyn Reporter,
+) -> Option<Package> {
+    let pkg = match root.load(dir, key) {
+        Ok(pkg) => pkg,
+        Err((dir, why)) => {
+            reporter.warn(&skipping(&dir, &why));
+            return None;
+        }
+    };
+    let entrypoint = pkg
+        .dir
+        .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
+    if !fs::metadata(&entrypoint).is_ok_and(|m| m.is_file()) {
+        reporter.warn(&format!(
+            "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
+            pkg.receipt.name,
+            pkg.receipt.version,
+            entrypoint.display(),
+            pkg.receipt.name,
+            pkg.receipt.version
+        ));
+        return None;
+    }
+    let entry = tool_entry(&pkg, &entrypoint, kind);
+    Some(Package {
+        name: pkg.receipt.name,
+        version: pkg.receipt.version,
+        entry,
+    })
 }

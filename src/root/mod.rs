@@ -186,6 +186,18 @@ impl InstallRoot {
     /// serves and what `orla verify` checks.
     pub fn package_dirs(&self) -> Result<Vec<(String, semver::Version, PathBuf)>, StoreError> {
         let mut out = Vec::new();
+        for name in self.name_dirs()? {
+            for (version, dir) in name.versions()? {
+                out.push((name.name.clone(), version, dir));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every `<tools_dir>/<name>/` directory whose name is valid, sorted by
+    /// name; staging and other dot entries are skipped.
+    pub fn name_dirs(&self) -> Result<Vec<NameDir>, StoreError> {
+        let mut out = Vec::new();
         let names = match fs::read_dir(&self.tools_dir) {
             Ok(d) => d,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
@@ -197,21 +209,9 @@ impl InstallRoot {
             if name.starts_with('.') || names::validate_name(&name).is_err() || !is_dir(&entry) {
                 continue;
             }
-            let versions =
-                fs::read_dir(entry.path()).map_err(StoreError::io("cannot read", &entry.path()))?;
-            for v in versions {
-                let v = v.map_err(StoreError::io("cannot read", &entry.path()))?;
-                let dir = v.path();
-                let text = v.file_name().to_string_lossy().into_owned();
-                let Ok(version) = names::parse_version(&text) else {
-                    continue;
-                };
-                if !text.starts_with('.') && is_dir(&v) {
-                    out.push((name.clone(), version, dir));
-                }
-            }
+            out.push(NameDir { name, entry });
         }
-        out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
@@ -254,6 +254,46 @@ impl InstallRoot {
             return Err((dir, format!("{why}; {hint}")));
         }
         Ok(Installed { dir, receipt, tool })
+    }
+}
+
+/// One `<tools_dir>/<name>/` directory (see [`InstallRoot::name_dirs`]).
+pub struct NameDir {
+    pub name: String,
+    entry: fs::DirEntry,
+}
+
+impl NameDir {
+    pub fn path(&self) -> PathBuf {
+        self.entry.path()
+    }
+
+    /// The directory's metadata (a symbolic link followed). Read relative
+    /// to tools_dir, as the directory listing found it: no path walk.
+    pub fn metadata(&self) -> io::Result<fs::Metadata> {
+        match self.entry.file_type() {
+            Ok(t) if t.is_symlink() => fs::metadata(self.entry.path()),
+            _ => self.entry.metadata(),
+        }
+    }
+
+    /// Its `<version>/` directories whose version is valid, sorted by version.
+    pub fn versions(&self) -> Result<Vec<(semver::Version, PathBuf)>, StoreError> {
+        let path = self.entry.path();
+        let versions = fs::read_dir(&path).map_err(StoreError::io("cannot read", &path))?;
+        let mut out = Vec::new();
+        for v in versions {
+            let v = v.map_err(StoreError::io("cannot read", &path))?;
+            let text = v.file_name().to_string_lossy().into_owned();
+            let Ok(version) = names::parse_version(&text) else {
+                continue;
+            };
+            if !text.starts_with('.') && is_dir(&v) {
+                out.push((version, v.path()));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
     }
 }
 

@@ -13,7 +13,8 @@ use super::Store;
 
 pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, StoreError> {
     if root.needs_recovery() {
-        return Ok(Store::open(root, reporter)?.sync_manifest(reporter)?.into());
+        Store::open(root, reporter)?.sync_manifest(reporter)?;
+        return Listing::read(root);
     }
     // Only `installed` is read: a listing never parses the tools' schemas.
     match Listing::read(root) {
@@ -31,10 +32,13 @@ pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, S
 /// a read-only checkout), what it would hold.
 fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, StoreError> {
     match Store::open(root, reporter) {
-        Ok(store) => Ok(store.sync_manifest(reporter)?.into()),
+        Ok(store) => {
+            store.sync_manifest(reporter)?;
+            Listing::read(root)
+        }
         Err(e) => {
             reporter.warn(&format!("cannot refresh the project's manifest: {e}"));
-            let (installed, _) = crate::manifest::packages(root, reporter)?;
+            let installed = crate::manifest::packages(root, reporter)?;
             let inputs = Inputs::gather(root, reporter);
             Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
         }

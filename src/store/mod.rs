@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use crate::fs::{atomic_write, remove_temp_files, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
 use crate::manifest::cache::Cache;
-use crate::manifest::{self, Manifest};
+use crate::manifest::{self, Manifest, Rendered, Written};
 use crate::package::names;
 use crate::progress::{Event, Reporter, Warning};
 use crate::root::pins;
@@ -262,7 +262,7 @@ impl<'a> Store<'a> {
             Some(bytes) => {
                 self.render_manifest(&crate::progress::Silent)?
                     .0
-                    .to_json()
+                    .json
                     .as_bytes()
                     == bytes
             }
@@ -534,45 +534,42 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// The manifest the store gives in its current state.
-    /// The manifest the store gives in its current state, and the manifest
-    /// cache as reading the store left it (see `manifest::cache`).
-    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Manifest, Cache), StoreError> {
-        let (installed, mut cache) = manifest::packages(self.root, reporter)?;
+    /// The manifest the store gives in its current state, and the cache
+    /// it was rendered with (see `manifest::cache`).
+    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Rendered, Cache), StoreError> {
+        let cache = Cache::load(self.root, &self.root.key_state());
+        let scan = manifest::scan(self.root, &cache, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
-        let leaving = self.pending_removals();
-        for (name, version, _) in &leaving {
-            cache.forget(&self.root.package_dir(name, version));
-        }
-        let installed: Vec<_> = installed
+        let leaving: Vec<_> = self
+            .pending_removals()
             .into_iter()
-            .filter(|pkg| {
-                !leaving
-                    .iter()
-                    .any(|(n, v, _)| *n == pkg.name && *v == pkg.version)
-            })
+            .map(|(name, version, _)| (name, version))
             .collect();
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
-        let manifest = Manifest::generate_with(self.root, &installed, &inputs, reporter);
-        Ok((manifest, cache))
+        let rendered = Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter);
+        Ok((rendered, cache))
     }
 
-    /// Regenerates the runtime manifest from the store, then clears the
+    /// Rewrites the runtime manifest from the store, then clears the
     /// pending marker and the staging area.
-    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
-        let (manifest, cache) = self.render_manifest(reporter)?;
-        self.report_vanished(&manifest, reporter);
+    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Written, StoreError> {
+        let (rendered, cache) = self.render_manifest(reporter)?;
+        self.report_vanished(&rendered.written, &cache, reporter);
         let path = self.root.manifest_path();
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.
-        atomic_write(&path, manifest.to_json().as_bytes())
-            .map_err(StoreError::io("cannot write", &path))?;
-        // Only once the command has taken effect (a command rolled back
-        // leaves the state directory as it was).
-        cache.save(self.root);
+        // Not rewritten when it says that already (a command that changed
+        // nothing the runtime sees).
+        let rewrite = !cache.manifest_is(rendered.json.as_bytes());
+        if rewrite {
+            atomic_write(&path, rendered.json.as_bytes())
+                .map_err(StoreError::io("cannot write", &path))?;
+        }
+        // What the next command may take from this manifest.
+        cache.save(self.root, rendered.names, rewrite);
         // What it no longer names can go now.
         self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
@@ -593,7 +590,7 @@ impl<'a> Store<'a> {
         if staging.exists() {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
-        Ok(manifest)
+        Ok(rendered.written)
     }
 }
 
@@ -609,40 +606,61 @@ impl Store<'_> {
     /// deleted behind orla's back (not by a removal this command journaled):
     /// the new manifest drops them, and the user should know why a tool
     /// went away or another version is served now.
-    fn report_vanished(&self, new: &Manifest, reporter: &dyn Reporter) {
-        let Ok(old) = manifest::Listing::read(self.root) else {
-            return;
+    fn report_vanished(&self, new: &Written, cache: &Cache, reporter: &dyn Reporter) {
+        // What the old manifest served of this root: from the cache when it
+        // describes that manifest, else read from it.
+        let old: Vec<(String, String, bool)> = match cache.previous() {
+            Some(names) => names
+                .iter()
+                .flat_map(|(name, n)| {
+                    n.packages
+                        .iter()
+                        .map(|p| (name.clone(), p.version.clone(), p.active))
+                })
+                .collect(),
+            None => {
+                let Ok(old) = manifest::Listing::read(self.root) else {
+                    return;
+                };
+                let own = manifest::RootKindName::from(self.root.kind);
+                old.installed
+                    .into_iter()
+                    .filter(|e| e.root == own && !e.version.is_empty())
+                    .map(|e| (e.name, e.version, e.active))
+                    .collect()
+            }
         };
+        let kept: std::collections::HashSet<(&str, String)> = new
+            .installed
+            .iter()
+            .map(|(n, v, _)| (n.as_str(), v.to_string()))
+            .collect();
         let journal = fs::read_to_string(self.journal_path()).unwrap_or_default();
         let removed: Vec<Step> = journal
             .lines()
             .filter_map(Step::parse)
             .filter(|s| s.kind == StepKind::Remove)
             .collect();
-        let own = manifest::RootKindName::from(self.root.kind);
-        let ours = |e: &&manifest::InstalledEntry| e.root == own && !e.version.is_empty();
-        for entry in old.installed.iter().filter(ours) {
-            let kept = new
-                .installed
-                .iter()
-                .filter(ours)
-                .any(|n| n.name == entry.name && n.version == entry.version);
-            let by_this_command = removed
-                .iter()
-                .any(|s| s.name == entry.name && s.version.to_string() == entry.version);
-            if kept || by_this_command || Path::new(&entry.path).exists() {
+        for (name, version, active) in old {
+            if kept.contains(&(name.as_str(), version.clone())) {
                 continue;
             }
-            let instead = new
-                .installed
+            let by_this_command = removed
                 .iter()
-                .filter(ours)
-                .find(|n| n.name == entry.name && n.active);
+                .any(|s| s.name == name && s.version.to_string() == version);
+            let path = match semver::Version::parse(&version) {
+                Ok(v) => self.root.package_dir(&name, &v),
+                Err(_) => continue,
+            };
+            if by_this_command || path.exists() {
+                continue;
+            }
+            let instead = new.served(&name).filter(|_| active).map(|v| v.to_string());
             reporter.report(Event::Warning(Warning::DeletedOutsideOrla {
-                name: entry.name.clone(),
-                version: entry.version.clone(),
-                path: entry.path.clone(),
-                served_instead: instead.filter(|_| entry.active).map(|n| n.version.clone()),
+                name,
+                version,
+                path: path.display().to_string(),
+                served_instead: instead,
             }));
         }
     }

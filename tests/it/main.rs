@@ -18,6 +18,7 @@ mod hostile_archives;
 mod hostile_indexes;
 mod index_kinds;
 mod install;
+mod manifest_cache;
 mod migrate_capsule;
 mod newcomer;
 mod orla_registry;

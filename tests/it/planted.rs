@@ -229,16 +229,18 @@ fn rewrite_keeping_size_and_mtime(path: &Path, from: &str, to: &str) {
     assert_eq!(after.modified().unwrap(), before.modified().unwrap());
 }
 
-/// The manifest cache (`<ORLA_HOME>/.manifest-cache`) remembers what each
-/// package gave the manifest, so that a root of many tools is not read
-/// again on every command. Nothing it remembers outlives a change to the
-/// files it came from, and a cache orla did not write is not believed.
+/// The manifest cache (`<ORLA_HOME>/.manifest-cache`) remembers which name
+/// directories the manifest was rendered from, so that a root of many tools
+/// is not read again on every command. A cache orla did not write is not
+/// believed, and a receipt forged in place is never served: the manifest
+/// keeps the entry checked at install, `orla verify` reports the forgery,
+/// and once its name directory changes the package is read and refused.
 #[test]
 fn the_manifest_cache_outlives_no_change_to_a_package_and_no_forgery() {
     let t = TestContext::new();
     t.run(&["install", "fs-read@1.2.1", "json-query"]).success();
-    // Packages whose files changed in the last two seconds are not
-    // remembered (a change within one tick of the clock could hide).
+    // Name directories changed in the last two seconds are not trusted
+    // next time (a change within one tick of the clock could hide).
     std::thread::sleep(std::time::Duration::from_millis(2100));
     t.run(&["install", "fs-list"]).success();
     let cache = t.home.join(".manifest-cache");
@@ -253,10 +255,7 @@ fn the_manifest_cache_outlives_no_change_to_a_package_and_no_forgery() {
         .unwrap()
         .to_string();
     let text = read(&cache);
-    assert!(
-        text.contains(&format!("\"{}\"", fs_read.display())),
-        "{text}"
-    );
+    assert!(text.contains("\"fs-read\":{\"dir\":["), "{text}");
     let description = |t: &TestContext| {
         t.manifest()["tools"]
             .as_array()
@@ -267,20 +266,26 @@ fn the_manifest_cache_outlives_no_change_to_a_package_and_no_forgery() {
     };
     let genuine = description(&t).unwrap();
 
-    // A cache written by someone without the receipt key: its entries are
-    // not believed, though their stamps match the files.
-    let forged = text.replacen(
-        &format!("\"description\":\"{genuine}\""),
-        "\"description\":\"served by the forger\"",
-        1,
-    );
+    // A cache written by someone without the receipt key: not believed,
+    // though the name directories it names are unchanged (here it says
+    // json-query's entry is fs-read's).
+    let at = |name: &str| {
+        let start = text.find(&format!("\"{name}\":{{")).unwrap();
+        let from = start + text[start..].find("\"tools\":").unwrap();
+        let to = from + text[from..].find('}').unwrap() + 1;
+        text[from..to].to_string()
+    };
+    let forged = text.replacen(&at("json-query"), &at("fs-read"), 1);
     assert_ne!(forged, text);
     std::fs::write(&cache, forged).unwrap();
     t.run(&["uninstall", "fs-list"]).success();
     assert_eq!(description(&t).as_deref(), Some(genuine.as_str()));
 
     // A receipt rewritten in place, its size and modification time kept
-    // (its binding now wrong): read again, refused, no longer served.
+    // (its binding now wrong): the name directory did not change, so the
+    // manifest keeps what was checked at install; `orla verify` says so.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    t.run(&["install", "fs-list"]).success();
     let receipt = fs_read.join(".orla-receipt.json");
     let binding: serde_json::Value = serde_json::from_str(&read(&receipt)).unwrap();
     let binding = binding["binding"].as_str().unwrap().to_string();
@@ -290,10 +295,20 @@ fn the_manifest_cache_outlives_no_change_to_a_package_and_no_forgery() {
         &binding[1..]
     );
     rewrite_keeping_size_and_mtime(&receipt, &binding, &flipped);
-    t.run(&["install", "fs-list"])
+    t.run(&["uninstall", "fs-list"]).success();
+    t.run(&["verify", "fs-read"])
+        .failure(1)
+        .stdout_has("not installed by orla in this root");
+    // Another version beside it changes the name directory: read again,
+    // refused, no longer served.
+    t.run(&["install", "fs-read@1.1"])
         .success()
         .stderr_has(&format!("skipping {}", fs_read.display()));
-    assert!(!t.list().iter().any(|(name, _)| name == "fs-read"));
+    assert!(!t
+        .list()
+        .iter()
+        .any(|(name, v)| name == "fs-read" && v == "1.2.1"));
+    t.run(&["install", "fs-list"]).success();
 
     // A package deleted outside orla: still noticed, and dropped.
     std::fs::remove_dir_all(&json_query).unwrap();

@@ -1,0 +1,321 @@
+//! Writing a root's manifest without serialising what did not change: the
+//! entries of packages taken from the last manifest (see `cache`) are
+//! copied as they are, and only the packages read again, the header and a
+//! project's other inputs are serialised. The text is exactly what
+//! [`Manifest::to_json`] gives for the same store (a test holds it so).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::cache::{Cache, Fragment, Name, Remembered};
+use super::scan::{Scan, Scanned};
+use super::{
+    discovered_entry, display, installed_entry, Inputs, RootInfo, RootKindName, ToolEntry,
+    MANIFEST_VERSION,
+};
+use crate::progress::Reporter;
+use crate::project::Settings;
+use crate::root::InstallRoot;
+
+/// A manifest rendered, with what the next command remembers of it.
+#[derive(Debug)]
+pub struct Rendered {
+    pub json: String,
+    /// For [`Cache::save`].
+    pub names: BTreeMap<String, Name>,
+    pub written: Written,
+}
+
+/// What a written manifest says about the root's own packages.
+#[derive(Debug, Clone, Default)]
+pub struct Written {
+    /// Name, version and whether it is served, sorted by name and version.
+    pub installed: Vec<(String, semver::Version, bool)>,
+}
+
+impl Written {
+    /// The version of `name` the manifest serves from the root's own packages.
+    pub fn served(&self, name: &str) -> Option<&semver::Version> {
+        self.installed
+            .iter()
+            .find(|(n, _, active)| n == name && *active)
+            .map(|(_, v, _)| v)
+    }
+}
+
+/// The version of each name to serve: the preferred one when it is
+/// installed, else the newest stable one, else the newest pre-release
+/// (what `latest` selects, so that installing a pre-release does not
+/// switch a tool to it). `installed` is sorted by name and version.
+pub(super) fn active<'a>(
+    installed: impl Iterator<Item = (&'a str, &'a semver::Version)>,
+    preferred: &BTreeMap<String, semver::Version>,
+) -> HashMap<&'a str, &'a semver::Version> {
+    let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
+    let mut active: HashMap<&str, &semver::Version> = HashMap::new();
+    for (name, version) in installed {
+        if preferred.get(name) == Some(version) {
+            active.insert(name, version);
+            continue;
+        }
+        let entry = active.entry(name).or_insert(version);
+        if rank(version) > rank(entry) && preferred.get(name) != Some(*entry) {
+            *entry = version;
+        }
+    }
+    active
+}
+
+/// The manifest's head, in the order [`super::Manifest`] has it.
+#[derive(Serialize)]
+struct Head<'a> {
+    manifest_version: u32,
+    generator: String,
+    root: RootInfo,
+    settings: &'a Settings,
+}
+
+/// Appends the items of a JSON array as the pretty printer writes them at
+/// depth 2, recording where each starts.
+struct Items<'a> {
+    out: &'a mut String,
+    any: bool,
+}
+
+impl Items<'_> {
+    /// Appends one item; returns its range in the output.
+    fn push_text(&mut self, text: &str) -> (usize, usize) {
+        self.out
+            .push_str(if self.any { ",\n    " } else { "\n    " });
+        self.any = true;
+        let start = self.out.len();
+        self.out.push_str(text);
+        (start, text.len())
+    }
+
+    fn push<T: Serialize>(&mut self, value: &T) -> (usize, usize) {
+        self.push_text(&item(value))
+    }
+
+    fn end(self) {
+        self.out.push_str(if self.any { "\n  ]" } else { "]" });
+    }
+}
+
+/// `value` as the pretty printer writes an item at depth 2.
+fn item<T: Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value)
+        .expect("manifest entries serialise")
+        .replace('\n', "\n    ")
+}
+
+/// An `installed` entry remembered with one `active`, given the other.
+fn with_active(text: &str, active: bool) -> String {
+    const KEY: &str = "\n      \"active\": ";
+    let Some(at) = text.find(KEY).map(|i| i + KEY.len()) else {
+        return text.to_string();
+    };
+    let rest = &text[at..];
+    let old = if rest.starts_with("true") { 4 } else { 5 };
+    format!("{}{}{}", &text[..at], active, &rest[old..])
+}
+
+impl Rendered {
+    /// Renders the manifest of `root` from `scan` (less the packages
+    /// `leaving`) and `inputs`; name clashes are reported.
+    pub fn new(
+        root: &InstallRoot,
+        scan: Scan,
+        cache: &Cache,
+        leaving: &[(String, semver::Version)],
+        inputs: &Inputs,
+        reporter: &dyn Reporter,
+    ) -> Rendered {
+        let kind: RootKindName = root.kind.into();
+        let packages: Vec<Scanned> = scan
+            .packages
+            .into_iter()
+            .filter(|p| {
+                !leaving
+                    .iter()
+                    .any(|(n, v)| n == p.name() && v == p.version())
+            })
+            .collect();
+        let active = active(
+            packages.iter().map(|p| (p.name(), p.version())),
+            &inputs.preferred,
+        );
+        let is_active = |p: &Scanned| active.get(p.name()) == Some(&p.version());
+
+        let head = Head {
+            manifest_version: MANIFEST_VERSION,
+            generator: format!("orla {}", env!("CARGO_PKG_VERSION")),
+            root: RootInfo {
+                kind,
+                tools_dir: display(&root.tools_dir),
+                project_dir: root.project_dir.as_deref().map(display),
+                inputs: inputs.fingerprint.clone(),
+            },
+            settings: &inputs.settings,
+        };
+        let mut out = String::with_capacity(cache.manifest_len() + (1 << 16));
+        out.push_str(&serde_json::to_string_pretty(&head).expect("the head serialises"));
+        out.truncate(out.len() - "\n}".len());
+        out.push_str(",\n  \"tools\": [");
+
+        // Each package's `tools` entry: where it went, or its text.
+        let mut tools: Vec<Fragment> = Vec::with_capacity(packages.len());
+        let mut served: Vec<ToolEntry> = Vec::new();
+        {
+            let mut items = Items {
+                out: &mut out,
+                any: false,
+            };
+            for pkg in &packages {
+                let fragment = match (pkg, is_active(pkg)) {
+                    (Scanned::Read(p), true) => {
+                        let (start, len) = items.push(&p.entry);
+                        Fragment::At(start, len)
+                    }
+                    (Scanned::Read(p), false) => Fragment::Inline(item(&p.entry)),
+                    (Scanned::Remembered { found, .. }, true) => {
+                        let (start, len) = items.push_text(cache.text(&found.tools));
+                        Fragment::At(start, len)
+                    }
+                    (Scanned::Remembered { found, .. }, false) => {
+                        Fragment::Inline(cache.text(&found.tools).to_string())
+                    }
+                };
+                tools.push(fragment);
+            }
+            // RFC 1 discovery: an installed package of the same name wins,
+            // since it was asked for by name (and, in a project, is pinned
+            // in orla.lock).
+            for found in &inputs.discovered {
+                let clash = active.contains_key(found.name.as_str());
+                if clash {
+                    reporter.warn(&format!(
+                        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
+                        found.path.display(),
+                        found.name
+                    ));
+                }
+                let entry = discovered_entry(found, kind, root.project_dir.as_deref());
+                if !clash {
+                    items.push(&entry);
+                }
+                served.push(entry);
+            }
+            // RFC 3 9.1: a project's tools shadow global tools of the same
+            // name; the others are served as well.
+            let own: HashSet<&str> = active
+                .keys()
+                .copied()
+                .chain(
+                    inputs
+                        .discovered
+                        .iter()
+                        .filter(|d| !active.contains_key(d.name.as_str()))
+                        .map(|d| d.name.as_str()),
+                )
+                .collect();
+            for global in &inputs.global_tools {
+                if !own.contains(global.name.as_str()) {
+                    let mut entry = global.clone();
+                    entry.root = RootKindName::Global;
+                    items.push(&entry);
+                }
+            }
+            items.end();
+        }
+
+        out.push_str(",\n  \"installed\": [");
+        let mut names: BTreeMap<String, Name> = BTreeMap::new();
+        let mut written = Written::default();
+        {
+            let mut items = Items {
+                out: &mut out,
+                any: false,
+            };
+            for (pkg, tools) in packages.iter().zip(tools) {
+                let active = is_active(pkg);
+                let installed = match pkg {
+                    Scanned::Read(p) => items.push(&installed_entry(&p.entry, kind, active)),
+                    Scanned::Remembered { found, .. } => {
+                        let text = cache.installed_text(found);
+                        if found.active == active {
+                            items.push_text(text)
+                        } else {
+                            items.push_text(&with_active(text, active))
+                        }
+                    }
+                };
+                names
+                    .entry(pkg.name().to_string())
+                    .or_insert_with(|| Name {
+                        dir: None,
+                        packages: Vec::new(),
+                    })
+                    .packages
+                    .push(Remembered {
+                        version: pkg.version().to_string(),
+                        active,
+                        tools,
+                        installed,
+                    });
+                written
+                    .installed
+                    .push((pkg.name().to_string(), pkg.version().clone(), active));
+            }
+            for (found, entry) in inputs.discovered.iter().zip(&served) {
+                let clash = active.contains_key(found.name.as_str());
+                let mut listed = installed_entry(entry, kind, !clash);
+                listed.version = String::new();
+                listed.permissions = Vec::new();
+                listed.permissions_declared = false;
+                items.push(&listed);
+            }
+            let own: HashSet<&str> = active
+                .keys()
+                .copied()
+                .chain(
+                    inputs
+                        .discovered
+                        .iter()
+                        .filter(|d| !active.contains_key(d.name.as_str()))
+                        .map(|d| d.name.as_str()),
+                )
+                .collect();
+            for global in &inputs.global_installed {
+                let mut entry = global.clone();
+                entry.root = RootKindName::Global;
+                entry.active = entry.active && !own.contains(entry.name.as_str());
+                items.push(&entry);
+            }
+            items.end();
+        }
+        out.push_str("\n}\n");
+
+        // Names read again now are trusted next time only where the scan
+        // said so; names with a package leaving are read again.
+        let mut stamps = scan.stamps;
+        for (name, _) in leaving {
+            stamps.insert(name.clone(), None);
+        }
+        for (name, stamp) in stamps {
+            names
+                .entry(name)
+                .or_insert_with(|| Name {
+                    dir: None,
+                    packages: Vec::new(),
+                })
+                .dir = stamp;
+        }
+        Rendered {
+            json: out,
+            names,
+            written,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The manifest is rewritten incrementally: name directories that did not
+//! change since the last manifest are not read again and their entries are
+//! copied from it (docs/manifest.md, "The manifest cache"). What is copied
+//! must be byte for byte what a full regeneration writes, and anything
+//! added, removed or replaced in the store (or in the manifest) since must
+//! still be read and checked.
+
+use crate::common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::TestContext;
+
+/// Name directories changed less than two seconds ago are read again by
+/// the next command; waiting this long lets the next one trust them.
+fn settle() {
+    std::thread::sleep(Duration::from_millis(2100));
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn description(t: &TestContext, name: &str) -> Option<String> {
+    t.manifest()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .map(|e| e["description"].as_str().unwrap().to_string())
+}
+
+fn served(t: &TestContext, name: &str) -> Option<String> {
+    t.manifest()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .map(|e| e["version"].as_str().unwrap().to_string())
+}
+
+/// The manifest as a full regeneration writes it: with the manifest
+/// damaged, `orla list` reads every package again and rewrites it.
+fn regenerated(t: &TestContext) -> String {
+    let path = t.home.join("manifest.json");
+    std::fs::write(&path, "{ damaged").unwrap();
+    t.run(&["list"]).success().stderr_has("writing it again");
+    read(&path)
+}
+
+#[test]
+fn the_incremental_manifest_equals_a_full_regeneration() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "json-query", "echo-capsule"])
+        .success();
+    t.run(&["install", "fs-read@1.2"]).success();
+    t.run(&["install", "fs-read@2.0.0-rc.1"]).success();
+    settle();
+    // Taken from the last manifest: a version served before and now not
+    // (its `installed` entry's `active` turned), one served now that was
+    // not (its `tools` entry remembered outside the manifest).
+    t.run(&["use", "fs-read@1.1"]).success();
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.1.0"));
+    settle();
+    t.run(&["use", "fs-read@1.2"]).success();
+    t.run(&["install", "fs-list"]).success();
+    settle();
+    t.run(&["uninstall", "json-query"]).success();
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.2.1"));
+    let incremental = read(&t.home.join("manifest.json"));
+    assert_eq!(incremental, regenerated(&t));
+    // And once more with everything remembered.
+    settle();
+    t.run(&["install", "http-get", "--yes"]).success();
+    let incremental = read(&t.home.join("manifest.json"));
+    assert_eq!(incremental, regenerated(&t));
+}
+
+#[test]
+fn a_package_removed_by_hand_is_dropped_by_the_next_command() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "json-query", "fs-list"])
+        .success();
+    t.run(&["install", "fs-read@1.2"]).success();
+    settle();
+    // One version of a name (its name directory changes), and a whole name.
+    std::fs::remove_dir_all(t.tools_dir().join("fs-read/1.2.1")).unwrap();
+    std::fs::remove_dir_all(t.tools_dir().join("json-query")).unwrap();
+    t.run(&["install", "http-get", "--yes"])
+        .success()
+        .stderr_has("fs-read 1.2.1 was deleted outside orla")
+        .stderr_has("json-query");
+    let listed = t.list();
+    assert!(!listed.iter().any(|(n, v)| n == "fs-read" && v == "1.2.1"));
+    assert!(!listed.iter().any(|(n, _)| n == "json-query"));
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.1.0"));
+    assert!(served(&t, "fs-list").is_some());
+}
+
+#[test]
+fn a_package_planted_beside_remembered_ones_is_still_refused() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2", "json-query"]).success();
+    settle();
+    // A copy of an installed package: its receipt is bound to another path.
+    let from = t.tools_dir().join("fs-read/1.2.1");
+    for to in [
+        t.tools_dir().join("fs-read/9.9.9"),
+        t.tools_dir().join("planted/1.0.0"),
+    ] {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let copied = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(&from)
+            .arg(&to)
+            .status()
+            .unwrap();
+        assert!(copied.success());
+        assert!(to.join("tool.yaml").exists());
+    }
+    for _ in 0..2 {
+        t.run(&["install", "fs-list"])
+            .success()
+            .stderr_has(&format!(
+                "skipping {}",
+                t.tools_dir().join("fs-read/9.9.9").display()
+            ))
+            .stderr_has(&format!(
+                "skipping {}",
+                t.tools_dir().join("planted/1.0.0").display()
+            ));
+        let listed = t.list();
+        assert!(!listed.iter().any(|(_, v)| v == "9.9.9"));
+        assert!(!listed.iter().any(|(n, _)| n == "planted"));
+        settle();
+        t.run(&["uninstall", "fs-list"]).success();
+    }
+}
+
+#[test]
+fn a_manifest_edited_by_hand_is_not_copied_from() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2", "json-query"]).success();
+    settle();
+    t.run(&["install", "fs-list"]).success();
+    let genuine = description(&t, "json-query").unwrap();
+    let path = t.home.join("manifest.json");
+    let text = read(&path);
+    let forged = text.replacen(&genuine, &"x".repeat(genuine.len()), 1);
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    t.run(&["uninstall", "fs-list"]).success();
+    assert_eq!(description(&t, "json-query"), Some(genuine));
+}
+
+#[test]
+fn a_cache_written_without_the_key_is_not_believed() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.2", "json-query"]).success();
+    settle();
+    t.run(&["install", "fs-list"]).success();
+    let cache = t.home.join(".manifest-cache");
+    let text = read(&cache);
+    // Its entries say json-query is served from where fs-read's is: were
+    // that believed, the manifest would be spliced from the wrong bytes.
+    let (head, json) = text.split_once('\n').unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let fs_read = value["names"]["fs-read"]["packages"][0]["tools"].clone();
+    value["names"]["json-query"]["packages"][0]["tools"] = fs_read;
+    std::fs::write(&cache, format!("{head}\n{value}")).unwrap();
+    let genuine = description(&t, "json-query");
+    t.run(&["uninstall", "fs-list"]).success();
+    assert_eq!(description(&t, "json-query"), genuine);
+    assert_ne!(description(&t, "json-query"), description(&t, "fs-read"));
+}
+
+/// The decision docs/manifest.md records: an edit inside an installed
+/// package directory (its name directory unchanged) is not read by the next
+/// command; `orla verify` reports it, and reinstalling reads it.
+#[test]
+fn an_edit_inside_a_package_waits_for_verify_or_a_reinstall() {
+    let t = TestContext::new();
+    t.run(&["install", "json-query"]).success();
+    settle();
+    t.run(&["install", "fs-list"]).success();
+    let genuine = description(&t, "json-query").unwrap();
+    let dir = t.tools_dir().join(
+        t.list()
+            .iter()
+            .find(|(n, _)| n == "json-query")
+            .map(|(n, v)| format!("{n}/{v}"))
+            .unwrap(),
+    );
+    let yaml = dir.join("tool.yaml");
+    let edited = read(&yaml).replace(&genuine, "edited by hand");
+    std::fs::write(&yaml, edited).unwrap();
+    t.run(&["uninstall", "fs-list"]).success();
+    assert_eq!(
+        description(&t, "json-query").as_deref(),
+        Some(genuine.as_str())
+    );
+    t.run(&["verify", "json-query"])
+        .failure(1)
+        .stdout_has("tool.yaml");
+    t.run(&["install", "json-query", "--force"]).success();
+    assert_eq!(
+        description(&t, "json-query").as_deref(),
+        Some(genuine.as_str())
+    );
+}
