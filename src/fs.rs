@@ -127,6 +127,118 @@ fn for_each_parallel<T: Sync>(
     }
 }
 
+/// Flushes files (`fsync`) on a few background threads as they are handed
+/// over, so that the waits for the disk overlap whatever the caller does
+/// meanwhile (unpacking the rest of an archive) instead of coming after it.
+/// `finish` waits for the last of them and returns the first error, with
+/// the path of the file that failed: after a failed `fsync` the data may be
+/// lost even if a later `fsync` succeeds, so the caller must give up.
+pub struct Flusher {
+    queue: Option<std::sync::mpsc::SyncSender<(fs::File, PathBuf)>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    state: std::sync::Arc<FlushState>,
+}
+
+#[derive(Default)]
+struct FlushState {
+    failed: std::sync::Mutex<Option<(PathBuf, io::Error)>>,
+    /// Set when the caller gave up: what is still queued is dropped unflushed.
+    abandoned: std::sync::atomic::AtomicBool,
+}
+
+/// How many files a `Flusher` flushes at once, and how many more may wait
+/// (each holds an open descriptor): enough for the disk to have several
+/// requests in flight, few enough that a slow disk holds up the writer
+/// rather than piling up descriptors.
+const BACKGROUND_FLUSHES: usize = 4;
+const FLUSH_QUEUE: usize = 64;
+
+impl Flusher {
+    pub fn new() -> Flusher {
+        let (queue, jobs) = std::sync::mpsc::sync_channel::<(fs::File, PathBuf)>(FLUSH_QUEUE);
+        let jobs = std::sync::Arc::new(std::sync::Mutex::new(jobs));
+        let state = std::sync::Arc::new(FlushState::default());
+        let threads = (0..BACKGROUND_FLUSHES)
+            .map(|_| {
+                let (jobs, state) = (jobs.clone(), state.clone());
+                std::thread::spawn(move || loop {
+                    let job = jobs.lock().expect("flush queue lock").recv();
+                    let Ok((file, path)) = job else {
+                        break; // the queue was closed
+                    };
+                    use std::sync::atomic::Ordering;
+                    if state.abandoned.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    if let Err(e) = file.sync_all() {
+                        state
+                            .failed
+                            .lock()
+                            .expect("flush error lock")
+                            .get_or_insert((path, e));
+                    }
+                })
+            })
+            .collect();
+        Flusher {
+            queue: Some(queue),
+            threads,
+            state,
+        }
+    }
+
+    /// Queues `file` (written in full, found at `path`) to be flushed;
+    /// waits only while the queue is full. Fails early when an earlier
+    /// flush failed.
+    pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
+        if let Some(failed) = self.take_failure() {
+            return Err(failed);
+        }
+        if let Some(queue) = &self.queue {
+            let _ = queue.send((file, path));
+        }
+        Ok(())
+    }
+
+    /// Waits until every queued file was flushed; the first error.
+    pub fn finish(mut self) -> Result<(), (PathBuf, io::Error)> {
+        self.join();
+        match self.take_failure() {
+            Some(failed) => Err(failed),
+            None => Ok(()),
+        }
+    }
+
+    fn take_failure(&self) -> Option<(PathBuf, io::Error)> {
+        self.state.failed.lock().expect("flush error lock").take()
+    }
+
+    fn join(&mut self) {
+        drop(self.queue.take());
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Default for Flusher {
+    fn default() -> Flusher {
+        Flusher::new()
+    }
+}
+
+impl Drop for Flusher {
+    /// Dropped without `finish` (the caller failed): the files still
+    /// queued are not worth a flush.
+    fn drop(&mut self) {
+        use std::sync::atomic::Ordering;
+        if !self.threads.is_empty() {
+            self.state.abandoned.store(true, Ordering::Relaxed);
+            self.join();
+        }
+    }
+}
+
 /// The regular files and the directories of a tree (`dir` first), by the
 /// entries' own types: symbolic links and other kinds are left out.
 pub fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
@@ -171,5 +283,25 @@ mod tests {
         assert_eq!(err.to_string(), "disk on fire");
         let missing = tempfile::tempdir().unwrap().path().join("gone");
         assert!(sync_files(&[missing]).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_background_flush_that_fails_is_reported_with_its_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let flusher = Flusher::new();
+        for i in 0..100 {
+            let path = tmp.path().join(format!("f{i}"));
+            fs::write(&path, b"x").unwrap();
+            flusher.flush(fs::File::open(&path).unwrap(), path).unwrap();
+        }
+        Flusher::new().finish().unwrap();
+        // A pipe cannot be flushed (EINVAL), as a file on a failing disk
+        // cannot: the install must fail, not carry on.
+        let (reader, _writer) = io::pipe().unwrap();
+        let pipe = fs::File::from(std::os::fd::OwnedFd::from(reader));
+        flusher.flush(pipe, PathBuf::from("the pipe")).unwrap();
+        let (path, _) = flusher.finish().unwrap_err();
+        assert_eq!(path, PathBuf::from("the pipe"));
     }
 }

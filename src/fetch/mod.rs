@@ -155,9 +155,9 @@ impl Fetcher {
         self.cache.tidy();
     }
 
-    /// The files of the package this fetcher put at `root` that are hard
-    /// links into a flushed cache entry, whose data is on disk already: the
-    /// store need not flush them again (empty when it was not linked).
+    /// The files of the package this fetcher put at `root` whose data is on
+    /// disk already: hard links into a flushed cache entry, or files the
+    /// unpack flushed as it wrote them. The store need not flush them again.
     pub fn durable_files(&self, root: &Path) -> std::collections::HashSet<std::path::PathBuf> {
         self.durable
             .lock()
@@ -313,6 +313,10 @@ impl Fetcher {
     /// Links a verified unpack into the cache's temporary directory, to join
     /// the cache with `keep_downloads`. Best effort: a cache that cannot be
     /// written only costs a later download.
+    ///
+    /// Every file of an unpack was flushed by `unpack` (it flushes each
+    /// one as it is closed, and fails if one cannot be), so the store need
+    /// not flush them again (`durable_files`).
     fn link_into_cache(
         &self,
         link: bool,
@@ -320,6 +324,14 @@ impl Fetcher {
         dest: &Path,
         result: Result<Unpacked, FetchError>,
     ) -> Result<Unpacked, FetchError> {
+        if let Ok(unpacked) = &result {
+            let files = unpacked.files.keys();
+            let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
+            self.durable
+                .lock()
+                .expect("durable lock")
+                .insert(unpacked.root.clone(), flushed);
+        }
         if let (true, Ok(unpacked)) = (link, &result) {
             if let Ok(entry) = self.cache.link_unpacked(dest, unpacked) {
                 self.unpacked
@@ -464,6 +476,34 @@ mod tests {
         tar.append_data(&mut header, "tool.yaml", &body[..])
             .unwrap();
         tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    #[test]
+    fn an_unpacked_package_s_files_need_no_flush_from_the_store() {
+        // The unpack flushed each file as it wrote it: the store's flush
+        // before the rename skips them (and flushes the directories).
+        let bytes = archive();
+        let job = Job {
+            label: "t 1.0.0".into(),
+            location: ArchiveLocation::Memory {
+                origin: "t.tar.gz".into(),
+                bytes: std::sync::Arc::new(bytes.clone()),
+            },
+            expected: Expected {
+                blake3: Digest::of(&bytes),
+                size: Some(bytes.len() as u64),
+                sha256: None,
+            },
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let fetcher = Fetcher::new(Cache::new(&tmp.path().join("cache")), false);
+        let dest = tmp.path().join("stage");
+        std::fs::create_dir(&dest).unwrap();
+        let silent = crate::progress::Silent;
+        let unpacked = fetcher.fetch_unpack(&job, &dest, &silent).unwrap();
+        let durable = fetcher.durable_files(&unpacked.root);
+        assert_eq!(durable.len(), 1);
+        assert!(durable.contains(&unpacked.root.join("tool.yaml")));
     }
 
     #[test]
