@@ -366,24 +366,25 @@ fn link_back(
     for parent in &parents {
         fs::create_dir_all(parent).map_err(Damaged::Io)?;
     }
-    // Linking (and hashing) run on every core.
+    // Linking (and hashing) run on every core, a directory at a time (two
+    // threads linking into one directory wait for each other's lock).
     let durable = Mutex::new(HashSet::new());
     // The files read back, and their stamps as checked (None: not settled).
     let fresh: Mutex<Vec<(usize, Option<stamps::Stamp>)>> = Mutex::new(Vec::new());
     type Item<'a> = (usize, &'a String, &'a FileRecord, PathBuf);
-    let link_one = |how: Link, (i, rel, want, rel_path): &Item| {
+    let link_one = |how: Link, (i, rel, want, rel_path): &Item, dirs: Option<&Dirs>| {
         let from = tree.join(&root).join(rel_path);
         let to = dest.join(&root).join(rel_path);
-        let before = match fs::symlink_metadata(&from) {
-            Ok(m) if m.is_file() => m,
-            _ => return Err(damaged(format!("{rel} is missing or not a file"))),
+        let name = rel_path.file_name().unwrap_or_default();
+        let Some(before) = look(dirs, name, &from) else {
+            return Err(damaged(format!("{rel} is missing or not a file")));
         };
         // Unchanged since it was hashed: no need to read it again.
-        let vouched = old_stamps
-            .as_ref()
-            .and_then(|s| s[*i].as_ref())
-            .is_some_and(|s| s.vouches_for(&before, want));
-        let how = link(&from, &to, how).map_err(Damaged::Io)?;
+        let vouched = match (&old_stamps, &before) {
+            (Some(old), Some(now)) => old[*i].is_some_and(|s| s.vouches_for(now, want)),
+            _ => false,
+        };
+        let how = link_in(dirs, name, &from, &to, how).map_err(Damaged::Io)?;
         if !vouched {
             // What is checked is what was put in staging: a regular file
             // (not a link swapped in after the look above), with the
@@ -397,8 +398,12 @@ fn link_back(
             // The file hashed: for a hard link the cache's own file, as
             // installing leaves it (one more link); a copy or clone is
             // another file, so the cache's is stamped as it was before.
-            let stamp = if how == Link::Hard { &meta } else { &before };
-            let stamp = stamps::Stamp::of(stamp).filter(|s| s.settled(now));
+            let stamp = if how == Link::Hard {
+                stamps::Stamp::of(&meta)
+            } else {
+                before
+            };
+            let stamp = stamp.filter(|s| s.settled(now));
             fresh.lock().expect("stamps lock").push((*i, stamp));
         }
         if how == Link::Hard && record.durable {
@@ -406,7 +411,24 @@ fn link_back(
         }
         Ok(how)
     };
-    in_parallel(&files, link_one)?;
+    let total = files.len();
+    let mut groups: BTreeMap<PathBuf, Vec<Item>> = BTreeMap::new();
+    for item in files {
+        let parent = item.3.parent().map(Path::to_path_buf).unwrap_or_default();
+        groups.entry(parent).or_default().push(item);
+    }
+    let groups: Vec<(PathBuf, Vec<Item>)> = groups.into_iter().collect();
+    let link_group = |mut how: Link, (parent, items): &(PathBuf, Vec<Item>)| {
+        let dirs = Dirs::open(
+            &tree.join(&root).join(parent),
+            &dest.join(&root).join(parent),
+        );
+        for item in items {
+            how = link_one(how, item, dirs.as_ref())?;
+        }
+        Ok(how)
+    };
+    in_parallel(&groups, total, link_group)?;
     let durable = durable.into_inner().expect("durable lock");
     let fresh = fresh.into_inner().expect("stamps lock");
     let hashed = fresh.len();
@@ -461,6 +483,7 @@ impl std::fmt::Debug for KeyFile {
 /// it.
 fn in_parallel<T: Sync>(
     items: &[T],
+    files: usize,
     action: impl Fn(Link, &T) -> Result<Link, Damaged> + Sync,
 ) -> Result<(), Damaged> {
     let next = AtomicUsize::new(0);
@@ -483,7 +506,11 @@ fn in_parallel<T: Sync>(
         }
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores.min(CHECK_THREADS).min(items.len() / 8).max(1);
+    let threads = cores
+        .min(CHECK_THREADS)
+        .min(files / 8)
+        .min(items.len())
+        .max(1);
     if threads == 1 {
         work();
     } else {
@@ -532,6 +559,110 @@ enum Link {
     Hard,
     /// A plain copy.
     Copy,
+}
+
+/// What `from` (`name` in the source directory of `dirs`) is before it is
+/// linked: None when it is missing or not a regular file, else its stamp
+/// where the platform has them.
+fn look(dirs: Option<&Dirs>, name: &std::ffi::OsStr, from: &Path) -> Option<Option<stamps::Stamp>> {
+    if let Some(dirs) = dirs {
+        return dirs.look(name).ok()?.map(Some);
+    }
+    match fs::symlink_metadata(from) {
+        Ok(m) if m.is_file() => Some(stamps::Stamp::of(&m)),
+        _ => None,
+    }
+}
+
+/// [`link`], through the descriptors of the two directories for a hard
+/// link where there are some.
+fn link_in(
+    dirs: Option<&Dirs>,
+    name: &std::ffi::OsStr,
+    from: &Path,
+    to: &Path,
+    how: Link,
+) -> io::Result<Link> {
+    match (dirs, how) {
+        (Some(dirs), Link::Hard) => match dirs.hard_link(name) {
+            Ok(()) => Ok(Link::Hard),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) => link(from, to, Link::Copy),
+        },
+        _ => link(from, to, how),
+    }
+}
+
+/// A source directory of the cache and the staging directory its files
+/// are linked into, open: a file is then named by its last component, not
+/// looked up again from the root for every call.
+#[cfg(target_os = "linux")]
+struct Dirs {
+    from: fs::File,
+    to: fs::File,
+}
+
+#[cfg(target_os = "linux")]
+impl Dirs {
+    fn open(from: &Path, to: &Path) -> Option<Dirs> {
+        Some(Dirs {
+            from: fs::File::open(from).ok()?,
+            to: fs::File::open(to).ok()?,
+        })
+    }
+
+    fn c_name(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::CString::new(name.as_bytes()).map_err(io::Error::other)
+    }
+
+    /// The stamp of `name` in the source directory, not following a
+    /// symbolic link; None when it is not a regular file.
+    fn look(&self, name: &std::ffi::OsStr) -> io::Result<Option<stamps::Stamp>> {
+        use std::os::unix::io::AsRawFd;
+        let name = Dirs::c_name(name)?;
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: an open descriptor, a NUL-terminated name and room for
+        // one stat, which fstatat fills when it returns 0.
+        let st = unsafe {
+            let flags = libc::AT_SYMLINK_NOFOLLOW;
+            if libc::fstatat(self.from.as_raw_fd(), name.as_ptr(), st.as_mut_ptr(), flags) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            st.assume_init()
+        };
+        Ok(stamps::Stamp::of_stat(&st))
+    }
+
+    fn hard_link(&self, name: &std::ffi::OsStr) -> io::Result<()> {
+        use std::os::unix::io::AsRawFd;
+        let name = Dirs::c_name(name)?;
+        let (from, to) = (self.from.as_raw_fd(), self.to.as_raw_fd());
+        // SAFETY: two open descriptors and a NUL-terminated name.
+        if unsafe { libc::linkat(from, name.as_ptr(), to, name.as_ptr(), 0) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}
+
+/// Elsewhere every file is linked by its path.
+#[cfg(not(target_os = "linux"))]
+struct Dirs;
+
+#[cfg(not(target_os = "linux"))]
+impl Dirs {
+    fn open(_: &Path, _: &Path) -> Option<Dirs> {
+        None
+    }
+
+    fn look(&self, _: &std::ffi::OsStr) -> io::Result<Option<stamps::Stamp>> {
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+
+    fn hard_link(&self, _: &std::ffi::OsStr) -> io::Result<()> {
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
 }
 
 fn link(from: &Path, to: &Path, how: Link) -> io::Result<Link> {

@@ -73,17 +73,32 @@ impl Stamp {
         None
     }
 
+    /// The stamp of a regular file as `fstatat` describes it.
+    #[cfg(target_os = "linux")]
+    #[allow(clippy::unnecessary_cast)] // the field types differ between targets
+    pub fn of_stat(st: &libc::stat) -> Option<Stamp> {
+        let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+        (st.st_mode & libc::S_IFMT == libc::S_IFREG).then(|| {
+            Stamp(
+                st.st_dev as u64,
+                st.st_ino as u64,
+                st.st_size as u64,
+                ns(st.st_mtime as i64, st.st_mtime_nsec as i64),
+                ns(st.st_ctime as i64, st.st_ctime_nsec as i64),
+                (st.st_mode & 0o7777) as u32,
+                st.st_nlink as u64,
+            )
+        })
+    }
+
     /// Whether its file was last written long enough before `now_ns`.
     pub fn settled(&self, now_ns: i64) -> bool {
         self.3 < now_ns.saturating_sub(SETTLE_NS)
     }
 
-    /// Whether the file with metadata `now` is the file stamped, unchanged,
-    /// with the size and executable bit `want` records.
-    pub fn vouches_for(&self, now: &fs::Metadata, want: &crate::unpack::FileRecord) -> bool {
-        let Some(now) = Stamp::of(now) else {
-            return false;
-        };
+    /// Whether the file stamped `now` is the file stamped, unchanged, with
+    /// the size and executable bit `want` records.
+    pub fn vouches_for(&self, now: &Stamp, want: &crate::unpack::FileRecord) -> bool {
         let same = (self.0, self.1, self.2, self.3, self.5) == (now.0, now.1, now.2, now.3, now.5);
         // A link added or removed (an install, an uninstall) sets the
         // change time too: only an unchanged link count makes it telling.
