@@ -42,6 +42,11 @@
 # fsync into a no-op: the difference to "orla" is what orla's durability
 # (every file flushed before the rename into place) costs. It is a
 # measurement, not a mode orla offers.
+#
+# "curl | b3sum + tar xz" is the plain one-pass pipeline, no package manager
+# (`curl URL | tee >(b3sum) | tar xz`, when b3sum and curl are installed):
+# the floor an install that hashes and unpacks while it downloads is held to.
+# It flushes nothing either.
 set -euo pipefail
 
 RUNS=${RUNS:-10}
@@ -302,6 +307,13 @@ fi
 # `check` prints the installed path of data/blob-00 (compared with the
 # source of the package's first word), or `-` for no check.
 EMD=$(command -v eatmydata || true)
+# The plain one-pass pipeline, no package manager: download, hash and untar
+# at once (when b3sum and curl are installed; a script, for the `>(...)`).
+B3SUM=$(command -v b3sum || true)
+CURL=$(command -v curl || true)
+cat >"$WORK/pipeline" <<'EOF'
+curl -sf "$1" | tee >(b3sum >"$2.b3") | tar xz -C "$2"
+EOF
 CASES=()
 add() { CASES+=("$1|$2|$3|$4|$5|${6:-$RUNS}"); }
 for name in $PACKAGES; do
@@ -336,6 +348,11 @@ for name in $PACKAGES; do
       "$ASIDE $r/uv-warm/venv && UV_PYTHON_DOWNLOADS=never $UV_BIN venv -q --python $PYTHON_BIN $r/uv-warm/venv" \
       "$uv_install --cache-dir $r/uv-warm/cache --python $r/uv-warm/venv/bin/python" \
       "ls -d $r/uv-warm/venv/lib/python*/site-packages/$mod/data/blob-00" "$runs"
+  fi
+  if [[ -n "$B3SUM" && -n "$CURL" ]]; then
+    add "curl | b3sum + tar xz" "$name" "$ASIDE $r/pipeline && mkdir -p $r/pipeline" \
+      "bash $WORK/pipeline $BASE/orla/archives/$name/$name-1.0.0.tar.gz $r/pipeline" \
+      "echo $r/pipeline/$name-1.0.0/data/blob-00" "$runs"
   fi
   if command -v npm >/dev/null; then
     npm_install="npm install $BASE/npm/orla-$name-1.0.0.tgz --no-audit --no-fund --no-update-notifier --loglevel=error --registry $BASE/npm-registry/"
