@@ -28,8 +28,9 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{GitAccess, IndexError, Lookup, Registry, RegistryLocation};
+use super::{shard_path, GitAccess, IndexError, Lookup, Registry, RegistryLocation, Source};
 use crate::config::{parse_registries, NamedRegistry, PUBLIC_REGISTRY_NAME};
+use crate::package::names;
 use crate::progress::Reporter;
 
 #[derive(Debug, thiserror::Error)]
@@ -307,20 +308,36 @@ impl<'a> Registries<'a> {
         }
     }
 
-    /// Reads ahead what [`Registries::find`] will read for each of `names`
-    /// in the first registry, which every lookup asks first: in parallel
-    /// for a sparse index. Later registries are asked one name at a time
-    /// by `find`, as before; errors, opening the first registry included,
-    /// are left for `find` to report in the order the names are looked up.
+    /// Reads ahead what [`Registries::find`] will read for each of `names`:
+    /// in parallel for a sparse index. The first registry is asked for
+    /// every name; each later one, up to the public fallback, for the names
+    /// that no registry before it has, as `find` would ask it, so a sparse
+    /// index second in the list is asked for its tools at once too. A
+    /// registry is opened here only when `find` would open it. Errors,
+    /// opening a registry included, are left for `find` to report in the
+    /// order the names are looked up.
     pub fn prefetch(&self, names: &[&str]) {
-        let Some(first) = self.slots.first() else {
-            return;
-        };
-        if names.len() < 2 {
-            return;
-        }
-        if let Ok(registry) = self.open(first) {
-            registry.prefetch(names);
+        let mut wanted: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|name| names::validate_name(name).is_ok())
+            .collect();
+        for (i, slot) in self.slots.iter().enumerate() {
+            if wanted.len() < 2 || slot.fallback {
+                return;
+            }
+            let Ok(registry) = self.open(slot) else {
+                return;
+            };
+            registry.prefetch(&wanted);
+            // Only worth knowing when a sparse index comes later.
+            let sparse_later = self.slots[i + 1..]
+                .iter()
+                .any(|s| !s.fallback && s.location.starts_with("sparse+"));
+            if !sparse_later {
+                return;
+            }
+            wanted = lacking(registry, &wanted);
         }
     }
 
@@ -428,6 +445,40 @@ impl<'a> Registries<'a> {
         }
         Some(e)
     }
+}
+
+/// The names of `names` that `registry` has no tool for, as its lookup
+/// would say; a name whose lookup fails is not among them (`find` stops
+/// there). A sparse index answers from what `prefetch` fetched, without
+/// taking it, and from its registry.yaml (git-source tools) when a tool
+/// has no file.
+fn lacking<'n>(registry: &Registry, names: &[&'n str]) -> Vec<&'n str> {
+    let Source::Sparse(index) = &registry.source else {
+        return names
+            .iter()
+            .copied()
+            .filter(|name| matches!(registry.lookup(name), Ok(None)))
+            .collect();
+    };
+    let unfound: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|name| index.prefetched(&shard_path(name)) == Some(false))
+        .collect();
+    if unfound.is_empty() {
+        return unfound;
+    }
+    let Ok(sources) = registry.git_sources() else {
+        return Vec::new();
+    };
+    unfound
+        .into_iter()
+        .filter(|name| {
+            !sources
+                .iter()
+                .any(|t| t.entry.name == *name && t.entry.repository.is_some())
+        })
+        .collect()
 }
 
 impl Drop for Registries<'_> {

@@ -119,6 +119,17 @@ impl SparseIndex {
         result
     }
 
+    /// What `prefetch` found for `rel`, without taking it: `Some(true)` the
+    /// file exists, `Some(false)` the server says it does not; `None` when
+    /// it was not fetched ahead, was read already, or could not be fetched.
+    pub fn prefetched(&self, rel: &str) -> Option<bool> {
+        let fetched = self.fetched.lock().ok()?;
+        match fetched.get(rel)?.result {
+            Ok(ref found) => Some(found.is_some()),
+            Err(_) => None,
+        }
+    }
+
     /// Fetches `rels` in parallel, for the reads that follow. Offline, or
     /// when there is at most one, there is nothing to overlap.
     pub fn prefetch(&self, rels: &[String]) {

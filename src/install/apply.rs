@@ -15,7 +15,7 @@ use crate::package::{Package, PackageError, Permission, RiskLevel};
 use crate::progress::{Event, SkipReason, Warning};
 use crate::root::receipt::{Receipt, Source};
 use crate::root::InstallRoot;
-use crate::store::Store;
+use crate::store::{Staged, Store};
 
 /// Drops the plans whose version is already in the store, saying why.
 pub(crate) fn skip_installed(
@@ -59,43 +59,33 @@ pub(crate) fn apply(
 ) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
-    let staged = std::thread::scope(|scope| {
-        let handles: Vec<_> = plans
-            .iter()
-            .map(|plan| {
-                let fetcher = &fetcher;
-                scope.spawn(move || -> Result<_, Error> {
-                    let dir = store.staging_dir()?;
-                    match &plan.fetch {
-                        Fetch::Archive(job) => {
-                            let unpacked = fetcher.fetch_unpack(job, dir.path(), reporter)?;
-                            Ok((dir, unpacked, None))
-                        }
-                        Fetch::Git { repo, tag } => {
-                            reporter.report(Event::CheckingOut {
-                                repository: repo.url.clone(),
-                                tag: tag.clone(),
-                            });
-                            let checkout = repo.checkout(tag, dir.path()).map_err(|e| {
-                                InstallError::Checkout {
-                                    label: plan.label.clone(),
-                                    tag: tag.clone(),
-                                    url: repo.url.clone(),
-                                    source: e,
-                                }
-                            })?;
-                            let extras = (checkout.commit, checkout.tree_digest, checkout.size);
-                            Ok((dir, checkout.unpacked, Some(extras)))
-                        }
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("fetch threads do not panic"))
-            .collect::<Result<Vec<_>, Error>>()
-    })?;
+    let staged = super::workers::map(plans, |plan| -> Result<_, Error> {
+        let dir = store.staging_dir()?;
+        match &plan.fetch {
+            Fetch::Archive(job) => {
+                let unpacked = fetcher.fetch_unpack(job, dir.path(), reporter)?;
+                Ok((dir, unpacked, None))
+            }
+            Fetch::Git { repo, tag } => {
+                reporter.report(Event::CheckingOut {
+                    repository: repo.url.clone(),
+                    tag: tag.clone(),
+                });
+                let checkout =
+                    repo.checkout(tag, dir.path())
+                        .map_err(|e| InstallError::Checkout {
+                            label: plan.label.clone(),
+                            tag: tag.clone(),
+                            url: repo.url.clone(),
+                            source: e,
+                        })?;
+                let extras = (checkout.commit, checkout.tree_digest, checkout.size);
+                Ok((dir, checkout.unpacked, Some(extras)))
+            }
+        }
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, Error>>()?;
 
     let mut ready = Vec::new();
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
@@ -206,21 +196,36 @@ pub(crate) fn apply(
             ))?;
         let final_dir = store.root.package_dir(&package.name, &package.version);
         crate::root::binding::bind(&mut receipt, &key, &final_dir);
-        receipt
-            .write(&unpacked.root)
-            .map_err(crate::root::StoreError::io(
-                "cannot write receipt in",
-                &unpacked.root,
-            ))?;
         // Files linked from a flushed cache entry need no flush again.
         let durable = fetcher.durable_files(&unpacked.root);
-        ready.push((dir, unpacked.root, package, durable));
+        ready.push((dir, unpacked.root, package, durable, receipt));
     }
-    let mut done = Vec::new();
-    for (_dir, staged_root, package, durable) in &ready {
-        let path = store.commit(staged_root, &package.name, &package.version, force, durable)?;
-        done.push((package.name.clone(), package.version.clone(), path));
+    // The receipts are written synced, all at once, so the store's flush
+    // of the packages need not wait for them again.
+    let written = super::workers::map(&ready, |(_, root, _, _, receipt)| {
+        receipt
+            .write(root)
+            .map_err(crate::root::StoreError::io("cannot write receipt in", root))
+    });
+    for ((_, root, _, durable, _), result) in ready.iter_mut().zip(written) {
+        result?;
+        durable.insert(root.join(crate::root::receipt::RECEIPT_FILE));
     }
+    let staged: Vec<Staged<'_>> = ready
+        .iter()
+        .map(|(_, root, package, durable, _)| Staged {
+            dir: root,
+            name: &package.name,
+            version: &package.version,
+            durable,
+        })
+        .collect();
+    let paths = store.commit_all(&staged, force)?;
+    let done = ready
+        .iter()
+        .zip(paths)
+        .map(|((_, _, package, _, _), path)| (package.name.clone(), package.version.clone(), path))
+        .collect();
     fetcher.keep_downloads();
     Ok(done)
 }

@@ -25,6 +25,7 @@ pub mod run;
 pub mod uninstall;
 pub mod update;
 pub mod use_version;
+mod workers;
 
 use std::path::PathBuf;
 

@@ -109,33 +109,25 @@ pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Erro
     }
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(cache.clone(), ctx.offline).with_http_limits(ctx.http_limits());
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs
-            .iter()
-            .map(|job| {
-                let (fetcher, cache) = (&fetcher, &cache);
-                scope.spawn(move || -> Result<(), Error> {
-                    let Ok(landing) = cache.landing_dir() else {
-                        // No cache to download into: downloaded under the lock.
-                        return Ok(());
-                    };
-                    fetcher.fetch_unpack(job, landing.path(), reporter)?;
-                    Ok(())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("fetch threads do not panic"))
-            .collect::<Result<Vec<_>, Error>>()
-    })?;
-    // Verified against the registry's digest, so they may join the cache
-    // now; `Prefetched` takes them out again if the install is refused.
-    fetcher.keep_downloads();
+    let results = super::workers::map(&jobs, |job| -> Result<(), Error> {
+        let Ok(landing) = cache.landing_dir() else {
+            // No cache to download into: downloaded under the lock.
+            return Ok(());
+        };
+        fetcher.fetch_unpack(job, landing.path(), reporter)?;
+        // Verified against the registry's digest, so it may join the cache
+        // now, flushed while the other downloads still run. (The landing
+        // directory is still there, so tidying the cache's `tmp/` leaves
+        // it to the other workers.)
+        fetcher.keep_downloads();
+        Ok(())
+    });
+    // `Prefetched` takes them out again if the install fails or is refused.
     prefetched.added = jobs
         .iter()
         .map(|job| job.expected.blake3)
         .filter(|digest| cache.archive(digest).is_some())
         .collect();
+    results.into_iter().collect::<Result<Vec<()>, Error>>()?;
     Ok(prefetched)
 }

@@ -16,7 +16,8 @@
 //! - At commit the files are flushed from several threads at once
 //!   (`crate::fs::sync_files`), so the disk has many requests in flight and the
 //!   filesystem can merge their journal commits, instead of one round trip
-//!   per file, one after another.
+//!   per file, one after another. The packages of one command are flushed
+//!   as one batch (`sync_trees`), before the first of them is renamed.
 //!
 //! Measured on ext4 with a 100 MiB package of 2,000 files installed from a
 //! local server, the variants interleaved in one run on a busy machine
@@ -39,18 +40,24 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::{sync_dirs, sync_files, walk};
 
-/// Flushes every file of the tree at `dir`, then every directory of it.
-/// The first error of a file is returned.
+/// Flushes every file of the trees, then every directory of them, from
+/// one pool of threads for all of them (`crate::fs::sync_files`): a
+/// command installing many packages waits for one batch, not one per
+/// package. The first error of a file is returned.
 ///
-/// The files in `durable` are not flushed: they are hard links to files of
-/// a cache entry, flushed before that entry was put in place (`fetch`'s
-/// cache), so their data is on disk already and an `fsync` would only wait
-/// for nothing. Their new names are in the directories, which are flushed.
-pub(super) fn sync_tree(dir: &Path, durable: &HashSet<PathBuf>) -> io::Result<()> {
+/// The files in a tree's `durable` set are not flushed: they are hard
+/// links to files of a cache entry, flushed before that entry was put in
+/// place (`fetch`'s cache), or files written synced, so their data is on
+/// disk already and an `fsync` would only wait for nothing. Their new
+/// names are in the directories, which are flushed.
+pub(super) fn sync_trees(trees: &[(&Path, &HashSet<PathBuf>)]) -> io::Result<()> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    walk(dir, &mut files, &mut dirs)?;
-    files.retain(|f| !durable.contains(f));
+    for (dir, durable) in trees {
+        let mut found = Vec::new();
+        walk(dir, &mut found, &mut dirs)?;
+        files.extend(found.into_iter().filter(|f| !durable.contains(f)));
+    }
     sync_files(&files)?;
     sync_dirs(&dirs);
     Ok(())
@@ -82,8 +89,9 @@ mod tests {
         files.sort();
         expected.sort();
         assert_eq!(files, expected);
-        sync_tree(tmp.path(), &HashSet::new()).unwrap();
+        let none = HashSet::new();
+        sync_trees(&[(tmp.path(), &none)]).unwrap();
         let missing = tmp.path().join("gone");
-        assert!(sync_tree(&missing, &HashSet::new()).is_err());
+        assert!(sync_trees(&[(tmp.path(), &none), (&missing, &none)]).is_err());
     }
 }

@@ -29,16 +29,30 @@
 //! step also keeps copies of the state files a command rewrites before its
 //! manifest (a project's orla.yaml and orla.lock, and pins.json), which a
 //! roll back restores with the packages.
+//!
+//! The packages one command installs are committed as one batch
+//! (`commit_all`), so twenty tools do not wait for twenty rounds of
+//! flushes: every staged tree is flushed from one pool of threads, the
+//! pending marker is written once, and one journal write (one `fsync`)
+//! names every new package before the first of them is renamed into
+//! place. Each directory they were renamed into (and tools_dir, for new
+//! name directories) is then flushed once, before the manifest. Killed
+//! anywhere in between, recovery finds every package of the batch in the
+//! journal and moves out whichever of them is in place, so any subset of
+//! the renames is undone alike (`tests/it/crash_and_concurrency.rs`).
+//! Reinstalls over an installed copy follow the batch one at a time, as
+//! each moves its old copy aside first.
 
 mod flush;
 pub mod listing;
 pub mod verify;
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::fs::{atomic_write, remove_temp_files, sync_dir, write_synced};
+use crate::fs::{atomic_write, remove_temp_files, sync_dir, sync_dirs, write_synced};
 use crate::lock::{FileLock, LockKind};
 use crate::manifest::cache::Cache;
 use crate::manifest::{self, Manifest, Rendered, Written};
@@ -65,6 +79,25 @@ pub struct Store<'a> {
     /// can leave it as it found it).
     created_tools_dir: bool,
     _lock: FileLock,
+}
+
+/// A verified package in staging, for [`Store::commit_all`].
+pub struct Staged<'p> {
+    /// The package's root in staging.
+    pub dir: &'p Path,
+    pub name: &'p str,
+    pub version: &'p semver::Version,
+    /// Files of `dir` already on disk (hard links into a flushed cache
+    /// entry, or written synced), whose data needs no flush.
+    pub durable: &'p HashSet<PathBuf>,
+}
+
+fn already_installed(name: &str, version: &semver::Version, target: &Path) -> StoreError {
+    StoreError::AlreadyInstalled {
+        name: name.into(),
+        version: version.to_string(),
+        path: target.to_path_buf(),
+    }
 }
 
 impl Drop for Store<'_> {
@@ -140,7 +173,7 @@ impl<'a> Store<'a> {
 
     /// Appends one step to the journal and flushes it, before the step.
     fn journal(&self, step: &Step) -> Result<(), StoreError> {
-        self.append_journal(Some(step))
+        self.append_journal(std::slice::from_ref(step))
     }
 
     /// Starts the journal of a command that rewrites state files (a
@@ -151,10 +184,12 @@ impl<'a> Store<'a> {
         if self.journal_path().exists() {
             return Ok(());
         }
-        self.append_journal(None)
+        self.append_journal(&[])
     }
 
-    fn append_journal(&self, step: Option<&Step>) -> Result<(), StoreError> {
+    /// Appends `steps` to the journal with one write and one flush, before
+    /// any of them is taken.
+    fn append_journal(&self, steps: &[Step]) -> Result<(), StoreError> {
         let staging = self.root.staging_root();
         fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
         let path = self.journal_path();
@@ -167,7 +202,7 @@ impl<'a> Store<'a> {
         } else {
             String::new()
         };
-        if let Some(step) = step {
+        for step in steps {
             text.push_str(&step.to_line());
             text.push('\n');
         }
@@ -387,59 +422,123 @@ impl<'a> Store<'a> {
             .map_err(StoreError::io("cannot write", &marker))
     }
 
-    /// Moves a verified, unpacked package into place. `durable`: files of
-    /// `staged` already on disk (hard links into a flushed cache entry),
-    /// which need no flush of their data.
-    pub fn commit(
+    /// Moves verified, unpacked packages into place, all of them or (on an
+    /// error, once the store is dropped) none. `force`: a package already
+    /// installed is replaced, else refused before anything changes.
+    ///
+    /// Every staged tree is flushed first, in one batch; then the packages
+    /// not installed yet are journaled with one flushed write, renamed into
+    /// place one after another, and each directory they were renamed into
+    /// is flushed once. A kill anywhere in between leaves some of the
+    /// journaled renames done and the manifest unchanged: recovery moves
+    /// out whichever journaled package is in place (`roll_back`), so any
+    /// subset of them is undone alike. Replacements (and a second package
+    /// for the same directory) follow, one step each, as they need the old
+    /// copy moved aside first.
+    pub fn commit_all(
+        &self,
+        packages: &[Staged<'_>],
+        force: bool,
+    ) -> Result<Vec<PathBuf>, StoreError> {
+        let targets: Vec<PathBuf> = packages
+            .iter()
+            .map(|p| self.root.package_dir(p.name, p.version))
+            .collect();
+        for (package, target) in packages.iter().zip(&targets) {
+            if target.exists() && !force {
+                return Err(already_installed(package.name, package.version, target));
+            }
+        }
+        if packages.is_empty() {
+            return Ok(targets);
+        }
+        let trees: Vec<_> = packages.iter().map(|p| (p.dir, p.durable)).collect();
+        let staging = self.root.staging_root();
+        flush::sync_trees(&trees).map_err(StoreError::io("cannot sync", &staging))?;
+        self.mark_pending()?;
+        // New directories first, all journaled at once; a package whose
+        // directory exists (or an earlier one of this batch will create)
+        // is a replacement.
+        let (fresh, replaced): (Vec<usize>, Vec<usize>) = (0..packages.len())
+            .partition(|&i| !targets[i].exists() && !targets[..i].contains(&targets[i]));
+        let steps: Vec<Step> = fresh
+            .iter()
+            .map(|&i| Step {
+                kind: StepKind::Commit,
+                name: packages[i].name.to_string(),
+                version: packages[i].version.clone(),
+                aside: None,
+            })
+            .collect();
+        if !steps.is_empty() {
+            self.append_journal(&steps)?;
+        }
+        let mut parents: Vec<PathBuf> = Vec::new();
+        for &i in &fresh {
+            let (staged, target) = (packages[i].dir, &targets[i]);
+            let parent = target.parent().expect("package dirs have a parent");
+            // Created once journaled: a command that fails before leaves no
+            // empty name directory, and a killed one's is removed by recovery.
+            if !parent.exists() {
+                fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
+                // The new name directory's own entry, in tools_dir.
+                if !parents.contains(&self.root.tools_dir) {
+                    parents.push(self.root.tools_dir.clone());
+                }
+            }
+            fs::rename(staged, target).map_err(StoreError::io("cannot install into", target))?;
+            if !parents.iter().any(|p| p == parent) {
+                parents.push(parent.to_path_buf());
+            }
+        }
+        // Before the manifest (the commit point) says they are there.
+        sync_dirs(&parents);
+        for &i in &replaced {
+            let package = &packages[i];
+            self.replace(
+                package.dir,
+                package.name,
+                package.version,
+                &targets[i],
+                force,
+            )?;
+        }
+        Ok(targets)
+    }
+
+    /// Replaces the installed package at `target` by `staged` (flushed),
+    /// moving the old copy into staging, where a roll back finds it.
+    fn replace(
         &self,
         staged: &Path,
         name: &str,
         version: &semver::Version,
+        target: &Path,
         force: bool,
-        durable: &std::collections::HashSet<PathBuf>,
-    ) -> Result<PathBuf, StoreError> {
-        let target = self.root.package_dir(name, version);
-        let parent = target.parent().expect("package dirs have a parent");
-        if target.exists() && !force {
-            return Err(StoreError::AlreadyInstalled {
-                name: name.into(),
-                version: version.to_string(),
-                path: target,
-            });
+    ) -> Result<(), StoreError> {
+        if !force {
+            return Err(already_installed(name, version, target));
         }
-        flush::sync_tree(staged, durable).map_err(StoreError::io("cannot sync", staged))?;
-        self.mark_pending()?;
+        let parent = target.parent().expect("package dirs have a parent");
         // Move the old copy aside first: a rename cannot replace a
         // non-empty directory. The journal says where it went.
-        let aside = if target.exists() {
-            Some(self.staging_dir()?.keep())
-        } else {
-            None
-        };
-        if let Some(aside) = &aside {
-            // A reinstall: where the filesystem can, swap the two copies
-            // in one step, so that the directory the manifest names is
-            // never missing, not even between two renames.
-            if self.exchange(staged, &target, aside, name, version)? {
-                return Ok(target);
-            }
+        let aside = self.staging_dir()?.keep();
+        // Where the filesystem can, swap the two copies in one step, so
+        // that the directory the manifest names is never missing, not even
+        // between two renames.
+        if self.exchange(staged, target, &aside, name, version)? {
+            return Ok(());
         }
         self.journal(&Step {
             kind: StepKind::Commit,
             name: name.to_string(),
             version: version.clone(),
-            aside: aside.as_ref().map(|a| file_name(a)),
+            aside: Some(file_name(&aside)),
         })?;
-        if let Some(aside) = &aside {
-            fs::rename(&target, aside.join(OLD))
-                .map_err(StoreError::io("cannot move aside", &target))?;
-        }
-        // Created once journaled: a command that fails before leaves no
-        // empty name directory, and a killed one's is removed by recovery.
-        fs::create_dir_all(parent).map_err(StoreError::io("cannot create", parent))?;
-        fs::rename(staged, &target).map_err(StoreError::io("cannot install into", &target))?;
+        fs::rename(target, aside.join(OLD)).map_err(StoreError::io("cannot move aside", target))?;
+        fs::rename(staged, target).map_err(StoreError::io("cannot install into", target))?;
         sync_dir(parent);
-        Ok(target)
+        Ok(())
     }
 
     /// Replaces `target` by `staged` with one atomic exchange (renameat2
@@ -815,4 +914,105 @@ fn rolled_back(step: &Step) -> Event {
         }
         .to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Silent;
+
+    fn staged_in(store: &Store<'_>) -> tempfile::TempDir {
+        let dir = store.staging_dir().unwrap();
+        fs::create_dir(dir.path().join("bin")).unwrap();
+        fs::write(dir.path().join("tool.yaml"), "x").unwrap();
+        fs::write(dir.path().join("bin/run"), "x").unwrap();
+        dir
+    }
+
+    /// The new packages of a command are journaled at once, before the
+    /// first of their renames, so a failure (or a kill) after some of the
+    /// renames finds every one of them in the journal and undoes them all.
+    #[test]
+    fn a_batch_is_journaled_before_its_first_rename_and_undone_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(tmp.path());
+        let store = Store::open(&root, &Silent).unwrap();
+        let version = semver::Version::new(1, 0, 0);
+        let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
+        // b's name directory cannot be made: its rename fails after a's.
+        fs::write(root.tools_dir.join("b"), "not a directory").unwrap();
+        let none = HashSet::new();
+        let staged: Vec<Staged<'_>> = ["a", "b", "c"]
+            .iter()
+            .zip(&dirs)
+            .map(|(name, dir)| Staged {
+                dir: dir.path(),
+                name,
+                version: &version,
+                durable: &none,
+            })
+            .collect();
+        assert!(store.commit_all(&staged, false).is_err());
+        let journal = fs::read_to_string(store.journal_path()).unwrap();
+        for name in ["a", "b", "c"] {
+            assert!(
+                journal.contains(&format!("commit {name}/1.0.0\n")),
+                "{journal}"
+            );
+        }
+        assert!(root.tools_dir.join("a/1.0.0/bin/run").is_file());
+        // As in an install: its staging directories go, then the store.
+        drop(staged);
+        drop(dirs);
+        drop(store);
+        assert!(!root.tools_dir.join("a").exists(), "a was not rolled back");
+        assert!(!root.staging_root().exists());
+        assert!(!root.pending_marker().exists());
+    }
+
+    /// A batch of new packages and a replacement: all land, the journal
+    /// names each, and an installed package is refused without `force`
+    /// before anything changes.
+    #[test]
+    fn a_batch_installs_new_packages_and_replaces_installed_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(tmp.path());
+        let version = semver::Version::new(1, 0, 0);
+        let none = HashSet::new();
+        let store = Store::open(&root, &Silent).unwrap();
+        let first = staged_in(&store);
+        let one = [Staged {
+            dir: first.path(),
+            name: "a",
+            version: &version,
+            durable: &none,
+        }];
+        store.commit_all(&one, false).unwrap();
+        fs::remove_file(store.journal_path()).unwrap();
+        let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
+        fs::write(dirs[0].path().join("new"), "x").unwrap();
+        let staged: Vec<Staged<'_>> = ["a", "b", "c"]
+            .iter()
+            .zip(&dirs)
+            .map(|(name, dir)| Staged {
+                dir: dir.path(),
+                name,
+                version: &version,
+                durable: &none,
+            })
+            .collect();
+        match store.commit_all(&staged, false) {
+            Err(StoreError::AlreadyInstalled { name, .. }) => assert_eq!(name, "a"),
+            other => panic!("{other:?}"),
+        }
+        assert!(!root.tools_dir.join("b").exists());
+        let paths = store.commit_all(&staged, true).unwrap();
+        assert_eq!(paths[2], root.tools_dir.join("c/1.0.0"));
+        assert!(root.tools_dir.join("a/1.0.0/new").is_file());
+        assert!(root.tools_dir.join("c/1.0.0/bin/run").is_file());
+        let journal = fs::read_to_string(store.journal_path()).unwrap();
+        let steps: Vec<Step> = journal.lines().filter_map(Step::parse).collect();
+        assert_eq!(steps.len(), 3, "{journal}");
+        assert!(steps[2].aside.is_some(), "the replacement comes last");
+    }
 }

@@ -859,3 +859,205 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
         "too few kills to mean anything"
     );
 }
+
+/// A batch of new packages is journaled whole before its first rename, so
+/// wherever it stops between two renames the journal names every package
+/// and the next run undoes the ones in place. Each prefix, for real (a
+/// rename that fails, and the command's own roll back) and as a kill
+/// leaves it (the journal, the pending marker, some packages in place and
+/// the rest still in staging).
+#[test]
+fn a_batch_stopped_after_any_of_its_renames_is_undone_whole() {
+    let names = ["bravo", "charlie", "delta"];
+    for k in 0..names.len() {
+        let t = TestContext::new();
+        let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+        index.publish(&PackageBuilder::new("alpha", "1.0.0"));
+        for name in names {
+            index.publish(&PackageBuilder::new(name, "1.0.0"));
+        }
+        let registry = index.location();
+        t.run(&["install", "alpha", "--registry", &registry])
+            .success();
+        let before = common::snapshot(&t.tools_dir());
+
+        // The k-th name directory cannot be made: the renames before it
+        // are done, then the command fails and rolls them back.
+        let blocker = t.tools_dir().join(names[k]);
+        std::fs::write(&blocker, "in the way").unwrap();
+        let mut args = vec!["install"];
+        args.extend(names);
+        args.extend(["--registry", &registry]);
+        t.run(&args).failure(1);
+        std::fs::remove_file(&blocker).unwrap();
+        assert_eq!(common::snapshot(&t.tools_dir()), before, "failed at {k}");
+        assert_consistent(&t, &format!("failed at rename {k}"));
+
+        // Killed after k renames: the packages as this install made them
+        // (their receipts bound to their directories), the first k in
+        // place and the rest in staging, the manifest still the one before.
+        let manifest = std::fs::read(t.home.join("manifest.json")).unwrap();
+        t.run(&args).success();
+        let hold = t.dir.path().join("hold");
+        std::fs::create_dir_all(&hold).unwrap();
+        for name in names {
+            std::fs::rename(t.tools_dir().join(name).join("1.0.0"), hold.join(name)).unwrap();
+            std::fs::remove_dir(t.tools_dir().join(name)).unwrap();
+        }
+        std::fs::write(t.home.join("manifest.json"), &manifest).unwrap();
+        let staging = t.tools_dir().join(".orla-staging");
+        let mut journal = String::new();
+        for (i, name) in names.iter().enumerate() {
+            journal.push_str(&format!("commit {name}/1.0.0\n"));
+            let dir = if i < k {
+                t.tools_dir().join(name).join("1.0.0")
+            } else {
+                staging.join(format!("stage-{name}")).join("pkg")
+            };
+            std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+            std::fs::rename(hold.join(name), dir).unwrap();
+        }
+        std::fs::write(staging.join("journal"), journal).unwrap();
+        std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+        let run = t.run(&["list"]);
+        run.success();
+        for name in &names[..k] {
+            run.stderr_has(&format!("undid the unfinished install of {name} 1.0.0"));
+        }
+        assert_eq!(common::snapshot(&t.tools_dir()), before, "killed at {k}");
+        assert_consistent(&t, &format!("killed after {k} renames"));
+    }
+}
+
+/// An install of many tools commits them as one batch: one journal write
+/// names every new package before the first of their renames. Killed at
+/// any moment (during the flushes, between two of the renames, before the
+/// manifest), the manifest is the state before or after, and the next
+/// command settles the store on it, whatever subset of the renames was
+/// done; with `--force`, replacements follow the new packages in the same
+/// command.
+#[test]
+fn sigkill_during_an_install_of_many_tools_leaves_before_or_after() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    let names: Vec<String> = (0..6).map(|i| format!("many{i}")).collect();
+    for name in &names {
+        let mut pkg = PackageBuilder::new(name, "1.0.0");
+        for i in 0..8 {
+            pkg = pkg.file(&format!("data/f{i}.txt"), &format!("{name} {i}\n"), false);
+        }
+        index.publish(&pkg);
+    }
+    let registry = index.location();
+    let all: State = names.iter().map(|n| (n.clone(), "1.0.0".into())).collect();
+    let install = |force: bool| {
+        let mut args = vec!["install".to_string()];
+        args.extend(names.iter().cloned());
+        args.extend(["--registry".into(), registry.clone()]);
+        if force {
+            args.push("--force".into());
+        }
+        args
+    };
+    let start = Instant::now();
+    t.command(
+        &install(false)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+    .output()
+    .unwrap();
+    let typical = start.elapsed().as_micros() as u64;
+    assert_eq!(store_state(&t), all);
+
+    let reader = ManifestReader::start(t.home.join("manifest.json"));
+    let (iterations, seed) = kill_loop(40, 0x0ba7_c4ed);
+    eprintln!("seed {seed:#x}, one install takes {typical} us");
+    let mut rng = Rng(seed);
+    let mut scale = typical;
+    let (mut killed, mut partial) = (0, 0);
+    for i in 0..iterations {
+        let before = store_state(&t);
+        let (args, after) = match rng.below(3) {
+            0 => (install(false), all.clone()),
+            1 => (install(true), all.clone()),
+            _ if before.is_empty() => (install(false), all.clone()),
+            _ => {
+                // Uninstall some, so that the next install has new ones.
+                let gone: Vec<String> = before
+                    .iter()
+                    .filter(|_| rng.below(3) != 0)
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                let gone = if gone.is_empty() {
+                    vec![before.iter().next().unwrap().0.clone()]
+                } else {
+                    gone
+                };
+                let after = before
+                    .iter()
+                    .filter(|(n, _)| !gone.contains(n))
+                    .cloned()
+                    .collect();
+                let mut args = vec!["uninstall".to_string()];
+                args.extend(gone);
+                (args, after)
+            }
+        };
+        let full: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut child = t
+            .command(&full)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let delay = rng.below(2 * scale + 1);
+        std::thread::sleep(Duration::from_micros(delay));
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                assert!(status.success(), "iteration {i}: {full:?} failed");
+                scale = scale * 9 / 10;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                killed += 1;
+                scale = scale * 11 / 10;
+            }
+        }
+        let context = format!(
+            "iteration {i} (seed {seed:#x}): {full:?} killed after {delay} us\nbefore {before:?}\nafter {after:?}"
+        );
+        let seen = manifest_state(&t);
+        assert!(
+            seen == before || seen == after,
+            "{context}\nthe manifest says {seen:?}"
+        );
+        let raw = store_state(&t);
+        let journal = t.tools_dir().join(".orla-staging/journal").exists();
+        assert!(
+            raw == before || raw == after || journal,
+            "{context}\nthe store holds {raw:?} and no journal"
+        );
+        if raw != before && raw != after {
+            partial += 1;
+        }
+        assert_consistent(&t, &context);
+        assert_eq!(store_state(&t), seen, "{context}");
+    }
+    eprintln!(
+        "{iterations} iterations: {killed} killed, {partial} with only some of the packages in place"
+    );
+    let (reads, bad) = reader.stop();
+    assert!(reads > 0);
+    assert_eq!(
+        bad,
+        Vec::<String>::new(),
+        "manifests naming a missing or partial package"
+    );
+    assert!(
+        iterations < 20 || killed >= iterations / 5,
+        "too few kills to mean anything"
+    );
+}

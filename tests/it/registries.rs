@@ -1021,6 +1021,52 @@ fn a_sparse_index_is_asked_for_many_tools_at_once() {
     assert!((2..=6).contains(&most), "update asked for {most} at once");
 }
 
+/// Tools that the first registry lacks are looked up in the next one; a
+/// sparse index second in the list is asked for all of them at once too,
+/// not one lookup after another.
+#[test]
+fn a_second_sparse_index_is_asked_for_the_tools_the_first_lacks_at_once() {
+    let t = TestContext::new();
+    let (first_server, second_server) = (Server::start(), Server::start());
+    let mut first = IndexBuilder::new(&t.dir.path().join("first"));
+    first.publish(&PackageBuilder::new("elsewhere", "1.0.0"));
+    common::index::serve_index(&first_server, &first.root);
+    let mut second = IndexBuilder::new(&t.dir.path().join("second"));
+    let names: Vec<String> = (0..8).map(|i| format!("later-{i}")).collect();
+    for name in &names {
+        second.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    let gather = |rel: &str, bytes: Vec<u8>| {
+        if rel.starts_with("la/te/") {
+            Behaviour::Gather(bytes)
+        } else {
+            Behaviour::Serve(bytes)
+        }
+    };
+    common::index::serve_index_with(&second_server, &second.root, &gather);
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        format!(
+            "registries:\n  - name: first\n    location: sparse+{}\n  - name: second\n    location: sparse+{}\n",
+            first_server.url("/index/"),
+            second_server.url("/index/")
+        ),
+    )
+    .unwrap();
+    let mut args = vec!["install"];
+    args.extend(names.iter().map(String::as_str));
+    t.run(&args).success();
+    for name in &names {
+        assert_eq!(receipt(&t, name, "1.0.0")["source"]["registry"], "second");
+    }
+    let most = second_server.most_gathered();
+    assert!(
+        (2..=6).contains(&most),
+        "the second registry was asked for {most} tool files at once"
+    );
+}
+
 /// A misspelt key was ignored without a word, and a list or a scalar was
 /// "expected struct RawConfig".
 #[test]
