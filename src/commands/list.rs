@@ -39,11 +39,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     // Deleted behind orla's back: the manifest still names them until the
     // next command rewrites it, so they are marked, not shown as served.
     // (The entrypoint is inside the package directory: one stat answers both.)
-    let missing: Vec<bool> = manifest
-        .installed
-        .iter()
-        .map(|e| !std::path::Path::new(&e.entrypoint).exists())
-        .collect();
+    let missing = crate::store::listing::missing(&root, &manifest.installed);
     if args.json {
         let rows: Vec<Row> = manifest
             .installed

@@ -409,6 +409,10 @@ impl From<Manifest> for Listing {
 trait Parsed: serde::de::DeserializeOwned {
     fn version(&self) -> u32;
     fn kind(&self) -> RootKindName;
+    /// A quicker parse of a manifest as this orla writes it, if it is one.
+    fn quick(_: &[u8]) -> Option<Self> {
+        None
+    }
 }
 
 impl Parsed for Manifest {
@@ -426,6 +430,40 @@ impl Parsed for Listing {
     }
     fn kind(&self) -> RootKindName {
         self.root.kind
+    }
+
+    /// The head and `installed` of a global manifest as [`Manifest::to_json`]
+    /// lays it out, parsed without going through its `tools` (two thirds
+    /// of it): each top-level key of the pretty printer is a line of its
+    /// own indented by two spaces, which no string in it can contain.
+    fn quick(bytes: &[u8]) -> Option<Listing> {
+        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
+        if !bytes.starts_with(ours.as_bytes()) {
+            return None;
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        let tools = text.find(",\n  \"tools\": [")?;
+        const INSTALLED: &str = ",\n  \"installed\": ";
+        let installed = text.rfind(INSTALLED)?;
+        let end = text.strip_suffix("\n}\n")?.len();
+        if installed < tools || end < installed {
+            return None;
+        }
+        #[derive(Deserialize)]
+        struct Head {
+            manifest_version: u32,
+            root: RootInfo,
+        }
+        let head: Head = serde_json::from_str(&format!("{}\n}}", &text[..tools])).ok()?;
+        if head.manifest_version != MANIFEST_VERSION || head.root.kind != RootKindName::Global {
+            return None;
+        }
+        let installed = serde_json::from_str(&text[installed + INSTALLED.len()..end]).ok()?;
+        Some(Listing {
+            manifest_version: head.manifest_version,
+            root: head.root,
+            installed,
+        })
     }
 }
 
@@ -463,6 +501,9 @@ fn parse_as<T: Parsed>(bytes: &[u8]) -> Result<T, String> {
     // this version, whose entries without a `root` are global, as `T`
     // defaults them. A project's (or anything odd) takes the way below,
     // with its messages.
+    if let Some(parsed) = T::quick(bytes) {
+        return Ok(parsed);
+    }
     if let Ok(parsed) = serde_json::from_slice::<T>(bytes) {
         if parsed.version() == MANIFEST_VERSION && parsed.kind() == RootKindName::Global {
             return Ok(parsed);
@@ -624,5 +665,75 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         risk_level: tool.risk(),
         safety_tier: tool.permissions.safety_tier().into(),
         source: pkg.receipt.source.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(name: &str, root: RootKindName, active: bool) -> InstalledEntry {
+        InstalledEntry {
+            name: name.into(),
+            root,
+            version: "1.0.0".into(),
+            description: "a \"quoted\"\n  \"installed\": [ description".into(),
+            path: format!("/t/{name}/1.0.0"),
+            entrypoint: format!("/t/{name}/1.0.0/bin/{name}"),
+            mode: Mode::Simple,
+            active,
+            permissions: vec!["filesystem:read".into()],
+            permissions_declared: active,
+            risk_level: RiskLevel::Low,
+            source: Source::Local {
+                path: "/src".into(),
+                blake3: crate::verify::Digest::of(name.as_bytes()),
+                size: 3,
+                extra: Default::default(),
+            },
+        }
+    }
+
+    /// The listing read past `tools` is the one a full parse gives.
+    #[test]
+    fn a_listing_read_quickly_equals_a_full_parse() {
+        let root = InstallRoot::global(Path::new("/home/u/.orla"));
+        let mut manifest = Manifest::empty(&root);
+        for (kind, installed) in [
+            (RootKindName::Global, vec![]),
+            (
+                RootKindName::Global,
+                vec![
+                    listed("a", RootKindName::Global, true),
+                    listed("b", RootKindName::Global, false),
+                ],
+            ),
+            (
+                RootKindName::Project,
+                vec![listed("c", RootKindName::Project, true)],
+            ),
+        ] {
+            manifest.root.kind = kind;
+            manifest.installed = installed;
+            let json = manifest.to_json();
+            let full: Listing = serde_json::from_str(&json).unwrap();
+            let quick = Listing::quick(json.as_bytes());
+            match kind {
+                RootKindName::Global => {
+                    let quick = quick.expect("a global manifest of this orla");
+                    assert_eq!(quick.root, full.root);
+                    assert_eq!(quick.installed, full.installed);
+                }
+                // Entries without `root` belong to the manifest's root: the
+                // full parse says so.
+                RootKindName::Project => assert!(quick.is_none()),
+            }
+        }
+        // Anything else is left to the full parse.
+        manifest.root.kind = RootKindName::Global;
+        let json = manifest.to_json();
+        assert!(Listing::quick(json.as_bytes()).is_some());
+        assert!(Listing::quick(json.replace("\n  ", "\n   ").as_bytes()).is_none());
+        assert!(Listing::quick(&json.as_bytes()[..json.len() - 3]).is_none());
     }
 }

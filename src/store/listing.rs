@@ -5,7 +5,9 @@
 //! dropped into tools_dir, a global install) or when it is damaged. A
 //! manifest from a newer orla is refused, never downgraded.
 
-use crate::manifest::{Inputs, Listing, Manifest};
+use std::path::Path;
+
+use crate::manifest::{Inputs, InstalledEntry, Listing, Manifest};
 use crate::progress::Reporter;
 use crate::root::{InstallRoot, StoreError};
 
@@ -43,4 +45,40 @@ fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, Sto
             Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
         }
     }
+}
+
+/// Whether each entry's entrypoint is gone (deleted outside orla): one
+/// `stat` each, relative to tools_dir for the root's own packages (a walk
+/// of four path components instead of the whole absolute path).
+pub fn missing(root: &InstallRoot, entries: &[InstalledEntry]) -> Vec<bool> {
+    let dir = std::fs::File::open(&root.tools_dir).ok();
+    entries
+        .iter()
+        .map(|e| {
+            let path = Path::new(&e.entrypoint);
+            match (&dir, path.strip_prefix(&root.tools_dir)) {
+                (Some(dir), Ok(relative)) => {
+                    exists_at(dir, relative).map_or(!path.exists(), |e| !e)
+                }
+                _ => !path.exists(),
+            }
+        })
+        .collect()
+}
+
+/// Whether `relative` names something under `dir` (None: cannot tell here).
+#[cfg(unix)]
+fn exists_at(dir: &std::fs::File, relative: &Path) -> Option<bool> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(relative.as_os_str().as_bytes()).ok()?;
+    let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `dir` is an open directory, `path` a NUL-terminated relative
+    // path and `stat` a buffer of the size fstatat writes; both outlive the call.
+    Some(unsafe { libc::fstatat(dir.as_raw_fd(), path.as_ptr(), stat.as_mut_ptr(), 0) } == 0)
+}
+
+#[cfg(not(unix))]
+fn exists_at(_: &std::fs::File, _: &Path) -> Option<bool> {
+    None
 }
