@@ -141,6 +141,50 @@ impl Cache {
         Ok(entry)
     }
 
+    /// Whether `dir` is one of this cache's landing directories
+    /// (`landing_dir`), whose unpack nobody but the cache will use.
+    pub fn is_landing(&self, dir: &Path) -> bool {
+        let named = dir.file_name().and_then(|n| n.to_str());
+        dir.parent() == Some(self.dir.join("tmp").as_path())
+            && named.is_some_and(|n| n.starts_with("landing-"))
+    }
+
+    /// As `link_unpacked`, for an unpack at `dest` that nobody else will
+    /// use (a landing directory): the whole directory is renamed into the
+    /// new entry, so nothing is linked one file at a time and nothing is
+    /// left in `dest` to delete. Its files are the ones the unpack flushed,
+    /// so the entry can be put in place with `keep_flushed`.
+    pub fn move_unpacked(&self, dest: &Path, unpacked: &Unpacked) -> io::Result<tempfile::TempDir> {
+        let tmp = self.dir.join("tmp");
+        let entry = tempfile::Builder::new()
+            .prefix("unpacked-")
+            .tempdir_in(&tmp)?;
+        let root = unpacked
+            .root
+            .strip_prefix(dest)
+            .map_err(|_| io::Error::other("the package root is outside its staging directory"))?;
+        let mut dirs = Vec::new();
+        list_dirs(dest, Path::new(""), &mut dirs)?;
+        let record = Entry {
+            // True once `keep_flushed` put it in place.
+            durable: true,
+            root: slashed(root)?,
+            dirs: dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?,
+            files: unpacked.files.clone(),
+        };
+        let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        fs::write(entry.path().join(FILES), json)?;
+        fs::rename(dest, entry.path().join(TREE))?;
+        Ok(entry)
+    }
+
+    /// As `keep`, for an entry made by `move_unpacked` from an unpack whose
+    /// files were all flushed as they were written: only the record and the
+    /// directories are flushed before the rename.
+    pub fn keep_flushed(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
+        self.put_in_place(entry, digest, true)
+    }
+
     /// Moves an entry made by `link_unpacked` into place; an entry already
     /// there (another orla's) is kept.
     ///
@@ -152,6 +196,15 @@ impl Cache {
     /// installed under the lock has its files flushed by the install, and
     /// the flush here then finds nothing left to write.
     pub fn keep(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
+        self.put_in_place(entry, digest, false)
+    }
+
+    fn put_in_place(
+        &self,
+        entry: tempfile::TempDir,
+        digest: &Digest,
+        tree_flushed: bool,
+    ) -> io::Result<()> {
         fs::create_dir_all(self.unpacked())?;
         let path = self.unpacked_path(digest);
         if path.exists() {
@@ -159,6 +212,10 @@ impl Cache {
         }
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
         crate::fs::walk(entry.path(), &mut files, &mut dirs)?;
+        if tree_flushed {
+            let tree = entry.path().join(TREE);
+            files.retain(|f| !f.starts_with(&tree));
+        }
         crate::fs::sync_files(&files)?;
         crate::fs::sync_dirs(&dirs);
         fs::rename(entry.keep(), &path)?;
@@ -1313,6 +1370,25 @@ mod tests {
             .unpacked_into(&Digest::of(b"other"), &other)
             .unwrap()
             .is_none());
+    }
+
+    #[test]
+    fn a_landing_unpack_is_moved_into_the_cache_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let landing = cache.landing_dir().unwrap();
+        assert!(cache.is_landing(landing.path()));
+        assert!(!cache.is_landing(tmp.path()));
+        let unpacked = staged(landing.path());
+        let digest = Digest::of(b"the archive");
+        let entry = cache.move_unpacked(landing.path(), &unpacked).unwrap();
+        assert!(!landing.path().exists(), "nothing left to delete");
+        cache.keep_flushed(entry, &digest).unwrap();
+        let dest = tmp.path().join("again");
+        fs::create_dir(&dest).unwrap();
+        let back = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
+        assert_eq!(back.unpacked.files, unpacked.files);
+        assert!(dest.join("pkg-1.0.0/empty").is_dir());
     }
 
     #[cfg(unix)]

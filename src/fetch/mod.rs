@@ -107,9 +107,10 @@ pub struct Fetcher {
     /// `keep_downloads`, once the packages they hold were accepted, so an
     /// archive refused at any later stage leaves the cache as it was.
     downloads: std::sync::Mutex<Vec<(tempfile::NamedTempFile, crate::verify::Digest)>>,
-    /// Verified unpacks linked into the cache's temporary directory, kept
-    /// the same way.
-    unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest)>>,
+    /// Verified unpacks linked (or moved) into the cache's temporary
+    /// directory, kept the same way; `true`: moved whole from a landing
+    /// directory, its files flushed by the unpack.
+    unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest, bool)>>,
     /// Packages linked from the cache, by their root: the files that need
     /// no flush (see `durable_files`).
     durable: std::sync::Mutex<
@@ -149,8 +150,12 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
-        for (entry, digest) in unpacked {
-            let _ = self.cache.keep(entry, &digest);
+        for (entry, digest, flushed) in unpacked {
+            let _ = if flushed {
+                self.cache.keep_flushed(entry, &digest)
+            } else {
+                self.cache.keep(entry, &digest)
+            };
         }
         self.cache.tidy();
     }
@@ -180,7 +185,9 @@ impl Fetcher {
 
     /// Streams the archive of `job` into the empty directory `dest`,
     /// verifying it on the way. Nothing in `dest` may be used unless this
-    /// returns `Ok`.
+    /// returns `Ok`. When `dest` is one of the cache's landing directories
+    /// (`Cache::landing_dir`), a verified package moves from it into the
+    /// cache and nothing of it stays in `dest`.
     pub fn fetch_unpack(
         &self,
         job: &Job,
@@ -333,11 +340,21 @@ impl Fetcher {
                 .insert(unpacked.root.clone(), flushed);
         }
         if let (true, Ok(unpacked)) = (link, &result) {
-            if let Ok(entry) = self.cache.link_unpacked(dest, unpacked) {
-                self.unpacked
-                    .lock()
-                    .expect("unpacked lock")
-                    .push((entry, job.expected.blake3));
+            // A landing directory (a download before the root is locked)
+            // is the cache's alone: moved whole, not linked file by file
+            // and then deleted.
+            let moved = self.cache.is_landing(dest);
+            let entry = if moved {
+                self.cache.move_unpacked(dest, unpacked)
+            } else {
+                self.cache.link_unpacked(dest, unpacked)
+            };
+            if let Ok(entry) = entry {
+                self.unpacked.lock().expect("unpacked lock").push((
+                    entry,
+                    job.expected.blake3,
+                    moved,
+                ));
             }
         }
         result
