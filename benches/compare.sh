@@ -11,7 +11,8 @@
 #   NO_NETNS=1   do not re-run inside a private network namespace
 #   NO_HYPERFINE=1  time with the date +%s.%N loop even if hyperfine is installed
 #   ORLA_BIN=path   time this orla binary instead of building one
-#   ONLY=regex   run only the cases whose label matches (grep -E), e.g.
+#   ONLY=regex   run only the cases whose package and label ("bench-large
+#                orla warm") match (grep -E), e.g. ONLY='bench-large.*warm', or
 #                ONLY='one command' LARGE_MIB=0 ROOT_TOOLS=0 for the many-tools pair
 #
 # What it does, every time from scratch:
@@ -289,6 +290,14 @@ for d in "\$@"; do [ -e "\$d" ] && mv "\$d" "$TRASH/\$(date +%s%N)-\$RANDOM"; do
 sync
 EOF
 ASIDE="bash $WORK/aside"
+# A fresh home that keeps the user's receipt key (saved at the first call).
+cat >"$WORK/fresh-home" <<EOF
+h=\$1 k=\$2
+[ -f "\$k" ] || [ ! -f "\$h/receipt.key" ] || cp "\$h/receipt.key" "\$k"
+$ASIDE "\$h"
+[ ! -f "\$k" ] || { mkdir -p "\$h" && cp "\$k" "\$h/"; }
+EOF
+FRESH_HOME="bash $WORK/fresh-home"
 
 # The roots of the big-root cases, made once (untimed): one with bench-small
 # alone, one with ROOT_TOOLS tools and bench-small.
@@ -333,8 +342,10 @@ for name in $PACKAGES; do
     add "orla (no fsync)" "$name" "$ASIDE $r/orla" "$orla_env $EMD $orla_install" \
       "echo $r/orla/home/tools/$name/1.0.0/data/blob-00" "$runs"
   fi
-  # Warm: the cache of the checking install (and of the warm-up) is kept.
-  add "orla warm" "$name" "$ASIDE $r/orla-warm/home" \
+  # Warm: the cache of the checking install (and of the warm-up) is kept,
+  # and so is the user's receipt key (the user's own, not the target's: it
+  # MACs the cache's stamps); the rest of the home is fresh.
+  add "orla warm" "$name" "$FRESH_HOME $r/orla-warm/home $r/orla-warm/receipt.key" \
     "ORLA_HOME=$r/orla-warm/home ORLA_CACHE_DIR=$r/orla-warm/cache $orla_install" \
     "echo $r/orla-warm/home/tools/$name/1.0.0/data/blob-00" "$runs"
   if [[ -n "${UV_BIN:-}" ]]; then
@@ -405,7 +416,7 @@ say "== orla $("$ORLA" --version | cut -d' ' -f2), uv ${UV_BIN:+$("$UV_BIN" --ve
 i=0
 for c in "${CASES[@]}"; do
   IFS='|' read -r label name prep cmd check runs <<<"$c"
-  [[ -z "${ONLY:-}" ]] || grep -qE -- "$ONLY" <<<"$label" || continue
+  [[ -z "${ONLY:-}" ]] || grep -qE -- "$ONLY" <<<"$name $label" || continue
   i=$((i + 1))
   json="$WORK/result-$i.json"
   # One untimed install first, to check that it works and installs the right bytes.
