@@ -345,6 +345,8 @@ fn unpack_tar(
     let mut seen = std::collections::HashSet::new();
     let mut files: BTreeMap<String, FileRecord> = BTreeMap::new();
     let mut total: u64 = 0;
+    // One buffer for every file's bytes on their way from the tar to disk.
+    let mut buf = vec![0u8; 64 * 1024];
     let mut dirs = Dirs {
         root: dest,
         made: std::collections::HashSet::new(),
@@ -415,8 +417,8 @@ fn unpack_tar(
         }
         let read = || consumed.load(Ordering::Relaxed);
         let budget = || limits.budget(read()).saturating_sub(total);
-        let record =
-            write_file(&mut entry, &target, executable, budget, flusher).map_err(|e| match e {
+        let record = write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
+            .map_err(|e| match e {
                 WriteError::TooLarge => UnpackError::TooLarge {
                     limit: limits.budget(read()),
                 },
@@ -631,6 +633,7 @@ fn write_file(
     executable: bool,
     budget: impl Fn() -> u64,
     flusher: &Flusher,
+    buf: &mut [u8],
 ) -> Result<FileRecord, WriteError> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
@@ -642,9 +645,8 @@ fn write_file(
     let mut file = options.open(target).map_err(WriteError::Write)?;
     let mut hasher = blake3::Hasher::new();
     let mut size: u64 = 0;
-    let mut buf = vec![0u8; 64 * 1024];
     loop {
-        let n = src.read(&mut buf).map_err(WriteError::Read)?;
+        let n = src.read(buf).map_err(WriteError::Read)?;
         if n == 0 {
             break;
         }
