@@ -290,10 +290,13 @@ for d in "\$@"; do [ -e "\$d" ] && mv "\$d" "$TRASH/\$(date +%s%N)-\$RANDOM"; do
 sync
 EOF
 ASIDE="bash $WORK/aside"
-# A fresh home that keeps the user's receipt key (saved at the first call).
+# A fresh home that keeps the user's receipt key (saved at the first call,
+# after the checking install, which is then left 2 s to settle: a cached
+# file is stamped only once it is 2 s old, as a cache from an earlier
+# command is; docs/cache.md).
 cat >"$WORK/fresh-home" <<EOF
 h=\$1 k=\$2
-[ -f "\$k" ] || [ ! -f "\$h/receipt.key" ] || cp "\$h/receipt.key" "\$k"
+[ -f "\$k" ] || [ ! -f "\$h/receipt.key" ] || { cp "\$h/receipt.key" "\$k" && sleep 2; }
 $ASIDE "\$h"
 [ ! -f "\$k" ] || { mkdir -p "\$h" && cp "\$k" "\$h/"; }
 EOF
