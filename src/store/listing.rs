@@ -58,7 +58,7 @@ pub fn missing(root: &InstallRoot, entries: &[InstalledEntry]) -> Vec<bool> {
             let path = Path::new(&e.entrypoint);
             match (&dir, path.strip_prefix(&root.tools_dir)) {
                 (Some(dir), Ok(relative)) => {
-                    exists_at(dir, relative).map_or(!path.exists(), |e| !e)
+                    exists_at(dir, relative).map_or_else(|| !path.exists(), |e| !e)
                 }
                 _ => !path.exists(),
             }
