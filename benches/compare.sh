@@ -44,7 +44,7 @@
 # (every file flushed before the rename into place) costs. It is a
 # measurement, not a mode orla offers.
 #
-# "curl | b3sum + tar xz" is the plain one-pass pipeline, no package manager
+# "curl + b3sum + tar xz" is the plain one-pass pipeline, no package manager
 # (`curl URL | tee >(b3sum) | tar xz`, when b3sum and curl are installed):
 # the floor an install that hashes and unpacks while it downloads is held to.
 # It flushes nothing either.
@@ -364,7 +364,7 @@ for name in $PACKAGES; do
       "ls -d $r/uv-warm/venv/lib/python*/site-packages/$mod/data/blob-00" "$runs"
   fi
   if [[ -n "$B3SUM" && -n "$CURL" ]]; then
-    add "curl | b3sum + tar xz" "$name" "$ASIDE $r/pipeline && mkdir -p $r/pipeline" \
+    add "curl + b3sum + tar xz" "$name" "$ASIDE $r/pipeline && mkdir -p $r/pipeline" \
       "bash $WORK/pipeline $BASE/orla/archives/$name/$name-1.0.0.tar.gz $r/pipeline" \
       "echo $r/pipeline/$name-1.0.0/data/blob-00" "$runs"
   fi
