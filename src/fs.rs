@@ -152,6 +152,12 @@ struct FlushState {
 /// rather than piling up descriptors.
 const BACKGROUND_FLUSHES: usize = 4;
 const FLUSH_QUEUE: usize = 64;
+/// Files waiting in the queues of all of a process's flushers together: a
+/// command unpacking many packages at once must not run out of descriptors
+/// (1,024 by default on many systems). Past it a file is flushed on the
+/// caller's thread instead.
+const MAX_QUEUED: usize = 256;
+static QUEUED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl Flusher {
     pub fn new() -> Flusher {
@@ -167,16 +173,17 @@ impl Flusher {
                         break; // the queue was closed
                     };
                     use std::sync::atomic::Ordering;
-                    if state.abandoned.load(Ordering::Relaxed) {
-                        continue;
+                    if !state.abandoned.load(Ordering::Relaxed) {
+                        if let Err(e) = file.sync_all() {
+                            state
+                                .failed
+                                .lock()
+                                .expect("flush error lock")
+                                .get_or_insert((path, e));
+                        }
                     }
-                    if let Err(e) = file.sync_all() {
-                        state
-                            .failed
-                            .lock()
-                            .expect("flush error lock")
-                            .get_or_insert((path, e));
-                    }
+                    drop(file);
+                    QUEUED.fetch_sub(1, Ordering::Relaxed);
                 })
             })
             .collect();
@@ -188,14 +195,30 @@ impl Flusher {
     }
 
     /// Queues `file` (written in full, found at `path`) to be flushed;
-    /// waits only while the queue is full. Fails early when an earlier
-    /// flush failed.
+    /// waits only while the queue is full, and flushes it right here when
+    /// the process has `MAX_QUEUED` files waiting already. Fails early when
+    /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
-        if let Some(queue) = &self.queue {
-            let _ = queue.send((file, path));
+        use std::sync::atomic::Ordering;
+        if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
+            QUEUED.fetch_sub(1, Ordering::Relaxed);
+            return file.sync_all().map_err(|e| (path, e));
+        }
+        match &self.queue {
+            Some(queue) => {
+                if let Err(unsent) = queue.send((file, path)) {
+                    QUEUED.fetch_sub(1, Ordering::Relaxed);
+                    let (file, path) = unsent.0;
+                    return file.sync_all().map_err(|e| (path, e));
+                }
+            }
+            None => {
+                QUEUED.fetch_sub(1, Ordering::Relaxed);
+                return file.sync_all().map_err(|e| (path, e));
+            }
         }
         Ok(())
     }
@@ -283,6 +306,26 @@ mod tests {
         assert_eq!(err.to_string(), "disk on fire");
         let missing = tempfile::tempdir().unwrap().path().join("gone");
         assert!(sync_files(&[missing]).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn past_the_process_wide_cap_a_file_is_flushed_at_once() {
+        use std::sync::atomic::Ordering;
+        let flusher = Flusher::new();
+        // As if other unpacks held MAX_QUEUED descriptors in their queues.
+        QUEUED.fetch_add(MAX_QUEUED, Ordering::Relaxed);
+        let (reader, _writer) = io::pipe().unwrap();
+        let pipe = fs::File::from(std::os::fd::OwnedFd::from(reader));
+        let now = flusher.flush(pipe, PathBuf::from("the pipe"));
+        QUEUED.fetch_sub(MAX_QUEUED, Ordering::Relaxed);
+        let (path, _) = now.unwrap_err();
+        assert_eq!(
+            path,
+            PathBuf::from("the pipe"),
+            "flushed (and failed) at once"
+        );
+        flusher.finish().unwrap();
     }
 
     #[cfg(unix)]
