@@ -320,7 +320,7 @@ fn parse_ttl_value(value: &serde_yaml::Value) -> Result<Duration, SettingError> 
 }
 
 /// A size in bytes: a whole number, or a string such as `500M` or `2G`
-/// (`crate::fetch::parse_size`).
+/// (`crate::size::parse_size`).
 fn parse_size_value(value: &serde_yaml::Value) -> Result<u64, SettingError> {
     let text = match value {
         serde_yaml::Value::Number(n) => n.to_string(),
@@ -330,7 +330,7 @@ fn parse_size_value(value: &serde_yaml::Value) -> Result<u64, SettingError> {
             .trim()
             .to_string(),
     };
-    crate::fetch::parse_size(&text).map_err(|e| SettingError::Size { text: e.text })
+    crate::size::parse_size(&text).map_err(|e| SettingError::Size { text: e.text })
 }
 
 /// Parses `90`, `90s`, `10m`, `2h` or `1d`.

@@ -32,6 +32,7 @@ pub mod project;
 pub mod resolve;
 pub mod root;
 pub mod search;
+pub mod size;
 pub mod store;
 pub mod unpack;
 pub mod verify;
