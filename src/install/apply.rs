@@ -221,6 +221,12 @@ pub(crate) fn apply(
         })
         .collect();
     let paths = store.commit_all(&staged, force)?;
+    // The staging directories the packages were renamed out of are empty
+    // (or gone): removed at once, as each removal may wait for the disk (a
+    // freed block is discarded where the filesystem is mounted so).
+    super::workers::map(&ready, |(dir, ..)| {
+        let _ = std::fs::remove_dir(dir.path());
+    });
     let done = ready
         .iter()
         .zip(paths)

@@ -236,9 +236,19 @@ impl<'a> Store<'a> {
     /// returns the journal lines naming the copies: `file NAME ASIDE`, or
     /// `file NAME -` for a file that does not exist yet.
     fn back_up_state_files(&self) -> Result<String, StoreError> {
+        let files = self.state_files();
+        // No directory for copies when there is nothing to copy: making
+        // and removing one costs a block allocated and freed (a discard
+        // where the filesystem is mounted with it).
+        if !files.iter().any(|(_, path)| path.is_file()) {
+            return Ok(files
+                .iter()
+                .map(|(name, _)| format!("file {name} -\n"))
+                .collect());
+        }
         let aside = self.staging_dir()?.keep();
         let mut lines = String::new();
-        for (name, path) in self.state_files() {
+        for (name, path) in files {
             if path.is_file() {
                 let copy = aside.join(name);
                 fs::copy(&path, &copy)
