@@ -70,7 +70,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
     let spec = Spec::parse(&name)?;
     let root = ctx.root()?;
     let mut installed: Vec<semver::Version> = root
-        .scan(ctx.reporter.as_ref())?
+        .scan_names(&[name.as_str()], ctx.reporter.as_ref())?
         .into_iter()
         .filter(|p| p.receipt.name == name)
         .map(|p| p.receipt.version)

@@ -31,14 +31,16 @@ pub fn uninstall(ctx: &Context, specs: &[Spec]) -> Result<(), Error> {
     };
     // A spec that names nothing fails before the root is locked (which
     // would create its state directory): a failing command changes nothing.
-    let unlocked = root.scan(&crate::progress::Silent)?;
+    // Only the named tools' directories are read, not the whole root.
+    let named: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+    let unlocked = root.scan_names(&named, &crate::progress::Silent)?;
     decide(specs, &unlocked, read_lock()?.as_ref(), project.as_ref())?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     // Decided again under the lock: another orla may have changed the root.
-    let installed = root.scan(reporter)?;
+    let installed = root.scan_names(&named, reporter)?;
     let lock = read_lock()?;
     let (doomed, forget) = decide(specs, &installed, lock.as_ref(), project.as_ref())?;
     // The orla.yaml edit is prepared first: if it is refused, nothing changes.

@@ -35,7 +35,7 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
     let reporter = ctx.reporter.as_ref();
     let installed_of = |reporter: &dyn crate::progress::Reporter| -> Result<Vec<Installed>, Error> {
         let installed: Vec<Installed> = root
-            .scan(reporter)?
+            .scan_names(&[spec.name.as_str()], reporter)?
             .into_iter()
             .filter(|p| p.receipt.name == spec.name)
             .collect();

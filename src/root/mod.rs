@@ -233,6 +233,40 @@ impl InstallRoot {
         Ok(out)
     }
 
+    /// The packages of the tools `names` alone, as [`scan`](Self::scan)
+    /// gives them: what a command about some tools (uninstall, use, info)
+    /// reads of a root of a thousand.
+    pub fn scan_names(
+        &self,
+        names: &[&str],
+        reporter: &dyn Reporter,
+    ) -> Result<Vec<Installed>, StoreError> {
+        let key = self.key_state();
+        let mut names: Vec<&str> = names.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        let mut out = Vec::new();
+        for name in names {
+            if names::validate_name(name).is_err() {
+                continue;
+            }
+            let dir = self.tools_dir.join(name);
+            if !dir.is_dir() {
+                continue;
+            }
+            for (_, dir) in versions_in(&dir)? {
+                match self.load(dir, &key) {
+                    Ok(pkg) => out.push(pkg),
+                    Err((dir, why)) => reporter.warn(&skipping(&dir, &why)),
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
+        });
+        Ok(out)
+    }
+
     /// Reads the package at `dir` (one of [`package_dirs`](Self::package_dirs))
     /// if it has a readable receipt and tool.yaml and the receipt is bound to
     /// this root; else the directory and why not (for [`skipping`]).
@@ -279,22 +313,27 @@ impl NameDir {
 
     /// Its `<version>/` directories whose version is valid, sorted by version.
     pub fn versions(&self) -> Result<Vec<(semver::Version, PathBuf)>, StoreError> {
-        let path = self.entry.path();
-        let versions = fs::read_dir(&path).map_err(StoreError::io("cannot read", &path))?;
-        let mut out = Vec::new();
-        for v in versions {
-            let v = v.map_err(StoreError::io("cannot read", &path))?;
-            let text = v.file_name().to_string_lossy().into_owned();
-            let Ok(version) = names::parse_version(&text) else {
-                continue;
-            };
-            if !text.starts_with('.') && is_dir(&v) {
-                out.push((version, v.path()));
-            }
-        }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(out)
+        versions_in(&self.entry.path())
     }
+}
+
+/// The `<version>/` directories of the name directory `path` whose version
+/// is valid, sorted by version.
+fn versions_in(path: &Path) -> Result<Vec<(semver::Version, PathBuf)>, StoreError> {
+    let versions = fs::read_dir(path).map_err(StoreError::io("cannot read", path))?;
+    let mut out = Vec::new();
+    for v in versions {
+        let v = v.map_err(StoreError::io("cannot read", path))?;
+        let text = v.file_name().to_string_lossy().into_owned();
+        let Ok(version) = names::parse_version(&text) else {
+            continue;
+        };
+        if !text.starts_with('.') && is_dir(&v) {
+            out.push((version, v.path()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
 }
 
 /// The warning for a package directory [`InstallRoot::load`] refused.

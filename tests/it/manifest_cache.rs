@@ -209,3 +209,34 @@ fn an_edit_inside_a_package_waits_for_verify_or_a_reinstall() {
         Some(genuine.as_str())
     );
 }
+
+/// Uninstall, use and info read only the directories of the tools they
+/// name, not every package of the root: a directory orla refuses under
+/// another name is reported once, by the manifest's rewrite, or (by info,
+/// which writes nothing) not at all.
+#[test]
+fn commands_about_some_tools_read_only_their_directories() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "json-query"]).success();
+    t.run(&["install", "fs-read@1.2"]).success();
+    let planted = t.tools_dir().join("planted/1.0.0");
+    std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(t.tools_dir().join("fs-read/1.2.1"))
+        .arg(&planted)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let warning = format!("skipping {}", planted.display());
+    let times = |stderr: &str| stderr.matches(&warning).count();
+    let run = t.run(&["use", "fs-read@1.1"]);
+    run.success();
+    assert_eq!(times(&run.stderr), 1, "{}", run.stderr);
+    let run = t.run(&["uninstall", "json-query"]);
+    run.success();
+    assert_eq!(times(&run.stderr), 1, "{}", run.stderr);
+    let run = t.run(&["info", "fs-read"]);
+    assert_eq!(times(&run.stderr), 0, "{}", run.stderr);
+    assert!(run.stdout.contains("1.1.0"), "{}", run.stdout);
+}
