@@ -13,6 +13,8 @@
 #   install, root just copied  the same into a fresh copy of the filled root
 #                              at the same path (every file a new inode, so
 #                              nothing orla remembered about the root holds)
+#   uninstall one tool         the same tool, installed again (untimed) before
+#                              each run
 #   list --json                the root unchanged between runs
 # It prints the median of each and the ratio big/small. Copies replaced are
 # moved aside, not deleted (ext4 delays the reuse of freed inodes).
@@ -87,6 +89,9 @@ def copied(root):
 def uninstalled(root):
     run(root, ["uninstall", "bench-one", "-q"], quiet=True)
     os.sync()
+def installed(root):
+    run(root, ["install", "bench-one", "--registry", index, "-y", "-q"], quiet=True)
+    os.sync()
 def timed(root, argv, prepare):
     times = []
     for i in range(runs + 1):
@@ -101,6 +106,7 @@ install = ["install", "bench-one", "--registry", index, "-y", "-q"]
 cases = [
     ("install one tool, root in use", install, uninstalled),
     ("install one tool, root just copied", install, copied),
+    ("uninstall one tool", ["uninstall", "bench-one", "-q"], installed),
     ("list --json", ["list", "--json"], None),
 ]
 print("| case | 1 tool | %d tools | ratio |" % n)
