@@ -97,6 +97,7 @@ pub fn stderr_color(forced: Option<bool>) -> bool {
 pub struct Context {
     pub home: PathBuf,
     pub cache_dir: PathBuf,
+    cache: Cache,
     /// `ORLA_CACHE_MAX_SIZE`, else config.yaml's `cache_max_size`, in bytes.
     pub cache_max_size: Option<u64>,
     pub cwd: PathBuf,
@@ -213,9 +214,13 @@ impl Context {
                 .clone()
                 .unwrap_or_else(|| Some(crate::config::PUBLIC_REGISTRY.to_string())),
         };
+        // The receipt key MACs the stamps that spare a reinstall reading
+        // every cached file back (fetch::cache::stamps).
+        let cache = Cache::new(&cache_dir).with_key_file(home.join(crate::root::binding::KEY_FILE));
         Ok(Context {
             public_registry,
             home,
+            cache,
             cache_dir,
             cache_max_size,
             config,
@@ -254,10 +259,10 @@ impl Context {
         }
     }
 
+    /// The download cache: one for the whole command, so that what one
+    /// stage put in it (and knows about it) the next stage sees.
     pub fn cache(&self) -> Cache {
-        // The receipt key MACs the stamps that spare a reinstall reading
-        // every cached file back (fetch::cache::stamps).
-        Cache::new(&self.cache_dir).with_key_file(self.home.join(crate::root::binding::KEY_FILE))
+        self.cache.clone()
     }
 
     /// How git registries may be fetched in this run.

@@ -31,7 +31,7 @@
 //!   installed). `landing-*` directories hold a download being unpacked
 //!   before the root is locked.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -56,6 +56,15 @@ pub struct Cache {
     /// The user's secret key (the receipt key), read when first needed:
     /// the stamps of unpacked entries are MACed with it (see `stamps`).
     key: std::sync::Arc<KeyFile>,
+    /// The stamps of the entries this process put in place, taken as it
+    /// put them there, shared by every clone of this `Cache`. A package
+    /// downloaded before the root's lock (`install::prefetch`) was verified
+    /// by its unpack moments before it is linked back into staging: its
+    /// files are trusted while their stamps are unchanged, as the files of
+    /// a package unpacked straight into staging are, instead of being read
+    /// back a second time in the same command. Not written anywhere: a
+    /// later command trusts only the MACed stamps of settled files.
+    made: std::sync::Arc<Mutex<HashMap<Digest, Vec<Option<stamps::Stamp>>>>>,
 }
 
 impl Cache {
@@ -63,6 +72,7 @@ impl Cache {
         Cache {
             dir: dir.to_path_buf(),
             key: Default::default(),
+            made: Default::default(),
         }
     }
 
@@ -219,8 +229,12 @@ impl Cache {
         }
         crate::fs::sync_files(&files)?;
         crate::fs::sync_dirs(&dirs);
+        let made = made_stamps(entry.path());
         fs::rename(entry.keep(), &path)?;
         crate::fs::sync_dir(&self.unpacked());
+        if let Some(made) = made {
+            self.made.lock().expect("made lock").insert(*digest, made);
+        }
         Ok(())
     }
 
@@ -235,7 +249,8 @@ impl Cache {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Damaged::Io(e)),
         };
-        let result = link_back(&path, &bytes, dest, self.key.get());
+        let made = self.made.lock().expect("made lock").remove(digest);
+        let result = link_back(&path, &bytes, dest, self.key.get(), made);
         match &result {
             Err(Damaged::Content(_)) => {
                 let _ = fs::remove_dir_all(&path);
@@ -383,11 +398,30 @@ impl std::fmt::Display for Damaged {
     }
 }
 
+/// The stamps of the files of the entry at `entry`, in its record's order
+/// (see `Cache::made`); None if one cannot be read.
+fn made_stamps(entry: &Path) -> Option<Vec<Option<stamps::Stamp>>> {
+    let record: Entry = serde_json::from_slice(&fs::read(entry.join(FILES)).ok()?).ok()?;
+    let root = entry.join(TREE).join(&record.root);
+    record
+        .files
+        .keys()
+        .map(|rel| {
+            Some(stamps::Stamp::of(
+                &fs::symlink_metadata(root.join(rel)).ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// `made`: the stamps this process took of the entry's files as it put the
+/// entry in place (`Cache::made`), trusted as the MACed ones are.
 fn link_back(
     entry: &Path,
     record_bytes: &[u8],
     dest: &Path,
     key: Option<&[u8; 32]>,
+    made: Option<Vec<Option<stamps::Stamp>>>,
 ) -> Result<Linked, Damaged> {
     let damaged = |m: String| Damaged::Content(m);
     // Taken before any file is looked at: a stamp is kept only for a file
@@ -395,8 +429,12 @@ fn link_back(
     let now = stamps::now_ns();
     let record: Entry =
         serde_json::from_slice(record_bytes).map_err(|e| damaged(format!("{FILES}: {e}")))?;
-    let old_stamps = key
-        .and_then(|k| stamps::read(k, entry, record_bytes))
+    let made = made.filter(|s| s.len() == record.files.len());
+    // Only the MACed stamps of settled files are kept on disk: those taken
+    // in this process are not merged into what is written back below.
+    let from_made = made.is_some();
+    let old_stamps = made
+        .or_else(|| key.and_then(|k| stamps::read(k, entry, record_bytes)))
         .filter(|s| s.len() == record.files.len());
     // The record names paths as an archive would: checked the same way, so
     // a damaged record cannot reach outside the staging directory.
@@ -491,7 +529,9 @@ fn link_back(
     let fresh = fresh.into_inner().expect("stamps lock");
     let hashed = fresh.len();
     if let (Some(key), false) = (key, fresh.is_empty()) {
-        let mut all = old_stamps.unwrap_or_else(|| vec![None; record.files.len()]);
+        let mut all = old_stamps
+            .filter(|_| !from_made)
+            .unwrap_or_else(|| vec![None; record.files.len()]);
         for (i, stamp) in fresh {
             all[i] = stamp;
         }
@@ -1414,7 +1454,51 @@ mod tests {
         }
         let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
         cache.keep(entry, digest).unwrap();
-        cache
+        later(&cache)
+    }
+
+    /// The same cache as a later command sees it: without the stamps this
+    /// one took of the entries it put in place.
+    fn later(cache: &Cache) -> Cache {
+        Cache {
+            made: Default::default(),
+            ..cache.clone()
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_put_in_place_by_this_command_is_linked_back_unread_until_a_file_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(&tmp.path().join("cache"));
+        let keep_landed = |digest: &Digest| {
+            let landing = cache.landing_dir().unwrap();
+            let unpacked = staged(landing.path());
+            let entry = cache.move_unpacked(landing.path(), &unpacked).unwrap();
+            cache.keep_flushed(entry, digest).unwrap();
+        };
+        let digest = Digest::of(b"the archive");
+        keep_landed(&digest);
+        let linked = use_entry(&cache, &digest, tmp.path(), "one").unwrap();
+        assert_eq!(linked.hashed, 0, "verified by this command's unpack");
+        assert_eq!(
+            fs::read(tmp.path().join("one/pkg-1.0.0/bin/run")).unwrap(),
+            b"#!/bin/sh\n"
+        );
+        // Not written down: a later command reads the fresh files back.
+        assert!(!cache.unpacked_path(&digest).join("stamps").exists());
+        let again = use_entry(&later(&cache), &digest, tmp.path(), "two").unwrap();
+        assert_eq!(again.hashed, 2);
+
+        // A file changed between the two is read, and the change caught.
+        let other = Digest::of(b"another archive");
+        keep_landed(&other);
+        let cached = cache.unpacked_path(&other).join("tree/pkg-1.0.0/tool.yaml");
+        fs::write(&cached, "name: pkg\nmore: yes\n").unwrap();
+        assert!(matches!(
+            use_entry(&cache, &other, tmp.path(), "three"),
+            Err(Damaged::Content(_))
+        ));
     }
 
     fn backdate(path: &Path) {
@@ -1542,6 +1626,7 @@ mod tests {
         }
         let made = unkeyed.link_unpacked(&stage, &unpacked).unwrap();
         unkeyed.keep(made, &digest).unwrap();
+        let unkeyed = later(&unkeyed);
         for name in ["three", "four"] {
             assert_eq!(
                 use_entry(&unkeyed, &digest, tmp.path(), name)
@@ -1562,6 +1647,7 @@ mod tests {
         let cache = Cache::new(&tmp.path().join("cache")).with_key_file(key);
         let digest = Digest::of(b"the archive");
         keep_staged(&cache, &tmp.path().join("stage"), &digest);
+        let cache = later(&cache);
         // An edit within the same tick of the clock could keep the stamp:
         // files this fresh are read every time until they settle.
         for name in ["one", "two"] {
