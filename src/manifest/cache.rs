@@ -55,7 +55,10 @@ use crate::root::InstallRoot;
 
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
-const HEADER: &str = "orla manifest cache 2 ";
+const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
+    header: "orla manifest cache 2 ",
+    purpose: b"orla manifest cache v2\0",
+};
 /// How long ago a name directory must have last changed for its stamp to
 /// be trusted: longer than any filesystem's timestamp tick.
 pub const SETTLE_NS: i64 = 2_000_000_000;
@@ -143,16 +146,6 @@ fn generator() -> String {
     format!("orla {}", env!("CARGO_PKG_VERSION"))
 }
 
-fn mac(key: &[u8; 32], state_dir: &Path, json: &[u8]) -> String {
-    let mut hasher = blake3::Hasher::new_keyed(key);
-    hasher.update(b"orla manifest cache v2\0");
-    let dir = state_dir.as_os_str().as_encoded_bytes();
-    hasher.update(&(dir.len() as u64).to_le_bytes());
-    hasher.update(dir);
-    hasher.update(json);
-    hasher.finalize().to_hex().to_string()
-}
-
 impl Cache {
     /// The root's cache; empty when there is none, it is not this orla's,
     /// its MAC is wrong or the manifest changed since it was written.
@@ -238,7 +231,7 @@ impl Cache {
             names,
         };
         let json = serde_json::to_vec(&file).expect("the cache serialises");
-        let head = format!("{HEADER}{}\n", mac(&key, &root.state_dir, &json));
+        let head = SEAL.head(&key, &root.state_dir, &json);
         // A cache that cannot be written costs the next command a full scan;
         // an old one left in place names another manifest.
         let written = write_unsynced(&root.state_dir, &path, |f| {
@@ -255,19 +248,7 @@ impl Cache {
 /// genuine, this orla's, for this tools_dir and for the manifest on disk.
 fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, String)> {
     let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
-    let newline = bytes.iter().position(|&b| b == b'\n')?;
-    let (head, json) = (&bytes[..newline], &bytes[newline + 1..]);
-    let expected = format!("{HEADER}{}", mac(key, &root.state_dir, json));
-    // Compared in constant time: the MAC is what keeps forged entries out.
-    let same = head.len() == expected.len()
-        && head
-            .iter()
-            .zip(expected.as_bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0;
-    if !same {
-        return None;
-    }
+    let json = SEAL.open(key, &root.state_dir, &bytes)?;
     let file: CacheFile = serde_json::from_slice(json).ok()?;
     if file.generator != generator() || file.tools_dir != root.tools_dir {
         return None;

@@ -6,6 +6,8 @@
 //! directory and nothing is renamed into place before `Verifier::finish`
 //! says the digest and size match.
 
+pub mod seal;
+
 use std::fmt;
 use std::io::{self, Read};
 use std::str::FromStr;

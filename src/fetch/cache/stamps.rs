@@ -40,7 +40,10 @@ use serde::{Deserialize, Serialize};
 
 /// The stamps file, in the entry's directory.
 const STAMPS: &str = "stamps";
-const HEADER: &str = "orla cache stamps 1 ";
+const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
+    header: "orla cache stamps 1 ",
+    purpose: b"orla cache stamps v1\0",
+};
 /// How old a file's modification time must be for the file to be stamped:
 /// longer than any filesystem's timestamp tick.
 pub const SETTLE_NS: i64 = 2_000_000_000;
@@ -113,33 +116,11 @@ struct File {
     stamps: Vec<Option<Stamp>>,
 }
 
-fn mac(key: &[u8; 32], entry: &Path, json: &[u8]) -> String {
-    let mut hasher = blake3::Hasher::new_keyed(key);
-    hasher.update(b"orla cache stamps v1\0");
-    let path = entry.as_os_str().as_encoded_bytes();
-    hasher.update(&(path.len() as u64).to_le_bytes());
-    hasher.update(path);
-    hasher.update(json);
-    hasher.finalize().to_hex().to_string()
-}
-
 /// The stamps of the entry at `entry` whose record is `record`, if it has
 /// any that this key wrote for this entry and this record.
 pub fn read(key: &[u8; 32], entry: &Path, record: &[u8]) -> Option<Vec<Option<Stamp>>> {
     let bytes = fs::read(entry.join(STAMPS)).ok()?;
-    let newline = bytes.iter().position(|&b| b == b'\n')?;
-    let (head, json) = (&bytes[..newline], &bytes[newline + 1..]);
-    let expected = format!("{HEADER}{}", mac(key, entry, json));
-    // Compared in constant time: the MAC is what keeps forged stamps out.
-    let same = head.len() == expected.len()
-        && head
-            .iter()
-            .zip(expected.as_bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0;
-    if !same {
-        return None;
-    }
+    let json = SEAL.open(key, entry, &bytes)?;
     let file: File = serde_json::from_slice(json).ok()?;
     (file.record == blake3::hash(record).to_hex().as_str()).then_some(file.stamps)
 }
@@ -161,7 +142,7 @@ pub fn write(
     let mut tmp = tempfile::Builder::new()
         .prefix(".stamps-")
         .tempfile_in(entry)?;
-    tmp.write_all(format!("{HEADER}{}\n", mac(key, entry, &json)).as_bytes())?;
+    tmp.write_all(SEAL.head(key, entry, &json).as_bytes())?;
     tmp.write_all(&json)?;
     tmp.persist(entry.join(STAMPS)).map_err(|e| e.error)?;
     Ok(())
