@@ -219,9 +219,20 @@ impl InstallRoot {
     /// (see [`binding`]), sorted by name and version. Directories orla did
     /// not install here are reported and skipped: they are never served.
     pub fn scan(&self, reporter: &dyn Reporter) -> Result<Vec<Installed>, StoreError> {
+        let dirs = self.package_dirs()?.into_iter().map(|(_, _, dir)| dir);
+        Ok(self.load_all(dirs, reporter))
+    }
+
+    /// The packages at `dirs` that load, sorted by name and version; the
+    /// others are reported and skipped.
+    fn load_all(
+        &self,
+        dirs: impl IntoIterator<Item = PathBuf>,
+        reporter: &dyn Reporter,
+    ) -> Vec<Installed> {
         let key = self.key_state();
         let mut out = Vec::new();
-        for (_, _, dir) in self.package_dirs()? {
+        for dir in dirs {
             match self.load(dir, &key) {
                 Ok(pkg) => out.push(pkg),
                 Err((dir, why)) => reporter.warn(&skipping(&dir, &why)),
@@ -230,7 +241,7 @@ impl InstallRoot {
         out.sort_by(|a, b| {
             (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
         });
-        Ok(out)
+        out
     }
 
     /// The packages of the tools `names` alone, as [`scan`](Self::scan)
@@ -241,11 +252,10 @@ impl InstallRoot {
         names: &[&str],
         reporter: &dyn Reporter,
     ) -> Result<Vec<Installed>, StoreError> {
-        let key = self.key_state();
         let mut names: Vec<&str> = names.to_vec();
         names.sort_unstable();
         names.dedup();
-        let mut out = Vec::new();
+        let mut dirs = Vec::new();
         for name in names {
             if names::validate_name(name).is_err() {
                 continue;
@@ -254,17 +264,9 @@ impl InstallRoot {
             if !dir.is_dir() {
                 continue;
             }
-            for (_, dir) in versions_in(&dir)? {
-                match self.load(dir, &key) {
-                    Ok(pkg) => out.push(pkg),
-                    Err((dir, why)) => reporter.warn(&skipping(&dir, &why)),
-                }
-            }
+            dirs.extend(versions_in(&dir)?.into_iter().map(|(_, dir)| dir));
         }
-        out.sort_by(|a, b| {
-            (&a.receipt.name, &a.receipt.version).cmp(&(&b.receipt.name, &b.receipt.version))
-        });
-        Ok(out)
+        Ok(self.load_all(dirs, reporter))
     }
 
     /// Reads the package at `dir` (one of [`package_dirs`](Self::package_dirs))

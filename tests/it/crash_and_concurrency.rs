@@ -54,6 +54,28 @@ fn state(items: &[(&str, &str)]) -> State {
         .collect()
 }
 
+/// After a command killed at some moment: the manifest says the state
+/// before it or after it, and so does the store, unless a journal says a
+/// multi-step command is to be settled by the next run (true then); the
+/// next command settles the store on what the manifest said.
+#[track_caller]
+fn settled_before_or_after(t: &TestContext, context: &str, before: &State, after: &State) -> bool {
+    let seen = manifest_state(t);
+    assert!(
+        seen == *before || seen == *after,
+        "{context}\nthe manifest says {seen:?}"
+    );
+    let raw = store_state(t);
+    let journal = t.tools_dir().join(".orla-staging/journal").exists();
+    assert!(
+        raw == *before || raw == *after || journal,
+        "{context}\nthe store holds {raw:?} and no journal"
+    );
+    assert_consistent(t, context);
+    assert_eq!(store_state(t), seen, "{context}");
+    raw != *before && raw != *after
+}
+
 /// The next command repairs everything: staging cleaned, no pending
 /// marker or temporary files, manifest == store, every package intact.
 #[track_caller]
@@ -343,28 +365,12 @@ fn sigkill_at_random_points_leaves_before_or_after() {
         }
         // The manifest, the runtime's only view, is written atomically: it
         // is the state before or after, whatever the moment of the kill.
-        let seen = manifest_state(&t);
         let context = format!(
             "iteration {i} (seed {seed:#x}): {full:?} killed after {delay} us\nbefore {before:?}\nafter {after:?}"
         );
-        assert!(
-            seen == before || seen == after,
-            "{context}\nthe manifest says {seen:?}"
-        );
-        // The store itself is too, unless a journal says a multi-step
-        // command is to be settled by the next run.
-        let raw = store_state(&t);
-        let journal = t.tools_dir().join(".orla-staging/journal").exists();
-        assert!(
-            raw == before || raw == after || journal,
-            "{context}\nthe store holds {raw:?} and no journal"
-        );
-        if raw != before && raw != after {
+        if settled_before_or_after(&t, &context, &before, &after) {
             settled_by_journal += 1;
         }
-        assert_consistent(&t, &context);
-        // The next command settled the store on what the manifest said.
-        assert_eq!(store_state(&t), seen, "{context}");
     }
     eprintln!(
         "{iterations} iterations: {killed} killed mid-command ({saw_staging} with staging left behind, {settled_by_journal} mid-way through a multi-step command), {finished} finished"
@@ -1029,22 +1035,9 @@ fn sigkill_during_an_install_of_many_tools_leaves_before_or_after() {
         let context = format!(
             "iteration {i} (seed {seed:#x}): {full:?} killed after {delay} us\nbefore {before:?}\nafter {after:?}"
         );
-        let seen = manifest_state(&t);
-        assert!(
-            seen == before || seen == after,
-            "{context}\nthe manifest says {seen:?}"
-        );
-        let raw = store_state(&t);
-        let journal = t.tools_dir().join(".orla-staging/journal").exists();
-        assert!(
-            raw == before || raw == after || journal,
-            "{context}\nthe store holds {raw:?} and no journal"
-        );
-        if raw != before && raw != after {
+        if settled_before_or_after(&t, &context, &before, &after) {
             partial += 1;
         }
-        assert_consistent(&t, &context);
-        assert_eq!(store_state(&t), seen, "{context}");
     }
     eprintln!(
         "{iterations} iterations: {killed} killed, {partial} with only some of the packages in place"
