@@ -1393,14 +1393,7 @@ mod tests {
         std::os::unix::fs::symlink(&secret, &cached).unwrap();
         let dest = tmp.path().join("again");
         fs::create_dir(&dest).unwrap();
-        assert!(matches!(
-            cache.unpacked_into(&digest, &dest),
-            Err(Damaged::Content(_))
-        ));
-        assert!(
-            !cache.unpacked_path(&digest).exists(),
-            "the entry is dropped"
-        );
+        assert_damaged_and_dropped(&cache, &digest, cache.unpacked_into(&digest, &dest));
     }
 
     #[cfg(unix)]
@@ -1495,10 +1488,11 @@ mod tests {
         keep_landed(&other);
         let cached = cache.unpacked_path(&other).join("tree/pkg-1.0.0/tool.yaml");
         fs::write(&cached, "name: pkg\nmore: yes\n").unwrap();
-        assert!(matches!(
+        assert_damaged_and_dropped(
+            &cache,
+            &other,
             use_entry(&cache, &other, tmp.path(), "three"),
-            Err(Damaged::Content(_))
-        ));
+        );
     }
 
     fn backdate(path: &Path) {
@@ -1521,6 +1515,20 @@ mod tests {
         let dest = tmp.join(name);
         fs::create_dir(&dest).unwrap();
         cache.unpacked_into(digest, &dest).map(|l| l.unwrap())
+    }
+
+    /// `linked` failed on damage, and the damaged entry is gone.
+    #[track_caller]
+    fn assert_damaged_and_dropped(
+        cache: &Cache,
+        digest: &Digest,
+        linked: Result<impl Sized, Damaged>,
+    ) {
+        assert!(matches!(linked, Err(Damaged::Content(_))));
+        assert!(
+            !cache.unpacked_path(digest).exists(),
+            "the entry is dropped"
+        );
     }
 
     /// Rewrites `path` in place with other bytes of the same length.
@@ -1548,13 +1556,10 @@ mod tests {
         );
         // An edit in place through an installed copy reaches the cache.
         edit_in_place(&tmp.path().join("one/pkg-1.0.0/tool.yaml"));
-        assert!(matches!(
+        assert_damaged_and_dropped(
+            &cache,
+            &digest,
             use_entry(&cache, &digest, tmp.path(), "three"),
-            Err(Damaged::Content(_))
-        ));
-        assert!(
-            !cache.unpacked_path(&digest).exists(),
-            "the entry is dropped"
         );
     }
 
@@ -1582,10 +1587,11 @@ mod tests {
             .unwrap()
             .set_modified(mtime)
             .unwrap();
-        assert!(matches!(
+        assert_damaged_and_dropped(
+            &cache,
+            &digest,
             use_entry(&cache, &digest, tmp.path(), "two"),
-            Err(Damaged::Content(_))
-        ));
+        );
     }
 
     #[cfg(unix)]
@@ -1611,10 +1617,11 @@ mod tests {
             .map(|f| stamps::Stamp::of(&fs::symlink_metadata(entry.join("tree").join(f)).unwrap()))
             .collect();
         stamps::write(&[8u8; 32], &entry, &record, &now).unwrap();
-        assert!(matches!(
+        assert_damaged_and_dropped(
+            &cache,
+            &digest,
             use_entry(&cache, &digest, tmp.path(), "two"),
-            Err(Damaged::Content(_))
-        ));
+        );
 
         // And a cache with no key never trusts or writes stamps.
         let digest = Digest::of(b"another archive");
