@@ -817,6 +817,10 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
     let (iterations, seed) = kill_loop(40, 0x0bad_cafe);
     let mut rng = Rng(seed);
     let (mut killed, mut from_journal) = (0, 0);
+    // The kill delay follows how long commands take here (an uninstall or
+    // an install with little to do finishes far sooner than the first
+    // install): shorter after a command finished first, longer after a kill.
+    let mut scale = typical;
     for i in 0..iterations {
         let before = project_state(&t, &dir);
         let installed: Vec<String> = before.0.iter().cloned().collect();
@@ -832,10 +836,13 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_micros(rng.below(typical * 2 + 1)));
+        std::thread::sleep(Duration::from_micros(rng.below(scale * 2 + 1)));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap();
             killed += 1;
+            scale = scale * 11 / 10;
+        } else {
+            scale = scale * 9 / 10;
         }
         child.wait().unwrap();
         let journal = dir.join("tools/.orla-staging/journal").exists();
