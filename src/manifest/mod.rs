@@ -264,36 +264,19 @@ impl Manifest {
         for found in &inputs.discovered {
             let clash = active.contains_key(found.name.as_str());
             if clash {
-                reporter.warn(&format!(
-                    "{} is not served: the installed package {} has the same name (rename the file to serve both)",
-                    found.path.display(),
-                    found.name
-                ));
+                warn_shadowed(found, reporter);
             }
             let entry = discovered_entry(found, kind, root.project_dir.as_deref());
-            listed.push(InstalledEntry {
-                root: kind,
-                name: entry.name.clone(),
-                version: String::new(),
-                description: entry.description.clone(),
-                path: entry.path.clone(),
-                entrypoint: entry.entrypoint.clone(),
-                mode: entry.mode,
-                active: !clash,
-                permissions: Vec::new(),
-                permissions_declared: false,
-                risk_level: entry.risk_level,
-                source: entry.source.clone(),
-            });
+            listed.push(discovered_listing(&entry, kind, !clash));
             if !clash {
                 tools.push(entry);
             }
         }
         // RFC 3 9.1: a project's tools shadow global tools of the same name;
         // the others are served as well.
-        let own: std::collections::HashSet<String> = tools.iter().map(|t| t.name.clone()).collect();
+        let own = render::own_names(&active, &inputs.discovered);
         for global in &inputs.global_tools {
-            if !own.contains(&global.name) {
+            if !own.contains(global.name.as_str()) {
                 let mut entry = global.clone();
                 entry.root = RootKindName::Global;
                 tools.push(entry);
@@ -302,7 +285,7 @@ impl Manifest {
         for global in &inputs.global_installed {
             let mut entry = global.clone();
             entry.root = RootKindName::Global;
-            entry.active = entry.active && !own.contains(&entry.name);
+            entry.active = entry.active && !own.contains(entry.name.as_str());
             listed.push(entry);
         }
         Manifest {
@@ -548,6 +531,26 @@ fn installed_entry(entry: &ToolEntry, root: RootKindName, active: bool) -> Insta
         risk_level: entry.risk_level,
         source: entry.source.clone(),
     }
+}
+
+/// A discovered executable as `installed` lists it: no version, nothing
+/// declared; active unless an installed package of its name is served.
+fn discovered_listing(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
+    InstalledEntry {
+        version: String::new(),
+        permissions: Vec::new(),
+        permissions_declared: false,
+        ..installed_entry(entry, root, active)
+    }
+}
+
+/// A discovered executable is not served: an installed package has its name.
+fn warn_shadowed(found: &Discovered, reporter: &dyn Reporter) {
+    reporter.warn(&format!(
+        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
+        found.path.display(),
+        found.name
+    ));
 }
 
 fn display(path: &Path) -> String {

@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::cache::{Cache, Fragment, Name, Remembered};
 use super::scan::{Scan, Scanned};
 use super::{
-    discovered_entry, display, installed_entry, Inputs, RootInfo, RootKindName, ToolEntry,
-    MANIFEST_VERSION,
+    discovered_entry, discovered_listing, display, installed_entry, warn_shadowed, Inputs,
+    RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
 };
 use crate::progress::Reporter;
 use crate::project::Settings;
@@ -65,6 +65,25 @@ pub(super) fn active<'a>(
         }
     }
     active
+}
+
+/// The names a root serves itself: its active packages and the discovered
+/// executables no package of the same name shadows. Global tools of these
+/// names are not served in a project (RFC 3 9.1).
+pub(super) fn own_names<'a>(
+    active: &HashMap<&'a str, &'a semver::Version>,
+    discovered: &'a [crate::project::discover::Discovered],
+) -> HashSet<&'a str> {
+    active
+        .keys()
+        .copied()
+        .chain(
+            discovered
+                .iter()
+                .filter(|d| !active.contains_key(d.name.as_str()))
+                .map(|d| d.name.as_str()),
+        )
+        .collect()
 }
 
 /// The manifest's head, in the order [`super::Manifest`] has it.
@@ -164,6 +183,7 @@ impl Rendered {
         out.truncate(out.len() - "\n}".len());
         out.push_str(",\n  \"tools\": [");
 
+        let own = own_names(&active, &inputs.discovered);
         // Each package's `tools` entry: where it went, or its text.
         let mut tools: Vec<Fragment> = Vec::with_capacity(packages.len());
         let mut served: Vec<ToolEntry> = Vec::new();
@@ -195,11 +215,7 @@ impl Rendered {
             for found in &inputs.discovered {
                 let clash = active.contains_key(found.name.as_str());
                 if clash {
-                    reporter.warn(&format!(
-                        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
-                        found.path.display(),
-                        found.name
-                    ));
+                    warn_shadowed(found, reporter);
                 }
                 let entry = discovered_entry(found, kind, root.project_dir.as_deref());
                 if !clash {
@@ -209,17 +225,6 @@ impl Rendered {
             }
             // RFC 3 9.1: a project's tools shadow global tools of the same
             // name; the others are served as well.
-            let own: HashSet<&str> = active
-                .keys()
-                .copied()
-                .chain(
-                    inputs
-                        .discovered
-                        .iter()
-                        .filter(|d| !active.contains_key(d.name.as_str()))
-                        .map(|d| d.name.as_str()),
-                )
-                .collect();
             for global in &inputs.global_tools {
                 if !own.contains(global.name.as_str()) {
                     let mut entry = global.clone();
@@ -270,23 +275,8 @@ impl Rendered {
             }
             for (found, entry) in inputs.discovered.iter().zip(&served) {
                 let clash = active.contains_key(found.name.as_str());
-                let mut listed = installed_entry(entry, kind, !clash);
-                listed.version = String::new();
-                listed.permissions = Vec::new();
-                listed.permissions_declared = false;
-                items.push(&listed);
+                items.push(&discovered_listing(entry, kind, !clash));
             }
-            let own: HashSet<&str> = active
-                .keys()
-                .copied()
-                .chain(
-                    inputs
-                        .discovered
-                        .iter()
-                        .filter(|d| !active.contains_key(d.name.as_str()))
-                        .map(|d| d.name.as_str()),
-                )
-                .collect();
             for global in &inputs.global_installed {
                 let mut entry = global.clone();
                 entry.root = RootKindName::Global;
