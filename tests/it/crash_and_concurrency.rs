@@ -10,7 +10,7 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::process::Stdio;
+use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::{Behaviour, Server};
@@ -115,6 +115,33 @@ fn assert_consistent(t: &TestContext, context: &str) {
 }
 
 /// A small deterministic generator, so a failure can be replayed.
+/// Kill delays that adapt so that about half the commands are killed,
+/// spread over their whole run, whatever the machine's speed and however
+/// long each kind of command takes: shorter after a command finished first,
+/// longer after a kill. Starts from the time of one install, in us.
+struct KillDelay(u64);
+
+impl KillDelay {
+    /// Waits a random delay, then kills `child` (SIGKILL) if it still runs.
+    /// The delay, and the exit status if the command finished first.
+    fn kill(&mut self, child: &mut Child, rng: &mut Rng) -> (u64, Option<ExitStatus>) {
+        let delay = rng.below(2 * self.0 + 1);
+        std::thread::sleep(Duration::from_micros(delay));
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                self.0 = self.0 * 9 / 10;
+                (delay, Some(status))
+            }
+            None => {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                self.0 = self.0 * 11 / 10;
+                (delay, None)
+            }
+        }
+    }
+}
+
 struct Rng(u64);
 
 impl Rng {
@@ -250,7 +277,7 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     let (iterations, seed) = kill_loop(80, 0x5eed_0f0a);
     eprintln!("seed {seed:#x}, one install takes {typical} us");
     let mut rng = Rng(seed);
-    let mut scale = typical;
+    let mut delays = KillDelay(typical);
     let (mut killed, mut finished, mut saw_staging, mut settled_by_journal) = (0, 0, 0, 0);
     for i in 0..iterations {
         let before = store_state(&t);
@@ -343,22 +370,13 @@ fn sigkill_at_random_points_leaves_before_or_after() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // Delays adapt so that about half the commands are killed, spread
-        // over their whole run, whatever the machine's speed.
-        let delay = rng.below(2 * scale + 1);
-        std::thread::sleep(Duration::from_micros(delay));
-        match child.try_wait().unwrap() {
+        let (delay, status) = delays.kill(&mut child, &mut rng);
+        match status {
             Some(status) => {
                 assert!(status.success(), "iteration {i}: {full:?} failed");
                 finished += 1;
-                scale = scale * 9 / 10;
             }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                killed += 1;
-                scale = scale * 11 / 10;
-            }
+            None => killed += 1,
         }
         if t.tools_dir().join(".orla-staging").exists() {
             saw_staging += 1;
@@ -817,10 +835,7 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
     let (iterations, seed) = kill_loop(40, 0x0bad_cafe);
     let mut rng = Rng(seed);
     let (mut killed, mut from_journal) = (0, 0);
-    // The kill delay follows how long commands take here (an uninstall or
-    // an install with little to do finishes far sooner than the first
-    // install): shorter after a command finished first, longer after a kill.
-    let mut scale = typical;
+    let mut delays = KillDelay(typical);
     for i in 0..iterations {
         let before = project_state(&t, &dir);
         let installed: Vec<String> = before.0.iter().cloned().collect();
@@ -836,15 +851,9 @@ fn sigkill_in_a_project_keeps_orla_yaml_lock_and_store_in_step() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_micros(rng.below(scale * 2 + 1)));
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
+        if delays.kill(&mut child, &mut rng).1.is_none() {
             killed += 1;
-            scale = scale * 11 / 10;
-        } else {
-            scale = scale * 9 / 10;
         }
-        child.wait().unwrap();
         let journal = dir.join("tools/.orla-staging/journal").exists();
         let (names, pins, store) = project_state(&t, &dir);
         let store_names: BTreeSet<String> = store.iter().map(|(n, _)| n.clone()).collect();
@@ -988,7 +997,7 @@ fn sigkill_during_an_install_of_many_tools_leaves_before_or_after() {
     let (iterations, seed) = kill_loop(40, 0x0ba7_c4ed);
     eprintln!("seed {seed:#x}, one install takes {typical} us");
     let mut rng = Rng(seed);
-    let mut scale = typical;
+    let mut delays = KillDelay(typical);
     let (mut killed, mut partial) = (0, 0);
     for i in 0..iterations {
         let before = store_state(&t);
@@ -1025,19 +1034,10 @@ fn sigkill_during_an_install_of_many_tools_leaves_before_or_after() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let delay = rng.below(2 * scale + 1);
-        std::thread::sleep(Duration::from_micros(delay));
-        match child.try_wait().unwrap() {
-            Some(status) => {
-                assert!(status.success(), "iteration {i}: {full:?} failed");
-                scale = scale * 9 / 10;
-            }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                killed += 1;
-                scale = scale * 11 / 10;
-            }
+        let (delay, status) = delays.kill(&mut child, &mut rng);
+        match status {
+            Some(status) => assert!(status.success(), "iteration {i}: {full:?} failed"),
+            None => killed += 1,
         }
         let context = format!(
             "iteration {i} (seed {seed:#x}): {full:?} killed after {delay} us\nbefore {before:?}\nafter {after:?}"
