@@ -8,6 +8,7 @@
 
 pub mod limits;
 pub mod names;
+pub mod gz;
 pub mod pack;
 pub mod risk;
 pub mod scaffold;

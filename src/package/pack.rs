@@ -4,7 +4,8 @@
 //! digest, on every machine: entries are sorted by path, every entry has
 //! mtime 0, owner 0:0 with empty owner names, and mode 0755 (directories and
 //! files with any execute bit) or 0644; the gzip header carries no name, no
-//! time and a fixed OS byte. Entries sit under one `NAME-VERSION/` wrapper
+//! time and a fixed OS byte, and what deflate does not shrink is stored
+//! (`gz`). Entries sit under one `NAME-VERSION/` wrapper
 //! directory, which unpacking strips. Only regular files and directories are
 //! packed: a symlink in the source is an error, as it would be on install.
 //! `.git/`, orla's install receipt and, at the root, archives of this very
@@ -13,8 +14,6 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-use flate2::{Compression, GzBuilder};
 
 use super::RECEIPT_FILE;
 use super::{Package, PackageError};
@@ -80,10 +79,7 @@ pub fn pack(dir: &Path, out: impl Write) -> Result<Packed, PackError> {
     let prefix = format!("{}-{}", package.name, package.version);
     let entries = collect(dir, &package.name)?;
 
-    let gz = GzBuilder::new()
-        .mtime(0)
-        .operating_system(255)
-        .write(out, Compression::default());
+    let gz = super::gz::GzWriter::new(out);
     let mut tar = tar::Builder::new(gz);
     let io_err = |path: &Path| {
         let path = path.display().to_string();
@@ -228,4 +224,43 @@ fn walk(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> Result<(), PackError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn incompressible_files_are_packed_as_stored_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("bin")).unwrap();
+        std::fs::write(
+            dir.path().join("tool.yaml"),
+            "name: blob\nversion: 1.0.0\ndescription: d\nentrypoint: bin/blob\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("bin/blob"), "#!/bin/sh\n").unwrap();
+        // 256 KiB that deflate cannot shrink: BLAKE3's output stream.
+        let mut noise = vec![0; 256 * 1024];
+        blake3::Hasher::new().finalize_xof().fill(&mut noise);
+        std::fs::write(dir.path().join("weights.bin"), &noise).unwrap();
+
+        let (_, archive) = pack_to_vec(dir.path()).unwrap();
+        let mut tar = Vec::new();
+        flate2::read::GzDecoder::new(archive.as_slice())
+            .read_to_end(&mut tar)
+            .unwrap();
+        // The archive is the tar stream as `gz` encodes it, which stores
+        // what deflate does not shrink; flate2's encoder alone would not.
+        let mut gz = super::super::gz::GzWriter::new(Vec::new());
+        gz.write_all(&tar).unwrap();
+        assert_eq!(archive, gz.finish().unwrap());
+        let mut plain = flate2::GzBuilder::new()
+            .mtime(0)
+            .operating_system(255)
+            .write(Vec::new(), flate2::Compression::default());
+        plain.write_all(&tar).unwrap();
+        assert_ne!(archive, plain.finish().unwrap());
+    }
 }
