@@ -138,8 +138,10 @@ struct CacheFile {
 pub struct Cache {
     key: Option<[u8; 32]>,
     names: BTreeMap<String, Name>,
-    /// The manifest the remembered ranges point into.
-    manifest: String,
+    /// The manifest the remembered ranges point into, open (its stamp was
+    /// checked on this descriptor), and its length. It is not read whole:
+    /// the entries copied from it go from file to file (see `render`).
+    manifest: Option<(fs::File, u64)>,
 }
 
 fn generator() -> String {
@@ -159,9 +161,17 @@ impl Cache {
         };
         if let Some((names, manifest)) = read(root, key) {
             cache.names = names;
-            cache.manifest = manifest;
+            cache.manifest = Some(manifest);
         }
         cache
+    }
+
+    /// The same key with nothing remembered: everything is read again.
+    pub fn forgotten(&self) -> Cache {
+        Cache {
+            key: self.key,
+            ..Cache::default()
+        }
     }
 
     /// Whether the cache can be written (there is a receipt key).
@@ -179,31 +189,36 @@ impl Cache {
     /// What the manifest on disk holds for the root's own packages, by
     /// name, when the cache describes it (else the manifest must be read).
     pub fn previous(&self) -> Option<&BTreeMap<String, Name>> {
-        (!self.manifest.is_empty()).then_some(&self.names)
+        self.manifest.as_ref().map(|_| &self.names)
     }
 
-    /// The text of a remembered entry.
-    pub fn text<'a>(&'a self, fragment: &'a Fragment) -> &'a str {
+    /// The manifest the remembered ranges point into, and its length.
+    pub fn manifest(&self) -> Option<(&fs::File, u64)> {
+        self.manifest.as_ref().map(|(file, len)| (file, *len))
+    }
+
+    /// `len` bytes of the manifest at `start`.
+    pub fn read_at(&self, start: usize, len: usize) -> std::io::Result<Vec<u8>> {
+        let Some((file, _)) = &self.manifest else {
+            return Err(std::io::Error::other("no manifest to read from"));
+        };
+        let mut bytes = vec![0; len];
+        read_exact_at(file, &mut bytes, start as u64)?;
+        Ok(bytes)
+    }
+
+    /// The text of a remembered entry (read from the manifest for one in it).
+    pub fn text(&self, fragment: &Fragment) -> std::io::Result<String> {
         match fragment {
-            Fragment::At(start, len) => &self.manifest[*start..start + len],
-            Fragment::Inline(text) => text,
+            Fragment::At(start, len) => utf8(self.read_at(*start, *len)?),
+            Fragment::Inline(text) => Ok(text.clone()),
         }
     }
 
     /// The text of a remembered `installed` entry.
-    pub fn installed_text(&self, found: &Remembered) -> &str {
+    pub fn installed_text(&self, found: &Remembered) -> std::io::Result<String> {
         let (start, len) = found.installed;
-        &self.manifest[start..start + len]
-    }
-
-    /// The length of the manifest the cache describes (0 without one).
-    pub fn manifest_len(&self) -> usize {
-        self.manifest.len()
-    }
-
-    /// Whether the manifest on disk, as the cache describes it, is `json`.
-    pub fn manifest_is(&self, json: &[u8]) -> bool {
-        !self.manifest.is_empty() && self.manifest.as_bytes() == json
+        utf8(self.read_at(start, len)?)
     }
 
     /// Writes the cache of the manifest on disk (just written, or left as
@@ -246,36 +261,58 @@ impl Cache {
 
 /// The remembered names and the manifest they point into, if the cache is
 /// genuine, this orla's, for this tools_dir and for the manifest on disk.
-fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, String)> {
+fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (fs::File, u64))> {
     let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
     let json = SEAL.open(key, &root.state_dir, &bytes)?;
     let file: CacheFile = serde_json::from_slice(json).ok()?;
     if file.generator != generator() || file.tools_dir != root.tools_dir {
         return None;
     }
-    let mut manifest = fs::File::open(root.manifest_path()).ok()?;
+    let manifest = fs::File::open(root.manifest_path()).ok()?;
     let meta = manifest.metadata().ok()?;
     if file.manifest != Stamp::from_metadata(&meta) {
         return None;
     }
-    let mut text = String::with_capacity(usize::try_from(meta.len()).ok()? + 1);
-    std::io::Read::read_to_string(&mut manifest, &mut text).ok()?;
-    // The ranges are orla's own, under the MAC; checked all the same, so
-    // that no mistake can splice half an entry into a manifest.
-    let entry = |start: usize, len: usize| {
-        text.get(start..start.checked_add(len)?)
-            .filter(|t| t.starts_with('{') && t.ends_with('}'))
-            .map(|_| ())
+    // The ranges are orla's own, under the MAC, and the manifest is the one
+    // written with them (its stamp); that they lie inside it is checked all
+    // the same (the manifest is not read: that is the point).
+    let len = meta.len();
+    let inside = |start: usize, n: usize| {
+        start
+            .checked_add(n)
+            .is_some_and(|end| n >= 2 && end as u64 <= len)
     };
     for name in file.names.values() {
         for found in &name.packages {
-            entry(found.installed.0, found.installed.1)?;
-            if let Fragment::At(start, len) = found.tools {
-                entry(start, len)?;
+            if !inside(found.installed.0, found.installed.1) {
+                return None;
+            }
+            if let Fragment::At(start, n) = found.tools {
+                if !inside(start, n) {
+                    return None;
+                }
             }
         }
     }
-    Some((file.names, text))
+    Some((file.names, (manifest, len)))
+}
+
+fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes).map_err(std::io::Error::other)
+}
+
+/// Fills `buf` from `file` at `offset`.
+#[cfg(unix)]
+pub(super) fn read_exact_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(not(unix))]
+pub(super) fn read_exact_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek};
+    let mut file = file;
+    file.seek(std::io::SeekFrom::Start(offset))?;
+    file.read_exact(buf)
 }
 
 /// Replaces `path` by a temporary file of `dir` and a rename, not flushed.

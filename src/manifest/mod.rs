@@ -43,12 +43,14 @@ mod command;
 mod inputs;
 mod render;
 mod scan;
+mod text;
 
 pub use command::command_line;
 
 pub use inputs::{fingerprint, Inputs};
 pub use render::{Rendered, Written};
 pub use scan::{packages, scan, Package, Scan, Scanned};
+pub use text::Text;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,8 +1,9 @@
 //! Writing a root's manifest without serialising what did not change: the
 //! entries of packages taken from the last manifest (see `cache`) are
-//! copied as they are, and only the packages read again, the header and a
-//! project's other inputs are serialised. The text is exactly what
-//! [`Manifest::to_json`] gives for the same store (a test holds it so).
+//! copied as they are, file to file (see `text`), and only the packages
+//! read again, the header and a project's other inputs are serialised. The
+//! text is exactly what [`Manifest::to_json`] gives for the same store (a
+//! test holds it so).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -10,6 +11,7 @@ use serde::Serialize;
 
 use super::cache::{Cache, Fragment, Name, Remembered};
 use super::scan::{Scan, Scanned};
+use super::text::Text;
 use super::{
     discovered_entry, discovered_listing, display, installed_entry, warn_shadowed, Inputs,
     RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
@@ -21,7 +23,7 @@ use crate::root::InstallRoot;
 /// A manifest rendered, with what the next command remembers of it.
 #[derive(Debug)]
 pub struct Rendered {
-    pub json: String,
+    pub text: Text,
     /// For [`Cache::save`].
     pub names: BTreeMap<String, Name>,
     pub written: Written,
@@ -98,19 +100,38 @@ struct Head<'a> {
 /// Appends the items of a JSON array as the pretty printer writes them at
 /// depth 2, recording where each starts.
 struct Items<'a> {
-    out: &'a mut String,
+    out: &'a mut Text,
     any: bool,
 }
+
+/// What the pretty printer writes between two items at depth 2.
+const BETWEEN: &str = ",\n    ";
 
 impl Items<'_> {
     /// Appends one item; returns its range in the output.
     fn push_text(&mut self, text: &str) -> (usize, usize) {
-        self.out
-            .push_str(if self.any { ",\n    " } else { "\n    " });
+        self.out.push_str(if self.any { BETWEEN } else { "\n    " });
         self.any = true;
         let start = self.out.len();
         self.out.push_str(text);
         (start, text.len())
+    }
+
+    /// Appends the item at `[start, len]` of the last manifest; returns its
+    /// range in the output. Two items that were next to each other in the
+    /// same array of the last manifest are copied as one run, with the
+    /// separator between them.
+    fn push_old(&mut self, (start, len): (usize, usize)) -> (usize, usize) {
+        let joined = self.any && self.out.old_end().map(|end| end + BETWEEN.len()) == Some(start);
+        if joined {
+            self.out
+                .push_old(start - BETWEEN.len(), BETWEEN.len() + len);
+        } else {
+            self.out.push_str(if self.any { BETWEEN } else { "\n    " });
+            self.out.push_old(start, len);
+        }
+        self.any = true;
+        (self.out.len() - len, len)
     }
 
     fn push<T: Serialize>(&mut self, value: &T) -> (usize, usize) {
@@ -142,7 +163,8 @@ fn with_active(text: &str, active: bool) -> String {
 
 impl Rendered {
     /// Renders the manifest of `root` from `scan` (less the packages
-    /// `leaving`) and `inputs`; name clashes are reported.
+    /// `leaving`) and `inputs`; name clashes are reported. Fails only when
+    /// an entry of the last manifest cannot be read back.
     pub fn new(
         root: &InstallRoot,
         scan: Scan,
@@ -150,7 +172,7 @@ impl Rendered {
         leaving: &[(String, semver::Version)],
         inputs: &Inputs,
         reporter: &dyn Reporter,
-    ) -> Rendered {
+    ) -> std::io::Result<Rendered> {
         let kind: RootKindName = root.kind.into();
         let packages: Vec<Scanned> = scan
             .packages
@@ -178,9 +200,9 @@ impl Rendered {
             },
             settings: &inputs.settings,
         };
-        let mut out = String::with_capacity(cache.manifest_len() + (1 << 16));
-        out.push_str(&serde_json::to_string_pretty(&head).expect("the head serialises"));
-        out.truncate(out.len() - "\n}".len());
+        let mut out = Text::default();
+        let head = serde_json::to_string_pretty(&head).expect("the head serialises");
+        out.push_str(&head[..head.len() - "\n}".len()]);
         out.push_str(",\n  \"tools\": [");
 
         let own = own_names(&active, &inputs.discovered);
@@ -200,11 +222,14 @@ impl Rendered {
                     }
                     (Scanned::Read(p), false) => Fragment::Inline(item(&p.entry)),
                     (Scanned::Remembered { found, .. }, true) => {
-                        let (start, len) = items.push_text(cache.text(&found.tools));
+                        let (start, len) = match &found.tools {
+                            Fragment::At(start, len) => items.push_old((*start, *len)),
+                            Fragment::Inline(text) => items.push_text(text),
+                        };
                         Fragment::At(start, len)
                     }
                     (Scanned::Remembered { found, .. }, false) => {
-                        Fragment::Inline(cache.text(&found.tools).to_string())
+                        Fragment::Inline(cache.text(&found.tools)?)
                     }
                 };
                 tools.push(fragment);
@@ -248,11 +273,10 @@ impl Rendered {
                 let installed = match pkg {
                     Scanned::Read(p) => items.push(&installed_entry(&p.entry, kind, active)),
                     Scanned::Remembered { found, .. } => {
-                        let text = cache.installed_text(found);
                         if found.active == active {
-                            items.push_text(text)
+                            items.push_old(found.installed)
                         } else {
-                            items.push_text(&with_active(text, active))
+                            items.push_text(&with_active(&cache.installed_text(found)?, active))
                         }
                     }
                 };
@@ -302,10 +326,35 @@ impl Rendered {
                 })
                 .dir = stamp;
         }
-        Rendered {
-            json: out,
+        Ok(Rendered {
+            text: out,
             names,
             written,
-        }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_in_the_last_manifest_are_copied_as_one_run() {
+        let mut out = Text::default();
+        let mut items = Items {
+            out: &mut out,
+            any: false,
+        };
+        // Where each lands in the new text: after "\n    ", and after
+        // the separator it is copied with.
+        assert_eq!(items.push_old((100, 10)), (5, 10));
+        assert_eq!(items.push_old((116, 4)), (21, 4));
+        // Not next to the last one there: a separator of its own.
+        assert_eq!(items.push_old((200, 3)), (31, 3));
+        items.push_text("{}");
+        assert_eq!(items.push_old((203 + BETWEEN.len(), 3)), (48, 3));
+        items.end();
+        assert_eq!(out.copied(), [(100, 20), (200, 3), (209, 3)]);
+        assert_eq!(out.len(), 51 + "\n  ]".len());
     }
 }

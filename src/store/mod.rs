@@ -305,11 +305,11 @@ impl<'a> Store<'a> {
         let on_disk = fs::read(self.root.manifest_path()).ok();
         let finished = match on_disk {
             Some(bytes) => {
-                self.render_manifest(&crate::progress::Silent)?
-                    .0
-                    .json
-                    .as_bytes()
-                    == bytes
+                let (rendered, cache) = self.render_manifest(&crate::progress::Silent)?;
+                rendered
+                    .text
+                    .contents(&cache)
+                    .is_ok_and(|text| text.as_bytes() == bytes)
             }
             None => false,
         };
@@ -658,8 +658,18 @@ impl<'a> Store<'a> {
             .collect();
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
-        let rendered = Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter);
-        Ok((rendered, cache))
+        match Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter) {
+            Ok(rendered) => Ok((rendered, cache)),
+            // The last manifest could not be read back: everything is read
+            // again instead.
+            Err(_) => {
+                let cache = cache.forgotten();
+                let scan = manifest::scan(self.root, &cache, reporter)?;
+                let rendered = Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter)
+                    .expect("nothing is read back without a last manifest");
+                Ok((rendered, cache))
+            }
+        }
     }
 
     /// Rewrites the runtime manifest from the store, then clears the
@@ -672,9 +682,11 @@ impl<'a> Store<'a> {
         // while its journal still exists, so the store is rolled back.
         // Not rewritten when it says that already (a command that changed
         // nothing the runtime sees).
-        let rewrite = !cache.manifest_is(rendered.json.as_bytes());
+        let rewrite = !rendered.text.is_on_disk(&cache);
         if rewrite {
-            atomic_write(&path, rendered.json.as_bytes())
+            rendered
+                .text
+                .write(&path, &cache)
                 .map_err(StoreError::io("cannot write", &path))?;
         }
         // What the next command may take from this manifest.
