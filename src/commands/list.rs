@@ -29,6 +29,11 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     } else {
         ctx.root()?
     };
+    if args.json && !args.project {
+        if let Some(written) = crate::store::listing::json(&root, super::write_stdout_text) {
+            return written;
+        }
+    }
     let reporter = ctx.reporter.as_ref();
     let mut manifest = crate::store::listing::current(&root, reporter)?;
     if args.project {
@@ -41,14 +46,8 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     // (The entrypoint is inside the package directory: one stat answers both.)
     let missing = crate::store::listing::missing(&root, &manifest.installed);
     if args.json {
-        let rows: Vec<Row> = manifest
-            .installed
-            .iter()
-            .zip(&missing)
-            .map(|(entry, &missing)| Row { entry, missing })
-            .collect();
-        let text = serde_json::to_string_pretty(&rows).expect("serialises") + "\n";
-        return super::write_stdout(text.as_bytes());
+        let text = crate::store::listing::to_json(&manifest.installed, &missing);
+        return super::write_stdout_text(&text);
     }
     for (e, _) in manifest.installed.iter().zip(&missing).filter(|(_, m)| **m) {
         let at = if e.version.is_empty() {
@@ -77,20 +76,6 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         return Ok(());
     }
     super::write_stdout(table(&manifest.installed, &missing, ctx.stdout_width).as_bytes())
-}
-
-/// One entry of `list --json`: the manifest's, and `missing: true` when
-/// its package was deleted outside orla.
-#[derive(serde::Serialize)]
-struct Row<'a> {
-    #[serde(flatten)]
-    entry: &'a InstalledEntry,
-    #[serde(skip_serializing_if = "is_false")]
-    missing: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 fn table(entries: &[InstalledEntry], missing: &[bool], width: Option<usize>) -> String {

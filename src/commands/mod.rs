@@ -26,7 +26,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::progress::Reporter;
 
-pub(crate) use output::{shell_quote, table, table_fit, write_stdout};
+pub(crate) use output::{shell_quote, table, table_fit, write_stdout, write_stdout_text};
 
 /// Entry point of the binary: parses arguments, runs the command, prints
 /// any error as `error:` plus a `hint:`, and returns the exit code.

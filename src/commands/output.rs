@@ -21,8 +21,12 @@ pub(crate) fn shell_quote(text: &str) -> String {
 /// Control characters are escaped (see `progress::printable`), line breaks
 /// and tabs kept: what a registry or package wrote is shown, never obeyed.
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
-    let text = String::from_utf8_lossy(bytes);
-    let bytes = crate::progress::printable_lines(&text);
+    write_stdout_text(&String::from_utf8_lossy(bytes))
+}
+
+/// As [`write_stdout`], for text already known to be UTF-8.
+pub(crate) fn write_stdout_text(text: &str) -> Result<(), Error> {
+    let bytes = crate::progress::printable_lines(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),

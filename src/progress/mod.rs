@@ -97,6 +97,29 @@ pub fn eprint_error(rendered: &str, color: bool) {
     write_stderr(&lines.join("\n"));
 }
 
+/// Whether `text` may hold a character to escape, looked at byte by byte
+/// (a whole listing at a time, so without decoding it): an ASCII control
+/// (but the line breaks and tabs of `lines`), the first byte of a C1
+/// control (0xC2) and, unless only controls are escaped (`lines`), of
+/// U+061C (0xD8) or of the other marks (0xE2).
+fn maybe_unsafe(text: &str, lines: bool) -> bool {
+    // Without an early exit inside a chunk, each loop is vectorised.
+    fn any(bytes: &[u8], suspect: impl Fn(u8) -> bool) -> bool {
+        bytes
+            .chunks(64)
+            .any(|chunk| chunk.iter().fold(false, |any, &b| any | suspect(b)))
+    }
+    if lines {
+        any(text.as_bytes(), |b| {
+            (b < 0x20 && b != b'\n' && b != b'\t') | (b == 0x7f) | (b == 0xc2)
+        })
+    } else {
+        any(text.as_bytes(), |b| {
+            (b < 0x20) | (b == 0x7f) | (b == 0xc2) | (b == 0xd8) | (b == 0xe2)
+        })
+    }
+}
+
 /// True for the characters a terminal would act on rather than show.
 fn is_unsafe(c: char) -> bool {
     c.is_control()
@@ -106,8 +129,11 @@ fn is_unsafe(c: char) -> bool {
         )
 }
 
-fn escape_with(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
+/// `text` with the characters [`is_unsafe`] names escaped; with `lines`,
+/// only the controls, and not the line breaks and tabs.
+fn escape_with(text: &str, lines: bool) -> Cow<'_, str> {
+    let keep = |c: char| lines && (c == '\n' || c == '\t' || !c.is_control());
+    if !maybe_unsafe(text, lines) || !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -124,13 +150,13 @@ fn escape_with(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
 /// One field of output (a name, a description, a path) made safe to show:
 /// every control character, line breaks included, written as `\u00XX`.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    escape_with(text, |_| false)
+    escape_with(text, false)
 }
 
 /// Whole lines of output made safe to show: as `printable`, but the line
 /// breaks and tabs that lay the lines out are kept.
 pub fn printable_lines(text: &str) -> Cow<'_, str> {
-    escape_with(text, |c| c == '\n' || c == '\t' || !c.is_control())
+    escape_with(text, true)
 }
 
 /// Reports nothing; for library callers and tests.
@@ -148,6 +174,21 @@ impl Reporter for Silent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte look never lets through a character the exact look escapes.
+    #[test]
+    fn the_quick_look_misses_no_character_to_escape() {
+        for lines in [false, true] {
+            for c in (0..=0x10ffff).filter_map(char::from_u32) {
+                let text = format!("ab{c}cd");
+                let exact = escape_with(&text, lines);
+                if matches!(exact, Cow::Owned(_)) {
+                    assert!(maybe_unsafe(&text, lines), "{:x} lines={lines}", c as u32);
+                }
+            }
+        }
+        assert!(!maybe_unsafe("naïve — ok\n\t", true));
+    }
 
     #[test]
     fn control_characters_are_escaped() {
