@@ -203,6 +203,16 @@ pub fn shard_path(name: &str) -> String {
     }
 }
 
+/// The index files of the valid names among `names`, each once.
+fn shard_paths(names: &[&str]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    names
+        .iter()
+        .filter(|name| names::validate_name(name).is_ok() && seen.insert(**name))
+        .map(|name| shard_path(name))
+        .collect()
+}
+
 impl Registry {
     /// Opens a builtin or directory registry; a git registry needs
     /// [`Registry::open_with`] and its cache.
@@ -218,6 +228,20 @@ impl Registry {
         name: Option<&str>,
         access: Option<&GitAccess>,
         reporter: &dyn crate::progress::Reporter,
+    ) -> Result<Registry, IndexError> {
+        Registry::open_ahead(location, name, access, reporter, &[])
+    }
+
+    /// [`Registry::open_with`], knowing that the tools `ahead` will be
+    /// looked up next: a sparse index then fetches their files together
+    /// with its `config.json`, so the first lookup does not wait for a
+    /// second round trip.
+    pub fn open_ahead(
+        location: &RegistryLocation,
+        name: Option<&str>,
+        access: Option<&GitAccess>,
+        reporter: &dyn crate::progress::Reporter,
+        ahead: &[&str],
     ) -> Result<Registry, IndexError> {
         let (default_name, source) = match location {
             RegistryLocation::Builtin => ("builtin".to_string(), Source::Builtin),
@@ -238,6 +262,11 @@ impl Registry {
                 })?;
                 let index =
                     sparse::SparseIndex::new(url, name.unwrap_or(url), access, access.http_timeout);
+                if !ahead.is_empty() {
+                    let mut rels = vec!["config.json".to_string()];
+                    rels.extend(shard_paths(ahead));
+                    index.prefetch(&rels);
+                }
                 (format!("sparse+{url}"), Source::Sparse(index))
             }
         };
@@ -293,13 +322,7 @@ impl Registry {
     /// they have nothing to gain from threads.
     pub fn prefetch(&self, names: &[&str]) {
         if let Source::Sparse(index) = &self.source {
-            let mut seen = std::collections::HashSet::new();
-            let rels: Vec<String> = names
-                .iter()
-                .filter(|name| names::validate_name(name).is_ok() && seen.insert(**name))
-                .map(|name| shard_path(name))
-                .collect();
-            index.prefetch(&rels);
+            index.prefetch(&shard_paths(names));
         }
     }
 

@@ -244,9 +244,19 @@ impl<'a> Registries<'a> {
 
     /// Opens the registry of a slot (fetching a stale git clone).
     pub fn open<'s>(&self, slot: &'s Slot) -> Result<&'s Registry, RegistriesError> {
+        self.open_ahead(slot, &[])
+    }
+
+    /// [`Registries::open`]; when this opens the slot, the tools `ahead`
+    /// are read ahead with the registry's own files (`Registry::open_ahead`).
+    fn open_ahead<'s>(
+        &self,
+        slot: &'s Slot,
+        ahead: &[&str],
+    ) -> Result<&'s Registry, RegistriesError> {
         let result = slot
             .opened
-            .get_or_init(|| self.open_slot(slot).map_err(Arc::new));
+            .get_or_init(|| self.open_slot(slot, ahead).map_err(Arc::new));
         if let Ok(registry) = result {
             registry.flush_warnings(self.reporter);
         }
@@ -255,13 +265,14 @@ impl<'a> Registries<'a> {
             .map_err(|e| RegistriesError::Open(Arc::clone(e)))
     }
 
-    fn open_slot(&self, slot: &Slot) -> Result<Registry, IndexError> {
+    fn open_slot(&self, slot: &Slot, ahead: &[&str]) -> Result<Registry, IndexError> {
         let location = RegistryLocation::parse(&slot.location, &slot.base)?;
-        Registry::open_with(
+        Registry::open_ahead(
             &location,
             slot.name.as_deref(),
             Some(&self.access),
             self.reporter,
+            ahead,
         )
     }
 
@@ -323,13 +334,17 @@ impl<'a> Registries<'a> {
             .filter(|name| names::validate_name(name).is_ok())
             .collect();
         for (i, slot) in self.slots.iter().enumerate() {
-            if wanted.len() < 2 || slot.fallback {
+            if wanted.is_empty() || slot.fallback {
                 return;
             }
-            let Ok(registry) = self.open(slot) else {
+            // A sparse index opened here fetches the files with its
+            // config.json, even for one name: one round trip, not two.
+            let Ok(registry) = self.open_ahead(slot, &wanted) else {
                 return;
             };
-            registry.prefetch(&wanted);
+            if wanted.len() > 1 {
+                registry.prefetch(&wanted);
+            }
             // Only worth knowing when a sparse index comes later.
             let sparse_later = self.slots[i + 1..]
                 .iter()

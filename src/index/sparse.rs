@@ -130,9 +130,18 @@ impl SparseIndex {
         }
     }
 
-    /// Fetches `rels` in parallel, for the reads that follow. Offline, or
-    /// when there is at most one, there is nothing to overlap.
+    /// Fetches `rels` in parallel, for the reads that follow, except those
+    /// fetched ahead already and not read yet. Offline, or when there is at
+    /// most one, there is nothing to overlap.
     pub fn prefetch(&self, rels: &[String]) {
+        let rels: Vec<String> = match self.fetched.lock() {
+            Ok(fetched) => rels
+                .iter()
+                .filter(|rel| !fetched.contains_key(*rel))
+                .cloned()
+                .collect(),
+            Err(_) => return,
+        };
         if self.offline || rels.len() < 2 {
             return;
         }

@@ -894,12 +894,14 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     let location = format!("sparse+{}", server.url("/index/"));
     t.run(&["install", "beta", "--registry", &location])
         .success();
-    let paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
+    let mut paths: Vec<String> = server.log().into_iter().map(|(p, _)| p).collect();
+    // The config and the tool's file are asked for at once, in either order.
+    paths[..2].sort();
     assert_eq!(
         paths,
         [
-            "/index/config.json",
             "/index/be/ta/beta",
+            "/index/config.json",
             "/index/archives/beta/beta-1.0.0.tar.gz"
         ],
         "config, the tool's one file and its archive: nothing else"
@@ -1019,6 +1021,34 @@ fn a_sparse_index_is_asked_for_many_tools_at_once() {
     }
     let most = server.most_gathered();
     assert!((2..=6).contains(&most), "update asked for {most} at once");
+}
+
+/// Installing one tool from a sparse index not cached yet costs its
+/// `config.json` and the tool's file: both are asked for at once, one round
+/// trip instead of two.
+#[test]
+fn one_tool_from_a_sparse_index_is_looked_up_with_its_config_at_once() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("sparse-index"));
+    index.publish(&PackageBuilder::new("lone", "1.0.0"));
+    let gather = |rel: &str, bytes: Vec<u8>| {
+        if rel == "config.json" || rel == "lo/ne/lone" {
+            Behaviour::Gather(bytes)
+        } else {
+            Behaviour::Serve(bytes)
+        }
+    };
+    common::index::serve_index_with(&server, &index.root, &gather);
+    let location = format!("sparse+{}", server.url("/index/"));
+    t.run(&["install", "lone", "--registry", &location])
+        .success();
+    assert!(t.home.join("tools/lone/1.0.0").is_dir());
+    assert_eq!(
+        server.most_gathered(),
+        2,
+        "config.json and the tool's file were not asked for at once"
+    );
 }
 
 /// Tools that the first registry lacks are looked up in the next one; a
