@@ -13,9 +13,10 @@
 //! means the file does not exist. Archive paths relative to the index are
 //! fetched from the same base URL.
 //!
-//! A command that looks up many tools fetches their files first, in
-//! parallel (`prefetch`; at most `http::PER_HOST` requests to the host at
-//! once, as for archives), and each lookup then takes its file's answer:
+//! A command that looks up tools fetches their files first, in parallel
+//! and together with `config.json` when the index is opened for them
+//! (`prefetch`; at most `http::PER_HOST` requests to the host at once, as
+//! for archives), and each lookup then takes its file's answer:
 //! the same bytes, error or warning a lookup of its own would have had, in
 //! the same order, so the first error in request order is still the one
 //! reported.
