@@ -5,17 +5,23 @@
 //!
 //! # Format
 //!
-//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 2 <MAC>`,
-//! then JSON: `generator` (the orla that wrote it), `tools_dir`, `manifest`
-//! (the stamp of the manifest.json written with it) and `names`, an object
-//! from each `<tools_dir>/<name>/` directory's name to `{dir, packages}`:
-//! `dir` is the directory's stamp, or null when it must be read again next
-//! time, and `packages` each installed version with `active` and where its
-//! two entries are: `installed`, the byte range of its `installed` entry in
-//! manifest.json, and `tools`, the range of its `tools` entry there
-//! (`{"At": [start, len]}`) or, for a version not served, the entry's text
-//! itself (`{"Inline": "..."}`). A stamp is `[dev, ino, size, mtime_ns,
-//! ctime_ns]`.
+//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 3 <MAC>`,
+//! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`
+//! and `manifest` (the stamp of the manifest.json written with it), then a
+//! line per `<tools_dir>/<name>/` directory, sorted by name, each followed
+//! by a line per installed version of it:
+//!
+//! ```text
+//! N <name> <dev> <ino> <size> <mtime_ns> <ctime_ns>   (its stamp; `N <name> -`: read it again next time)
+//! P <version> <active 1|0> <start> <len> @ <start> <len>
+//! P <version> <active 1|0> <start> <len> = <JSON string>
+//! ```
+//!
+//! A version's first range is its `installed` entry in manifest.json; the
+//! second its `tools` entry there, or (`=`), for a version not served, the
+//! entry's text itself. Lines, not one JSON document: the file has a line
+//! per tool of the root and is read and written by every command, and
+//! splitting lines costs a fraction of parsing and building JSON objects.
 //!
 //! # When it is used
 //!
@@ -56,8 +62,8 @@ use crate::root::InstallRoot;
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
 const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
-    header: "orla manifest cache 2 ",
-    purpose: b"orla manifest cache v2\0",
+    header: "orla manifest cache 3 ",
+    purpose: b"orla manifest cache v3\0",
 };
 /// How long ago a name directory must have last changed for its stamp to
 /// be trusted: longer than any filesystem's timestamp tick.
@@ -99,7 +105,7 @@ fn stamp(_: &fs::Metadata) -> Option<Stamp> {
 }
 
 /// Where a package's `tools` entry is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fragment {
     /// `[start, len]` in manifest.json.
     At(usize, usize),
@@ -108,7 +114,7 @@ pub enum Fragment {
 }
 
 /// One package as the last manifest rendered it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Remembered {
     pub version: String,
     pub active: bool,
@@ -118,19 +124,19 @@ pub struct Remembered {
 }
 
 /// One name directory as the last manifest rendered it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name {
     /// None: read it again next time.
     pub dir: Option<Stamp>,
     pub packages: Vec<Remembered>,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct CacheFile {
+/// The cache's first line of JSON.
+#[derive(Debug, Serialize, Deserialize)]
+struct Head {
     generator: String,
     tools_dir: PathBuf,
     manifest: Option<Stamp>,
-    names: BTreeMap<String, Name>,
 }
 
 /// The cache of one root as read: usable only when everything checked out.
@@ -239,19 +245,18 @@ impl Cache {
             let _ = fs::remove_file(&path);
             return;
         }
-        let file = CacheFile {
+        let head = Head {
             generator: generator(),
             tools_dir: root.tools_dir.clone(),
             manifest,
-            names,
         };
-        let json = serde_json::to_vec(&file).expect("the cache serialises");
-        let head = SEAL.head(&key, &root.state_dir, &json);
+        let json = to_text(&head, &names);
+        let head = SEAL.head(&key, &root.state_dir, json.as_bytes());
         // A cache that cannot be written costs the next command a full scan;
         // an old one left in place names another manifest.
         let written = write_unsynced(&root.state_dir, &path, |f| {
             f.write_all(head.as_bytes())?;
-            f.write_all(&json)
+            f.write_all(json.as_bytes())
         });
         if written.is_err() {
             let _ = fs::remove_file(&path);
@@ -263,14 +268,16 @@ impl Cache {
 /// genuine, this orla's, for this tools_dir and for the manifest on disk.
 fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (fs::File, u64))> {
     let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
-    let json = SEAL.open(key, &root.state_dir, &bytes)?;
-    let file: CacheFile = serde_json::from_slice(json).ok()?;
-    if file.generator != generator() || file.tools_dir != root.tools_dir {
+    let body = std::str::from_utf8(SEAL.open(key, &root.state_dir, &bytes)?).ok()?;
+    let (head, names) = body.split_once('\n')?;
+    let head: Head = serde_json::from_str(head).ok()?;
+    if head.generator != generator() || head.tools_dir != root.tools_dir {
         return None;
     }
+    let names = from_text(names)?;
     let manifest = fs::File::open(root.manifest_path()).ok()?;
     let meta = manifest.metadata().ok()?;
-    if file.manifest != Stamp::from_metadata(&meta) {
+    if head.manifest != Stamp::from_metadata(&meta) {
         return None;
     }
     // The ranges are orla's own, under the MAC, and the manifest is the one
@@ -282,7 +289,7 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (
             .checked_add(n)
             .is_some_and(|end| n >= 2 && end as u64 <= len)
     };
-    for name in file.names.values() {
+    for name in names.values() {
         for found in &name.packages {
             if !inside(found.installed.0, found.installed.1) {
                 return None;
@@ -294,7 +301,100 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (
             }
         }
     }
-    Some((file.names, (manifest, len)))
+    Some((names, (manifest, len)))
+}
+
+/// The cache's text after its seal: the head, then the names' lines.
+fn to_text(head: &Head, names: &BTreeMap<String, Name>) -> String {
+    use std::fmt::Write;
+    let mut out = serde_json::to_string(head).expect("the head serialises");
+    out.push('\n');
+    for (name, found) in names {
+        if name.contains(char::is_whitespace) {
+            // Not a tool name orla installs: not remembered, read again.
+            continue;
+        }
+        // Formatting into a String cannot fail.
+        let _ = match found.dir {
+            Some(Stamp(dev, ino, size, mtime, ctime)) => {
+                writeln!(out, "N {name} {dev} {ino} {size} {mtime} {ctime}")
+            }
+            None => writeln!(out, "N {name} -"),
+        };
+        for p in &found.packages {
+            let (start, len) = p.installed;
+            let active = u8::from(p.active);
+            let _ = write!(out, "P {} {active} {start} {len} ", p.version);
+            let _ = match &p.tools {
+                Fragment::At(start, len) => writeln!(out, "@ {start} {len}"),
+                Fragment::Inline(text) => writeln!(
+                    out,
+                    "= {}",
+                    serde_json::to_string(text).expect("a string serialises")
+                ),
+            };
+        }
+    }
+    out
+}
+
+/// The names' lines as [`to_text`] writes them; None if any is not.
+fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
+    let mut names = BTreeMap::new();
+    let mut current: Option<(String, Name)> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("N ") {
+            let mut words = rest.split(' ');
+            let name = words.next()?.to_string();
+            let dir = match words.next()? {
+                "-" => None,
+                dev => Some(Stamp(
+                    dev.parse().ok()?,
+                    words.next()?.parse().ok()?,
+                    words.next()?.parse().ok()?,
+                    words.next()?.parse().ok()?,
+                    words.next()?.parse().ok()?,
+                )),
+            };
+            if words.next().is_some() {
+                return None;
+            }
+            if let Some((name, found)) = current.take() {
+                names.insert(name, found);
+            }
+            let packages = Vec::new();
+            current = Some((name, Name { dir, packages }));
+        } else if let Some(rest) = line.strip_prefix("P ") {
+            let mut words = rest.splitn(6, ' ');
+            let version = words.next()?.to_string();
+            let active = match words.next()? {
+                "1" => true,
+                "0" => false,
+                _ => return None,
+            };
+            let installed = (words.next()?.parse().ok()?, words.next()?.parse().ok()?);
+            let tools = match (words.next()?, words.next()?) {
+                ("@", at) => {
+                    let (start, len) = at.split_once(' ')?;
+                    Fragment::At(start.parse().ok()?, len.parse().ok()?)
+                }
+                ("=", json) => Fragment::Inline(serde_json::from_str(json).ok()?),
+                _ => return None,
+            };
+            current.as_mut()?.1.packages.push(Remembered {
+                version,
+                active,
+                tools,
+                installed,
+            });
+        } else {
+            return None;
+        }
+    }
+    if let Some((name, found)) = current {
+        names.insert(name, found);
+    }
+    Some(names)
 }
 
 fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
@@ -333,4 +433,54 @@ pub fn now_ns() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_lines_read_back_as_written() {
+        let mut names = BTreeMap::new();
+        names.insert(
+            "fs-read".to_string(),
+            Name {
+                dir: Some(Stamp(2049, 77, 4096, -5, 1_764_000_000_123_456_789)),
+                packages: vec![
+                    Remembered {
+                        version: "1.2.0".into(),
+                        active: false,
+                        tools: Fragment::Inline("{\n  \"name\": \"a b\\\"c\"\n}".into()),
+                        installed: (10, 20),
+                    },
+                    Remembered {
+                        version: "2.0.0-rc.1+build.5".into(),
+                        active: true,
+                        tools: Fragment::At(300, 40),
+                        installed: (31, 9),
+                    },
+                ],
+            },
+        );
+        names.insert(
+            "json-query".to_string(),
+            Name {
+                dir: None,
+                packages: Vec::new(),
+            },
+        );
+        let head = Head {
+            generator: generator(),
+            tools_dir: PathBuf::from("/a dir/tools"),
+            manifest: None,
+        };
+        let text = to_text(&head, &names);
+        let (first, rest) = text.split_once('\n').unwrap();
+        assert!(first.starts_with('{'), "{text}");
+        assert_eq!(from_text(rest), Some(names.clone()));
+        // A line it does not know, or a version before any name: no cache.
+        assert_eq!(from_text(&format!("{rest}X 1\n")), None);
+        assert_eq!(from_text("P 1.0.0 1 0 2 @ 3 4\n"), None);
+        assert_eq!(from_text("N fs-read 1 2\n"), None);
+    }
 }
