@@ -10,7 +10,7 @@ use super::cache::{now_ns, Cache, Remembered, Stamp};
 use super::{tool_entry, RootKindName, ToolEntry};
 use crate::progress::Reporter;
 use crate::root::binding::KeyState;
-use crate::root::{skipping, InstallRoot, StoreError};
+use crate::root::{skipping, InstallRoot, NameDir, StoreError};
 
 /// One installed package as the manifest describes it.
 #[derive(Debug, Clone)]
@@ -77,11 +77,40 @@ pub struct Scan {
     pub stamps: std::collections::BTreeMap<String, Option<Stamp>>,
 }
 
+/// From how many name directories [`stamped`] stats them from two threads.
+const STAMP_THREADS_FROM: usize = 256;
+
+/// Every name directory of `root` with its stamp (see [`scan`]). In a root
+/// of many names the stats run from two threads: one `stat` per name is
+/// what a command costs most per tool of a big root.
+pub fn stamped(root: &InstallRoot) -> Result<Vec<(NameDir, Option<Stamp>)>, StoreError> {
+    let names = root.name_dirs()?;
+    let stamp = |name: &NameDir| name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
+    let stamps: Vec<Option<Stamp>> = if names.len() < STAMP_THREADS_FROM {
+        names.iter().map(stamp).collect()
+    } else {
+        let (first, second) = names.split_at(names.len() / 2);
+        std::thread::scope(|s| {
+            let first = s.spawn(|| first.iter().map(stamp).collect::<Vec<_>>());
+            let second: Vec<_> = second.iter().map(stamp).collect();
+            let mut first = first
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            first.extend(second);
+            first
+        })
+    };
+    Ok(names.into_iter().zip(stamps).collect())
+}
+
 /// Every package of `root` as [`packages`] gives it, reading only the name
-/// directories that changed since the manifest `cache` describes.
+/// directories that changed since the manifest `cache` describes. `names`
+/// are the root's name directories as [`stamped`] gives them, stamped
+/// before any is read: a change after that is seen next time.
 pub fn scan(
     root: &InstallRoot,
     cache: &Cache,
+    names: Vec<(NameDir, Option<Stamp>)>,
     reporter: &dyn Reporter,
 ) -> Result<Scan, StoreError> {
     let key = root.key_state();
@@ -89,9 +118,7 @@ pub fn scan(
     let now = now_ns();
     let mut out = Scan::default();
     let mut elsewhere = Vec::new();
-    for name in root.name_dirs()? {
-        // Stamped before it is read: a change after this is seen next time.
-        let stamp = name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
+    for (name, stamp) in names {
         if let Some(found) = cache.unchanged(&name.name, stamp) {
             let versions: Option<Vec<_>> = found
                 .packages
@@ -173,4 +200,26 @@ fn read(
         version: pkg.receipt.version,
         entry,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_big_root_is_stamped_whole_and_in_order_from_two_threads() {
+        let home = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(home.path());
+        let count = STAMP_THREADS_FROM + 45;
+        for i in 0..count {
+            fs::create_dir_all(root.tools_dir.join(format!("tool-{i:04}"))).unwrap();
+        }
+        let stamped = stamped(&root).unwrap();
+        assert_eq!(stamped.len(), count);
+        for (i, (name, stamp)) in stamped.iter().enumerate() {
+            assert_eq!(name.name, format!("tool-{i:04}"));
+            let meta = fs::metadata(root.tools_dir.join(&name.name)).unwrap();
+            assert_eq!(*stamp, Stamp::from_metadata(&meta));
+        }
+    }
 }

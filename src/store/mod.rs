@@ -646,8 +646,17 @@ impl<'a> Store<'a> {
     /// The manifest the store gives in its current state, and the cache
     /// it was rendered with (see `manifest::cache`).
     fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Rendered, Cache), StoreError> {
-        let cache = Cache::load(self.root, &self.root.key_state());
-        let scan = manifest::scan(self.root, &cache, reporter)?;
+        // The name directories are listed and stamped while the cache is
+        // read: neither needs the other.
+        let (cache, names) = std::thread::scope(|s| {
+            let names = s.spawn(|| manifest::stamped(self.root));
+            let cache = Cache::load(self.root, &self.root.key_state());
+            let names = names
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            (cache, names)
+        });
+        let scan = manifest::scan(self.root, &cache, names?, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
@@ -664,7 +673,8 @@ impl<'a> Store<'a> {
             // again instead.
             Err(_) => {
                 let cache = cache.forgotten();
-                let scan = manifest::scan(self.root, &cache, reporter)?;
+                let names = manifest::stamped(self.root)?;
+                let scan = manifest::scan(self.root, &cache, names, reporter)?;
                 let rendered = Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter)
                     .expect("nothing is read back without a last manifest");
                 Ok((rendered, cache))
