@@ -227,16 +227,35 @@ impl Cache {
         utf8(self.read_at(start, len)?)
     }
 
-    /// Writes the cache of the manifest on disk (just written, or left as
-    /// it was when `names` are what it remembers already). Call only under
-    /// the root's lock.
-    pub fn save(&self, root: &InstallRoot, names: BTreeMap<String, Name>, rewritten: bool) {
-        let Some(key) = self.key else {
-            return;
-        };
+    /// The cache to write for `names`, rendered into the manifest on disk
+    /// (just written, or left as it was): None when there is nothing to
+    /// write (no key, or `names` are what it remembers already). Made
+    /// while the manifest is still being written: only its stamp is
+    /// needed after (see [`Pending::write`]).
+    pub fn prepare(&self, names: BTreeMap<String, Name>, rewritten: bool) -> Option<Pending> {
+        let key = self.key?;
         if !rewritten && self.previous().is_some() && names == self.names {
-            return;
+            return None;
         }
+        Some(Pending {
+            key,
+            names: names_text(&names),
+        })
+    }
+}
+
+/// A cache ready to be written once the manifest it describes is in place.
+#[derive(Debug)]
+pub struct Pending {
+    key: [u8; 32],
+    /// Its lines after the head.
+    names: String,
+}
+
+impl Pending {
+    /// Writes the cache for the manifest on disk. Call only under the
+    /// root's lock.
+    pub fn write(self, root: &InstallRoot) {
         let path = root.state_dir.join(CACHE_FILE);
         let manifest = fs::metadata(root.manifest_path())
             .ok()
@@ -250,13 +269,15 @@ impl Cache {
             tools_dir: root.tools_dir.clone(),
             manifest,
         };
-        let json = to_text(&head, &names);
-        let head = SEAL.head(&key, &root.state_dir, json.as_bytes());
+        let mut body = serde_json::to_string(&head).expect("the head serialises");
+        body.push('\n');
+        body.push_str(&self.names);
+        let head = SEAL.head(&self.key, &root.state_dir, body.as_bytes());
         // A cache that cannot be written costs the next command a full scan;
         // an old one left in place names another manifest.
         let written = write_unsynced(&root.state_dir, &path, |f| {
             f.write_all(head.as_bytes())?;
-            f.write_all(json.as_bytes())
+            f.write_all(body.as_bytes())
         });
         if written.is_err() {
             let _ = fs::remove_file(&path);
@@ -304,11 +325,10 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (
     Some((names, (manifest, len)))
 }
 
-/// The cache's text after its seal: the head, then the names' lines.
-fn to_text(head: &Head, names: &BTreeMap<String, Name>) -> String {
+/// The cache's lines after its head.
+fn names_text(names: &BTreeMap<String, Name>) -> String {
     use std::fmt::Write;
-    let mut out = serde_json::to_string(head).expect("the head serialises");
-    out.push('\n');
+    let mut out = String::with_capacity(names.len() * 96);
     for (name, found) in names {
         if name.contains(char::is_whitespace) {
             // Not a tool name orla installs: not remembered, read again.
@@ -338,7 +358,7 @@ fn to_text(head: &Head, names: &BTreeMap<String, Name>) -> String {
     out
 }
 
-/// The names' lines as [`to_text`] writes them; None if any is not.
+/// The names' lines as [`names_text`] writes them; None if any is not.
 fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
     let mut names = BTreeMap::new();
     let mut current: Option<(String, Name)> = None;
@@ -469,15 +489,8 @@ mod tests {
                 packages: Vec::new(),
             },
         );
-        let head = Head {
-            generator: generator(),
-            tools_dir: PathBuf::from("/a dir/tools"),
-            manifest: None,
-        };
-        let text = to_text(&head, &names);
-        let (first, rest) = text.split_once('\n').unwrap();
-        assert!(first.starts_with('{'), "{text}");
-        assert_eq!(from_text(rest), Some(names.clone()));
+        let rest = names_text(&names);
+        assert_eq!(from_text(&rest), Some(names.clone()));
         // A line it does not know, or a version before any name: no cache.
         assert_eq!(from_text(&format!("{rest}X 1\n")), None);
         assert_eq!(from_text("P 1.0.0 1 0 2 @ 3 4\n"), None);

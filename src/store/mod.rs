@@ -686,21 +686,32 @@ impl<'a> Store<'a> {
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Written, StoreError> {
         let (rendered, cache) = self.render_manifest(reporter)?;
-        self.report_vanished(&rendered.written, &cache, reporter);
         let path = self.root.manifest_path();
-        // A manifest that cannot be written (a full disk) fails the command
-        // while its journal still exists, so the store is rolled back.
         // Not rewritten when it says that already (a command that changed
         // nothing the runtime sees).
         let rewrite = !rendered.text.is_on_disk(&cache);
-        if rewrite {
-            rendered
-                .text
-                .write(&path, &cache)
-                .map_err(StoreError::io("cannot write", &path))?;
-        }
+        let (text, names, written) = (rendered.text, rendered.names, rendered.written);
+        // The manifest is written and flushed on a second thread while what
+        // it dropped is reported and the cache that goes with it is made.
+        let (result, pending) = std::thread::scope(|s| {
+            let write = rewrite.then(|| s.spawn(|| text.write(&path, &cache)));
+            self.report_vanished(&written, &cache, reporter);
+            let pending = cache.prepare(names, rewrite);
+            let result = match write {
+                Some(write) => write
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                None => Ok(()),
+            };
+            (result, pending)
+        });
+        // A manifest that cannot be written (a full disk) fails the command
+        // while its journal still exists, so the store is rolled back.
+        result.map_err(StoreError::io("cannot write", &path))?;
         // What the next command may take from this manifest.
-        cache.save(self.root, rendered.names, rewrite);
+        if let Some(pending) = pending {
+            pending.write(self.root);
+        }
         // What it no longer names can go now.
         self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
@@ -721,7 +732,7 @@ impl<'a> Store<'a> {
         if staging.exists() {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
-        Ok(rendered.written)
+        Ok(written)
     }
 }
 
