@@ -8,11 +8,11 @@
 //! `list --json` of a global root whose manifest this version of orla wrote
 //! is made from the manifest's text (`json`): its `installed` entries are
 //! already what `list --json` prints, two spaces deeper, so they are copied
-//! line by line instead of parsed into entries and serialised again, and
-//! the `tools` before them are not even read. The text is still parsed as
-//! JSON (while the entrypoints are looked for) and must give the same
-//! entrypoints, or the listing takes the way through `current`. In a root
-//! of 1,000 tools this took `list --json` from 8.5 to 3.8 ms of CPU
+//! line by line instead of parsed and serialised again, and the `tools`
+//! before them are not even read. The text is still parsed as JSON (while
+//! the entrypoints are looked for) and must give the same entrypoints, or
+//! the listing takes the way through `current`. In a root of 1,000 tools
+//! this took `list --json` from 8.5 to about 4 ms of CPU
 //! (docs/benchmarks.md).
 //!
 //! The `missing` mark is one existence check (`faccessat`, no attributes
@@ -100,9 +100,12 @@ pub fn to_json(entries: &[InstalledEntry], missing: &[bool]) -> String {
 ///
 /// Only the manifest's head and its `installed` part are read (not the
 /// `tools` between them, two thirds of it), the rows are the part's lines
-/// two spaces less deep, each entry's `entrypoint` is taken from its line
-/// to look for, and while other threads look, this one parses the rows as
-/// JSON and checks that parsing finds the same entrypoints.
+/// two spaces less deep (each indented as deep as it is nested), each
+/// entry's `entrypoint` is taken from its line to look for, and while
+/// other threads look, this one parses the rows as JSON, which must give
+/// the same entrypoints: a manifest that is not JSON takes the way through
+/// `current`, which writes it again. One edited by hand that is still JSON
+/// laid out this way is shown as the file has it.
 pub fn json<R>(root: &InstallRoot, write: impl FnOnce(&str) -> R) -> Option<R> {
     if root.kind != RootKind::Global || root.needs_recovery() {
         return None;
@@ -111,7 +114,9 @@ pub fn json<R>(root: &InstallRoot, write: impl FnOnce(&str) -> R) -> Option<R> {
     let text = rows.text()?;
     let entrypoints = rows.entrypoints(text)?;
     let paths: Vec<&str> = entrypoints.iter().map(|p| p.as_ref()).collect();
-    let (gone, parsed) = gone(root, &paths, || {
+    let (gone, same) = gone(root, &paths, || {
+        // Checked as JSON, not as the manifest's entries: parsing those
+        // whole cost 1.1 ms more at 1,000 tools (docs/benchmarks.md).
         #[derive(serde::Deserialize)]
         struct Entry<'a> {
             #[serde(borrow)]
@@ -120,12 +125,12 @@ pub fn json<R>(root: &InstallRoot, write: impl FnOnce(&str) -> R) -> Option<R> {
         let entries: Vec<Entry> = serde_json::from_str(text).ok()?;
         Some(
             entries
-                .into_iter()
-                .map(|e| e.entrypoint)
-                .collect::<Vec<_>>(),
+                .iter()
+                .map(|e| e.entrypoint.as_ref())
+                .eq(paths.iter().copied()),
         )
     });
-    (parsed? == entrypoints).then(|| write(&rows.marked(text, &gone)))
+    (same == Some(true)).then(|| write(&rows.marked(text, &gone)))
 }
 
 /// The head and the `installed` part of a manifest as
@@ -235,7 +240,7 @@ struct Rows {
 
 impl ManifestText {
     /// The rows, when each line is indented as `Manifest::to_json` indents
-    /// an entry of `installed` and each entry has one `entrypoint`.
+    /// `installed` and each entry has one `entrypoint`.
     fn rows(self) -> Option<Rows> {
         let head = self.head()?;
         if head.manifest_version != MANIFEST_VERSION || head.root.kind != RootKindName::Global {
@@ -244,6 +249,11 @@ impl ManifestText {
         let installed = self.installed()?;
         let len = installed.len();
         let first = installed.find('\n').unwrap_or(len);
+        let mut depth = match &installed[..first] {
+            "[" => 1,
+            "[]" => 0,
+            _ => return None,
+        };
         let start = self.installed + INSTALLED_KEY.len();
         let end = start + len;
         let mut bytes = self.bytes;
@@ -260,6 +270,7 @@ impl ManifestText {
                 return None;
             }
             let row = line + 2..next;
+            depth = nested(&part[row.clone()], depth)?;
             match &part[row.clone()] {
                 b"  }" | b"  }," => {
                     if entrypoints.len() != ends.len() + 1 {
@@ -280,13 +291,30 @@ impl ManifestText {
             line = next + 1;
         }
         part[at] = b'\n';
-        (entrypoints.len() == ends.len()).then_some(Rows {
+        (depth == 0 && entrypoints.len() == ends.len()).then_some(Rows {
             bytes,
             text: start..start + at + 1,
             ends,
             entrypoints,
         })
     }
+}
+
+/// The depth after `line` of pretty-printed JSON (two spaces per level)
+/// at `depth`, if it is indented as deep as it must be.
+fn nested(line: &[u8], depth: usize) -> Option<usize> {
+    let content = line.trim_ascii_start();
+    let depth = match content.first()? {
+        b'}' | b']' => depth.checked_sub(1)?,
+        _ => depth,
+    };
+    if line.len() - content.len() != 2 * depth {
+        return None;
+    }
+    Some(match content.last()? {
+        b'{' | b'[' => depth + 1,
+        _ => depth,
+    })
 }
 
 impl Rows {
@@ -544,8 +572,8 @@ mod tests {
         }
     }
 
-    /// Not made from the text: a manifest another orla wrote, one not
-    /// ending as this orla ends it, or not JSON; a project's.
+    /// Not made from the text: a manifest another orla wrote, one not laid
+    /// out as this orla lays it out, or not JSON; a project's.
     #[test]
     fn list_json_from_the_text_is_only_for_a_global_manifest_of_this_orla() {
         let tmp = tempfile::tempdir().unwrap();
@@ -557,6 +585,8 @@ mod tests {
         for changed in [
             text.replace(&ours, "\"orla 0.0.1\""),
             text.replace("\"t1\",", "\"t1\""),
+            text.replace("\n      \"name\"", "\n     \"name\""),
+            text.replace("\n    },\n    {", "\n    }, {"),
             text.replace("\"kind\": \"global\"", "\"kind\": \"project\""),
             text.replace("\n}\n", "\n}"),
         ] {
@@ -566,6 +596,55 @@ mod tests {
         }
         std::fs::remove_file(root.manifest_path()).unwrap();
         assert_eq!(json(&root, |_| ()), None);
+    }
+
+    /// A manifest cut short, with a byte changed or a byte taken out
+    /// anywhere, is never a panic, and is listed from its text only when it
+    /// is still JSON. Then, if it still reads as a manifest, the rows are
+    /// the same bytes as parsing gives, or differ only in spaces between
+    /// tokens (the text's are kept) or in a key orla does not know (shown
+    /// as the file has it, where parsing drops it).
+    #[test]
+    fn a_damaged_manifest_is_no_panic() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(tmp.path());
+        let entries = odd_entries(&root, 4);
+        write_manifest(&root, &entries, 1);
+        let text = std::fs::read(root.manifest_path()).unwrap();
+        for at in 0..text.len() {
+            let mut changed = text.clone();
+            changed[at] = match changed[at] {
+                b' ' => b'\n',
+                b'\n' => b' ',
+                _ => b'"',
+            };
+            let mut shorter = text.clone();
+            shorter.remove(at);
+            for damaged in [&text[..at], &changed, &shorter] {
+                std::fs::write(root.manifest_path(), damaged).unwrap();
+                let Some(made) = json(&root, str::to_string) else {
+                    continue;
+                };
+                let made_rows: Vec<serde_json::Value> = serde_json::from_str(&made).unwrap();
+                let Ok(listing) = Listing::read(&root) else {
+                    continue;
+                };
+                let gone = missing(&root, &listing.installed);
+                let parsed = to_json(&listing.installed, &gone);
+                if made == parsed {
+                    continue;
+                }
+                let rows =
+                    |text: &str| -> Vec<serde_json::Value> { serde_json::from_str(text).unwrap() };
+                let (made, parsed) = (made_rows, rows(&parsed));
+                assert_eq!(made.len(), parsed.len(), "at {at}");
+                for (made, parsed) in made.iter().zip(&parsed) {
+                    let known = |key: &String| parsed.get(key).is_some();
+                    let unknown = !made.as_object().unwrap().keys().all(known);
+                    assert!(made == parsed || unknown, "at {at}: {made} {parsed}");
+                }
+            }
+        }
     }
 
     /// The `installed` key is found however the reads fall around it.
