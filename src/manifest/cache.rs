@@ -360,7 +360,8 @@ fn names_text(names: &BTreeMap<String, Name>) -> String {
 
 /// The names' lines as [`names_text`] writes them; None if any is not.
 fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
-    let mut names = BTreeMap::new();
+    // Collected, then built at once: the lines are sorted by name.
+    let mut names = Vec::new();
     let mut current: Option<(String, Name)> = None;
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("N ") {
@@ -379,9 +380,7 @@ fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
             if words.next().is_some() {
                 return None;
             }
-            if let Some((name, found)) = current.take() {
-                names.insert(name, found);
-            }
+            names.extend(current.take());
             let packages = Vec::new();
             current = Some((name, Name { dir, packages }));
         } else if let Some(rest) = line.strip_prefix("P ") {
@@ -411,10 +410,8 @@ fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
             return None;
         }
     }
-    if let Some((name, found)) = current {
-        names.insert(name, found);
-    }
-    Some(names)
+    names.extend(current);
+    Some(names.into_iter().collect())
 }
 
 fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {

@@ -54,7 +54,7 @@ pub(super) fn active<'a>(
     installed: impl Iterator<Item = (&'a str, &'a semver::Version)>,
     preferred: &BTreeMap<String, semver::Version>,
 ) -> HashMap<&'a str, &'a semver::Version> {
-    let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
+    let rank = |v: &'a semver::Version| (v.pre.is_empty(), v);
     let mut active: HashMap<&str, &semver::Version> = HashMap::new();
     for (name, version) in installed {
         if preferred.get(name) == Some(version) {
@@ -262,7 +262,9 @@ impl Rendered {
 
         out.push_str(",\n  \"installed\": [");
         let mut names: BTreeMap<String, Name> = BTreeMap::new();
-        let mut written = Written::default();
+        let mut written = Written {
+            installed: Vec::with_capacity(packages.len()),
+        };
         {
             let mut items = Items {
                 out: &mut out,
@@ -288,7 +290,10 @@ impl Rendered {
                     })
                     .packages
                     .push(Remembered {
-                        version: pkg.version().to_string(),
+                        version: match pkg {
+                            Scanned::Remembered { found, .. } => found.version.clone(),
+                            Scanned::Read(p) => p.version.to_string(),
+                        },
                         active,
                         tools,
                         installed,
