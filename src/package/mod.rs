@@ -6,9 +6,9 @@
 //! names. The model keeps every RFC 3 field; fields orla does not know are kept
 //! in `extra` so that a newer tool.yaml read by an older orla loses nothing.
 
+pub mod gz;
 pub mod limits;
 pub mod names;
-pub mod gz;
 pub mod pack;
 pub mod risk;
 pub mod scaffold;
