@@ -409,9 +409,9 @@ if ((ROOT_TOOLS > 0)); then
       "echo $r/home/tools/bench-small/1.0.0/data/blob-00"
   done
   add "orla list --json, 1 tool" "list" ":" \
-    "ORLA_HOME=$RUN/root-1/home ORLA_CACHE_DIR=$RUN/root-1/cache $ORLA list --json >/dev/null" "-"
+    "ORLA_HOME=$RUN/root-1/home ORLA_CACHE_DIR=$RUN/root-1/cache $ORLA list --json" "-"
   add "orla list --json, $ROOT_TOOLS tools" "list" ":" \
-    "ORLA_HOME=$RUN/root-many/home ORLA_CACHE_DIR=$RUN/root-many/cache $ORLA list --json >/dev/null" "-"
+    "ORLA_HOME=$RUN/root-many/home ORLA_CACHE_DIR=$RUN/root-many/cache $ORLA list --json" "-"
 fi
 
 HYPERFINE=$(command -v hyperfine || true)
@@ -435,8 +435,21 @@ for c in "${CASES[@]}"; do
   fi
   say "-- $label: $name"
   if [[ -n "$HYPERFINE" ]]; then
-    "$HYPERFINE" --style basic --runs "$runs" --warmup 1 --prepare "$prep" \
-      --export-json "$json" -n "$label $name" "$cmd" >&2
+    # Without shell syntax a case runs without a shell (-N, its variables
+    # set on hyperfine, which passes them on): hyperfine then subtracts no
+    # shell start-up, whose spread is as large as a 2 ms command under load.
+    vars=()
+    timed=(--prepare "$prep" -n "$label $name" "$cmd")
+    if [[ $cmd != *[\|\>\<\;\&\$\(\)\'\"]* ]]; then
+      rest=$cmd
+      while [[ $rest =~ ^([A-Za-z_][A-Za-z0-9_]*=[^ ]*)\ (.*)$ ]]; do
+        vars+=("${BASH_REMATCH[1]}")
+        rest=${BASH_REMATCH[2]}
+      done
+      timed=(-N --prepare "bash -c '${prep//\'/\'\\\'\'}'" -n "$label $name" "$rest")
+    fi
+    env "${vars[@]}" "$HYPERFINE" --style basic --runs "$runs" --warmup 1 \
+      --export-json "$json" "${timed[@]}" >&2
   else
     times=()
     for _ in $(seq "$runs"); do
@@ -486,8 +499,9 @@ for label, name, _ in rows:
     r = res[(label, name)]
     med = r.get("median", r["mean"])
     base = first[(name, "warm" in label)]
-    rel = "%.2fx" % (med / base.get("median", base["mean"]))
-    rate = "%.0f" % (mib[name] / med) if name in mib else "-"
+    b = base.get("median", base["mean"])
+    rel = "%.2fx" % (med / b) if b > 0 else "-"
+    rate = "%.0f" % (mib[name] / med) if name in mib and med > 0 else "-"
     ms = lambda s: "%.1f ms" % (s * 1000)
     cpu = ms(r["user"] + r["system"]) if "user" in r else "-"
     print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
