@@ -35,8 +35,8 @@
 //! orla notices when a project's manifest is stale (see `inputs`).
 //!
 //! Rewriting it reads again only the name directories that changed since
-//! the last manifest and copies the other entries from it as they are (see
-//! `cache`, `scan` and `render`).
+//! the last manifest and copies the other entries from it as they are, file
+//! to file (see `cache`, `scan`, `render` and `text`).
 
 pub mod cache;
 mod command;
