@@ -252,3 +252,24 @@ fn commands_about_some_tools_read_only_their_directories() {
     assert_eq!(times(&run.stderr), 0, "{}", run.stderr);
     assert!(run.stdout.contains("1.1.0"), "{}", run.stdout);
 }
+
+/// A name directory the cache remembers as unchanged is read again by the
+/// install that puts a version into it, or replaces one in it.
+#[test]
+fn an_install_into_a_remembered_name_directory_is_served() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "json-query"]).success();
+    settle();
+    // The next command remembers fs-read's directory; a version goes into it.
+    t.run(&["install", "fs-list"]).success();
+    t.run(&["install", "fs-read@1.2"]).success();
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.2.1"));
+    assert!(t.list().iter().any(|(n, v)| n == "fs-read" && v == "1.1.0"));
+    settle();
+    // And a reinstall over the served version, the name directory swapped.
+    t.run(&["install", "http-get", "--yes"]).success();
+    t.run(&["install", "fs-read@1.2", "--force"]).success();
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.2.1"));
+    let incremental = read(&t.home.join("manifest.json"));
+    assert_eq!(incremental, regenerated(&t));
+}
