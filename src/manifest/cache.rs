@@ -254,15 +254,18 @@ pub struct Pending {
 
 impl Pending {
     /// Writes the cache for the manifest on disk. Call only under the
-    /// root's lock.
-    pub fn write(self, root: &InstallRoot) {
+    /// root's lock. Returns the cache it replaced, still open: freeing a
+    /// file's blocks takes a while on some filesystems (ext4 mounted with
+    /// `discard`), which the caller may leave to another thread.
+    pub fn write(self, root: &InstallRoot) -> Option<fs::File> {
         let path = root.state_dir.join(CACHE_FILE);
+        let old = fs::File::open(&path).ok();
         let manifest = fs::metadata(root.manifest_path())
             .ok()
             .and_then(|m| Stamp::from_metadata(&m));
         if manifest.is_none() {
             let _ = fs::remove_file(&path);
-            return;
+            return old;
         }
         let head = Head {
             generator: generator(),
@@ -282,6 +285,7 @@ impl Pending {
         if written.is_err() {
             let _ = fs::remove_file(&path);
         }
+        old
     }
 }
 
@@ -455,6 +459,27 @@ pub fn now_ns() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writing_the_cache_hands_back_the_one_it_replaced_still_open() {
+        let home = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(home.path());
+        fs::create_dir_all(&root.state_dir).unwrap();
+        fs::write(root.manifest_path(), "{}\n").unwrap();
+        let path = root.state_dir.join(CACHE_FILE);
+        fs::write(&path, "the old cache").unwrap();
+        let cache = Cache {
+            key: Some([7; 32]),
+            ..Cache::default()
+        };
+        let pending = cache.prepare(BTreeMap::new(), true).unwrap();
+        let mut old = pending.write(&root).expect("the old cache, open");
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut old, &mut text).unwrap();
+        assert_eq!(text, "the old cache");
+        let new = fs::read_to_string(&path).unwrap();
+        assert!(new.starts_with("orla manifest cache 3 "), "{new}");
+    }
 
     #[test]
     fn the_names_lines_read_back_as_written() {

@@ -709,9 +709,13 @@ impl<'a> Store<'a> {
         // while its journal still exists, so the store is rolled back.
         result.map_err(StoreError::io("cannot write", &path))?;
         // What the next command may take from this manifest.
-        if let Some(pending) = pending {
-            pending.write(self.root);
-        }
+        let old_cache = pending.and_then(|pending| pending.write(self.root));
+        // The replaced manifest and cache are still open (the cache holds
+        // the manifest it copied from): their blocks are freed when they are
+        // closed, which takes a while on some filesystems (ext4 with
+        // `discard`: 0.46 ms for a 1.9 MB manifest here), so it is done on
+        // another thread while this one finishes.
+        std::thread::spawn(move || drop((cache, old_cache)));
         // What it no longer names can go now.
         self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
