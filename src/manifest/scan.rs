@@ -77,30 +77,18 @@ pub struct Scan {
     pub stamps: std::collections::BTreeMap<String, Option<Stamp>>,
 }
 
-/// From how many name directories [`stamped`] stats them from two threads.
-const STAMP_THREADS_FROM: usize = 256;
-
-/// Every name directory of `root` with its stamp (see [`scan`]). In a root
-/// of many names the stats run from two threads: one `stat` per name is
-/// what a command costs most per tool of a big root.
+/// Every name directory of `root` with its stamp (see [`scan`]): one
+/// `stat` per name, what a command costs most per tool of a big root. (From
+/// two threads it measured no faster on 2 cores: docs/benchmarks.md.)
 pub fn stamped(root: &InstallRoot) -> Result<Vec<(NameDir, Option<Stamp>)>, StoreError> {
     let names = root.name_dirs()?;
-    let stamp = |name: &NameDir| name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
-    let stamps: Vec<Option<Stamp>> = if names.len() < STAMP_THREADS_FROM {
-        names.iter().map(stamp).collect()
-    } else {
-        let (first, second) = names.split_at(names.len() / 2);
-        std::thread::scope(|s| {
-            let first = s.spawn(|| first.iter().map(stamp).collect::<Vec<_>>());
-            let second: Vec<_> = second.iter().map(stamp).collect();
-            let mut first = first
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            first.extend(second);
-            first
+    Ok(names
+        .into_iter()
+        .map(|name| {
+            let stamp = name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
+            (name, stamp)
         })
-    };
-    Ok(names.into_iter().zip(stamps).collect())
+        .collect())
 }
 
 /// Every package of `root` as [`packages`] gives it, reading only the name
@@ -207,10 +195,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_big_root_is_stamped_whole_and_in_order_from_two_threads() {
+    fn a_root_is_stamped_whole_and_in_order() {
         let home = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(home.path());
-        let count = STAMP_THREADS_FROM + 45;
+        let count = 301;
         for i in 0..count {
             fs::create_dir_all(root.tools_dir.join(format!("tool-{i:04}"))).unwrap();
         }
