@@ -134,9 +134,39 @@ fn for_each_parallel<T: Sync>(
 /// the path of the file that failed: after a failed `fsync` the data may be
 /// lost even if a later `fsync` succeeds, so the caller must give up.
 pub struct Flusher {
-    queue: Option<std::sync::mpsc::SyncSender<(fs::File, PathBuf)>>,
+    queue: Option<std::sync::mpsc::SyncSender<Job>>,
     threads: Vec<std::thread::JoinHandle<()>>,
     state: std::sync::Arc<FlushState>,
+}
+
+/// Where [`Flusher::flush_hashed`] leaves a file's BLAKE3, once flushed.
+pub type HashSlot = std::sync::Arc<std::sync::OnceLock<blake3::Hash>>;
+
+/// A file to flush, and where its digest goes when it is to be hashed too.
+struct Job {
+    file: fs::File,
+    path: PathBuf,
+    hash: Option<HashSlot>,
+}
+
+impl Job {
+    /// Hashes the file (from the start, as the page cache holds it) when
+    /// asked to, then flushes it.
+    fn run(self) -> Result<(), (PathBuf, io::Error)> {
+        let Job { file, path, hash } = self;
+        let done = (|| {
+            if let Some(slot) = hash {
+                use std::io::Seek;
+                let mut file = &file;
+                file.seek(io::SeekFrom::Start(0))?;
+                let mut hasher = blake3::Hasher::new();
+                hasher.update_reader(file)?;
+                let _ = slot.set(hasher.finalize());
+            }
+            file.sync_all()
+        })();
+        done.map_err(|e| (path, e))
+    }
 }
 
 #[derive(Default)]
@@ -164,7 +194,7 @@ static QUEUED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::
 
 impl Flusher {
     pub fn new() -> Flusher {
-        let (queue, jobs) = std::sync::mpsc::sync_channel::<(fs::File, PathBuf)>(FLUSH_QUEUE);
+        let (queue, jobs) = std::sync::mpsc::sync_channel::<Job>(FLUSH_QUEUE);
         let jobs = std::sync::Arc::new(std::sync::Mutex::new(jobs));
         let state = std::sync::Arc::new(FlushState::default());
         let threads = (0..BACKGROUND_FLUSHES)
@@ -172,20 +202,19 @@ impl Flusher {
                 let (jobs, state) = (jobs.clone(), state.clone());
                 std::thread::spawn(move || loop {
                     let job = jobs.lock().expect("flush queue lock").recv();
-                    let Ok((file, path)) = job else {
+                    let Ok(job) = job else {
                         break; // the queue was closed
                     };
                     use std::sync::atomic::Ordering;
                     if !state.abandoned.load(Ordering::Relaxed) {
-                        if let Err(e) = file.sync_all() {
+                        if let Err(failed) = job.run() {
                             state
                                 .failed
                                 .lock()
                                 .expect("flush error lock")
-                                .get_or_insert((path, e));
+                                .get_or_insert(failed);
                         }
                     }
-                    drop(file);
                     QUEUED.fetch_sub(1, Ordering::Relaxed);
                 })
             })
@@ -202,25 +231,51 @@ impl Flusher {
     /// the process has `MAX_QUEUED` files waiting already. Fails early when
     /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
+        self.queue(Job {
+            file,
+            path,
+            hash: None,
+        })
+    }
+
+    /// [`Flusher::flush`], hashing the file first on the same thread: the
+    /// digest is in the returned slot once [`Flusher::finish`] succeeded.
+    /// The writer then need not hash what it writes: the flush threads
+    /// mostly wait for the disk, and read the file back from the page
+    /// cache. `file` must be open for reading too.
+    pub fn flush_hashed(
+        &self,
+        file: fs::File,
+        path: PathBuf,
+    ) -> Result<HashSlot, (PathBuf, io::Error)> {
+        let slot = HashSlot::default();
+        self.queue(Job {
+            file,
+            path,
+            hash: Some(slot.clone()),
+        })?;
+        Ok(slot)
+    }
+
+    fn queue(&self, job: Job) -> Result<(), (PathBuf, io::Error)> {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
         use std::sync::atomic::Ordering;
         if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
             QUEUED.fetch_sub(1, Ordering::Relaxed);
-            return file.sync_all().map_err(|e| (path, e));
+            return job.run();
         }
         match &self.queue {
             Some(queue) => {
-                if let Err(unsent) = queue.send((file, path)) {
+                if let Err(unsent) = queue.send(job) {
                     QUEUED.fetch_sub(1, Ordering::Relaxed);
-                    let (file, path) = unsent.0;
-                    return file.sync_all().map_err(|e| (path, e));
+                    return unsent.0.run();
                 }
             }
             None => {
                 QUEUED.fetch_sub(1, Ordering::Relaxed);
-                return file.sync_all().map_err(|e| (path, e));
+                return job.run();
             }
         }
         Ok(())
@@ -309,6 +364,39 @@ mod tests {
         assert_eq!(err.to_string(), "disk on fire");
         let missing = tempfile::tempdir().unwrap().path().join("gone");
         assert!(sync_files(&[missing]).is_err());
+    }
+
+    #[test]
+    fn a_hashed_flush_gives_the_file_s_digest_or_names_the_file_it_could_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let flusher = Flusher::new();
+        let mut slots = Vec::new();
+        for i in 0..20 {
+            let path = dir.path().join(format!("f{i}"));
+            let body = vec![i as u8; 100_000 + i];
+            let mut file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .unwrap();
+            file.write_all(&body).unwrap();
+            // Where the writer left the file's position does not matter.
+            slots.push((flusher.flush_hashed(file, path).unwrap(), body));
+        }
+        flusher.finish().unwrap();
+        for (slot, body) in slots {
+            assert_eq!(slot.get(), Some(&blake3::hash(&body)));
+        }
+
+        // A file that cannot be read back fails the flush, by its path.
+        let path = dir.path().join("write-only");
+        let file = fs::File::create(&path).unwrap();
+        let flusher = Flusher::new();
+        let slot = flusher.flush_hashed(file, path.clone()).unwrap();
+        let (failed, _) = flusher.finish().unwrap_err();
+        assert_eq!(failed, path);
+        assert!(slot.get().is_none());
     }
 
     #[cfg(unix)]

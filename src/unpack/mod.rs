@@ -23,8 +23,11 @@
 //! any of its bytes are decompressed. Long names and PAX records, which the
 //! tar reader holds in memory whole, are capped at 1 MiB between entries.
 //!
-//! Each file's BLAKE3 is computed as it is written, for the install receipt
-//! that `orla verify` checks later: still one pass over the bytes. Reading
+//! Each file's BLAKE3, for the install receipt that `orla verify` checks
+//! later and for the cache, is computed by the thread that flushes it,
+//! reading it back from the page cache right before its `fsync`: those
+//! threads mostly wait for the disk, and the writing thread, the busiest,
+//! is spared about 20 ms of hashing per 100 MiB (docs/benchmarks.md). Reading
 //! and inflating run on the caller's thread, the tar and the writes on a
 //! second one, with at most 1 MiB of inflated data between them. Each file
 //! is flushed to disk (`fsync`) by a small pool of background threads as
@@ -139,7 +142,8 @@ pub struct Unpacked {
 ///
 /// Two threads share the work: the caller's reads the archive (and whatever
 /// `reader` does, such as hashing it) and inflates it; a second one parses
-/// the tar and writes and hashes the files. Inflated bytes pass between them
+/// the tar and writes the files, which the flush threads hash and flush.
+/// Inflated bytes pass between them
 /// through a queue of `QUEUE_CHUNKS` chunks of `CHUNK` bytes, so memory stays
 /// bounded whatever the archive's size, and inflating runs ahead of the
 /// writes by at most that much.
@@ -148,7 +152,7 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
     let flusher = Flusher::new();
     let (full, full_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUE_CHUNKS);
     let (empty, empty_rx) = mpsc::sync_channel::<Vec<u8>>(QUEUE_CHUNKS + 2);
-    let unpacked = std::thread::scope(|scope| {
+    let written = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
             let inflated = Inflated {
                 chunks: full_rx,
@@ -160,15 +164,37 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
         });
         let inflated = inflate(reader, &consumed, &full, &empty_rx);
         drop(full); // the writer sees the end of the stream
-        let unpacked = writer.join().expect("the unpack thread does not panic")?;
+        let written = writer.join().expect("the unpack thread does not panic")?;
         inflated?;
-        Ok(unpacked)
+        Ok(written)
     })?;
     flusher.finish().map_err(|(path, source)| UnpackError::Io {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(unpacked)
+    // Every file was hashed before it was flushed.
+    let files = written
+        .into_iter()
+        .map(|w| {
+            let hash = w.hash.get().expect("a flushed file was hashed");
+            let record = FileRecord {
+                blake3: Digest::from_hash(hash),
+                size: w.size,
+                executable: w.executable,
+            };
+            (w.rel, record)
+        })
+        .collect();
+    Ok(strip_wrapper(dest, files))
+}
+
+/// A file the writing thread wrote, its digest still to come from the
+/// flush thread that hashes it.
+struct Written {
+    rel: String,
+    size: u64,
+    executable: bool,
+    hash: crate::fs::HashSlot,
 }
 
 /// Bytes per chunk of inflated data handed to the writing thread (below
@@ -324,7 +350,7 @@ fn unpack_tar(
     limits: Limits,
     consumed: &AtomicU64,
     flusher: &Flusher,
-) -> Result<Unpacked, UnpackError> {
+) -> Result<Vec<Written>, UnpackError> {
     let allowance = Cell::new(MAX_EXTENSION_BYTES);
     let exceeded = Cell::new(false);
     let mut archive = tar::Archive::new(Allowance {
@@ -343,7 +369,7 @@ fn unpack_tar(
     };
     let entries = archive.entries().map_err(corrupt)?;
     let mut seen = std::collections::HashSet::new();
-    let mut files: BTreeMap<String, FileRecord> = BTreeMap::new();
+    let mut files: Vec<Written> = Vec::new();
     let mut total: u64 = 0;
     // One buffer for every file's bytes on their way from the tar to disk.
     let mut buf = vec![0u8; 64 * 1024];
@@ -417,23 +443,28 @@ fn unpack_tar(
         }
         let read = || consumed.load(Ordering::Relaxed);
         let budget = || limits.budget(read()).saturating_sub(total);
-        let record = write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
+        let (size, hash) = write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
             .map_err(|e| match e {
-                WriteError::TooLarge => UnpackError::TooLarge {
-                    limit: limits.budget(read()),
-                },
-                WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
-                WriteError::Write(source) => UnpackError::Io {
-                    path: target.display().to_string(),
-                    source,
-                },
-                WriteError::Flush(path, source) => UnpackError::Io {
-                    path: path.display().to_string(),
-                    source,
-                },
-            })?;
-        total += record.size;
-        files.insert(rel, record);
+            WriteError::TooLarge => UnpackError::TooLarge {
+                limit: limits.budget(read()),
+            },
+            WriteError::Read(e) => UnpackError::Corrupt(io_message(&e)),
+            WriteError::Write(source) => UnpackError::Io {
+                path: target.display().to_string(),
+                source,
+            },
+            WriteError::Flush(path, source) => UnpackError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+        })?;
+        total += size;
+        files.push(Written {
+            rel,
+            size,
+            executable,
+            hash,
+        });
     }
 
     if seen.is_empty() {
@@ -441,7 +472,7 @@ fn unpack_tar(
     }
     allowance.set(u64::MAX); // the padding check has its own bound
     refuse_trailing_padding(archive.into_inner().inner)?;
-    Ok(strip_wrapper(dest, files))
+    Ok(files)
 }
 
 /// After the tar end marker only zero padding may follow (the inflating
@@ -634,16 +665,16 @@ fn write_file(
     budget: impl Fn() -> u64,
     flusher: &Flusher,
     buf: &mut [u8],
-) -> Result<FileRecord, WriteError> {
+) -> Result<(u64, crate::fs::HashSlot), WriteError> {
     let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
+    // Read too: the flush thread hashes it.
+    options.read(true).write(true).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(if executable { 0o755 } else { 0o644 });
     }
     let mut file = options.open(target).map_err(WriteError::Write)?;
-    let mut hasher = blake3::Hasher::new();
     let mut size: u64 = 0;
     loop {
         let n = src.read(buf).map_err(WriteError::Read)?;
@@ -654,7 +685,6 @@ fn write_file(
         if size > budget() {
             return Err(WriteError::TooLarge);
         }
-        hasher.update(&buf[..n]);
         file.write_all(&buf[..n]).map_err(WriteError::Write)?;
     }
     // The umask may have narrowed the mode; set it exactly.
@@ -665,14 +695,10 @@ fn write_file(
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(WriteError::Write)?;
     }
-    flusher
-        .flush(file, target.to_path_buf())
+    let hash = flusher
+        .flush_hashed(file, target.to_path_buf())
         .map_err(|(path, e)| WriteError::Flush(path, e))?;
-    Ok(FileRecord {
-        blake3: Digest::from_hasher(&hasher),
-        size,
-        executable,
-    })
+    Ok((size, hash))
 }
 
 /// How many bytes of tar headers, long names and PAX records may come

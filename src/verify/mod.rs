@@ -27,6 +27,10 @@ impl Digest {
         Digest(*hasher.finalize().as_bytes())
     }
 
+    pub fn from_hash(hash: &blake3::Hash) -> Digest {
+        Digest(*hash.as_bytes())
+    }
+
     pub fn to_hex(&self) -> String {
         // By table: a receipt writes one digest per file, and a format!
         // per byte was a few percent of a reinstall of 2,000 files.
