@@ -171,17 +171,15 @@ mod tests {
         out
     }
 
-    /// Reproducible noise, as incompressible as random bytes.
+    /// Reproducible noise, as incompressible as random bytes: BLAKE3's
+    /// output stream for the seed.
     fn noise(len: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect()
+        let mut out = vec![0; len];
+        blake3::Hasher::new()
+            .update(&seed.to_le_bytes())
+            .finalize_xof()
+            .fill(&mut out);
+        out
     }
 
     fn text(len: usize) -> Vec<u8> {
