@@ -9,6 +9,15 @@ use std::path::{Path, PathBuf};
 /// The prefix `atomic_write` gives its temporary files.
 const TEMP_PREFIX: &str = ".tmp-";
 
+/// Nanoseconds since the Unix epoch: the clock file times are compared
+/// with (the stamps of the manifest cache and of cached files).
+pub fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
 /// True for the errors a full disk, an exhausted quota or a file size limit give.
 pub fn is_out_of_space(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::StorageFull

@@ -426,7 +426,7 @@ fn link_back(
     let damaged = |m: String| Damaged::Content(m);
     // Taken before any file is looked at: a stamp is kept only for a file
     // last written well before it (`stamps::settled`).
-    let now = stamps::now_ns();
+    let now = crate::fs::now_ns();
     let record: Entry =
         serde_json::from_slice(record_bytes).map_err(|e| damaged(format!("{FILES}: {e}")))?;
     let made = made.filter(|s| s.len() == record.files.len());

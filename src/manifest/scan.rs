@@ -6,8 +6,9 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::cache::{now_ns, Cache, Remembered, Stamp};
+use super::cache::{Cache, Remembered, Stamp};
 use super::{tool_entry, RootKindName, ToolEntry};
+use crate::fs::now_ns;
 use crate::progress::Reporter;
 use crate::root::binding::KeyState;
 use crate::root::{skipping, InstallRoot, NameDir, StoreError};
