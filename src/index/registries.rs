@@ -342,9 +342,8 @@ impl<'a> Registries<'a> {
             let Ok(registry) = self.open_ahead(slot, &wanted) else {
                 return;
             };
-            if wanted.len() > 1 {
-                registry.prefetch(&wanted);
-            }
+            // Nothing for one name or for files fetched with the opening.
+            registry.prefetch(&wanted);
             // Only worth knowing when a sparse index comes later.
             let sparse_later = self.slots[i + 1..]
                 .iter()
