@@ -976,6 +976,24 @@ mod tests {
         dir
     }
 
+    /// Tools a, b and c at `version`, staged in `dirs`.
+    fn abc<'p>(
+        dirs: &'p [tempfile::TempDir],
+        version: &'p semver::Version,
+        durable: &'p HashSet<PathBuf>,
+    ) -> Vec<Staged<'p>> {
+        ["a", "b", "c"]
+            .iter()
+            .zip(dirs)
+            .map(|(name, dir)| Staged {
+                dir: dir.path(),
+                name,
+                version,
+                durable,
+            })
+            .collect()
+    }
+
     /// The new packages of a command are journaled at once, before the
     /// first of their renames, so a failure (or a kill) after some of the
     /// renames finds every one of them in the journal and undoes them all.
@@ -989,16 +1007,7 @@ mod tests {
         // b's name directory cannot be made: its rename fails after a's.
         fs::write(root.tools_dir.join("b"), "not a directory").unwrap();
         let none = HashSet::new();
-        let staged: Vec<Staged<'_>> = ["a", "b", "c"]
-            .iter()
-            .zip(&dirs)
-            .map(|(name, dir)| Staged {
-                dir: dir.path(),
-                name,
-                version: &version,
-                durable: &none,
-            })
-            .collect();
+        let staged = abc(&dirs, &version, &none);
         assert!(store.commit_all(&staged, false).is_err());
         let journal = fs::read_to_string(store.journal_path()).unwrap();
         for name in ["a", "b", "c"] {
@@ -1038,16 +1047,7 @@ mod tests {
         fs::remove_file(store.journal_path()).unwrap();
         let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
         fs::write(dirs[0].path().join("new"), "x").unwrap();
-        let staged: Vec<Staged<'_>> = ["a", "b", "c"]
-            .iter()
-            .zip(&dirs)
-            .map(|(name, dir)| Staged {
-                dir: dir.path(),
-                name,
-                version: &version,
-                durable: &none,
-            })
-            .collect();
+        let staged = abc(&dirs, &version, &none);
         match store.commit_all(&staged, false) {
             Err(StoreError::AlreadyInstalled { name, .. }) => assert_eq!(name, "a"),
             other => panic!("{other:?}"),
