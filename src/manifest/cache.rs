@@ -5,23 +5,30 @@
 //!
 //! # Format
 //!
-//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 3 <MAC>`,
-//! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`
-//! and `manifest` (the stamp of the manifest.json written with it), then a
-//! line per `<tools_dir>/<name>/` directory, sorted by name, each followed
-//! by a line per installed version of it:
+//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 4 <MAC>`,
+//! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`,
+//! `manifest` (the stamp of the manifest.json written with it), and `tools`
+//! and `installed` (where those arrays' items start in it, just after their
+//! `[`), then a line per `<tools_dir>/<name>/` directory, sorted by name,
+//! each followed by a line per installed version of it:
 //!
 //! ```text
 //! N <name> <dev> <ino> <size> <mtime_ns> <ctime_ns>   (its stamp; `N <name> -`: read it again next time)
-//! P <version> <active 1|0> <start> <len> @ <start> <len>
-//! P <version> <active 1|0> <start> <len> = <JSON string>
+//! P <version> <active 1|0> <installed_len> @ <tools_len>
+//! P <version> <active 1|0> <installed_len> = <JSON string>
 //! ```
 //!
-//! A version's first range is its `installed` entry in manifest.json; the
-//! second its `tools` entry there, or (`=`), for a version not served, the
-//! entry's text itself. Lines, not one JSON document: the file has a line
-//! per tool of the root and is read and written by every command, and
-//! splitting lines costs a fraction of parsing and building JSON objects.
+//! The root's own packages are the first items of both arrays, in the
+//! order of these lines, each after the separator the pretty printer
+//! writes (`\n    `, then `,\n    `), so a version's `installed` entry and,
+//! when it is served (`@`), its `tools` entry are found by adding up the
+//! lengths before it. A version not served keeps its `tools` entry's text
+//! here (`=`). Lengths, not places: a name directory that did not change
+//! has the same lines whatever was installed before it, so they are copied
+//! into the next cache as they are. Lines, not one JSON document: the file
+//! has a line per tool of the root and is read and written by every
+//! command, and splitting lines costs a fraction of parsing and building
+//! JSON objects.
 //!
 //! # When it is used
 //!
@@ -49,9 +56,9 @@
 //! costs one full scan) with each manifest, under the root's lock. With no
 //! receipt key there is no cache.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -62,12 +69,17 @@ use crate::root::InstallRoot;
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
 const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
-    header: "orla manifest cache 3 ",
-    purpose: b"orla manifest cache v3\0",
+    header: "orla manifest cache 4 ",
+    purpose: b"orla manifest cache v4\0",
 };
 /// How long ago a name directory must have last changed for its stamp to
 /// be trusted: longer than any filesystem's timestamp tick.
 pub const SETTLE_NS: i64 = 2_000_000_000;
+
+/// What the pretty printer writes before the first item of an array at
+/// depth 2, and between two items.
+pub(super) const FIRST: &str = "\n    ";
+pub(super) const BETWEEN: &str = ",\n    ";
 
 /// The identity and version of a file or directory: a changed byte (or
 /// directory entry) changes its ctime.
@@ -104,31 +116,38 @@ fn stamp(_: &fs::Metadata) -> Option<Stamp> {
     None
 }
 
-/// Where a package's `tools` entry is.
+/// Where a remembered package's `tools` entry is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fragment {
-    /// `[start, len]` in manifest.json.
+pub enum Tools {
+    /// `[start, len]` in manifest.json (the version is served).
     At(usize, usize),
-    /// Not in the manifest (the version is not served): the text itself.
-    Inline(String),
+    /// Not in the manifest (the version is not served): its text, as a
+    /// JSON string at this range of the cache's lines.
+    Inline(Range<usize>),
 }
 
 /// One package as the last manifest rendered it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Remembered {
-    pub version: String,
+    /// Its version's text, at this range of the cache's lines.
+    pub version: Range<usize>,
     pub active: bool,
-    pub tools: Fragment,
+    pub tools: Tools,
     /// `[start, len]` of its `installed` entry in manifest.json.
     pub installed: (usize, usize),
 }
 
 /// One name directory as the last manifest rendered it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Name {
+pub struct Known {
+    /// The name, at this range of the cache's lines.
+    name: Range<usize>,
     /// None: read it again next time.
-    pub dir: Option<Stamp>,
-    pub packages: Vec<Remembered>,
+    dir: Option<Stamp>,
+    /// Its packages, sorted by version: this range of [`Cache::packages`].
+    packages: Range<usize>,
+    /// Its lines, each with its newline.
+    lines: Range<usize>,
 }
 
 /// The cache's first line of JSON.
@@ -137,13 +156,22 @@ struct Head {
     generator: String,
     tools_dir: PathBuf,
     manifest: Option<Stamp>,
+    /// Where the `tools` and `installed` arrays' items start.
+    tools: usize,
+    installed: usize,
 }
 
 /// The cache of one root as read: usable only when everything checked out.
 #[derive(Debug, Default)]
 pub struct Cache {
     key: Option<[u8; 32]>,
-    names: BTreeMap<String, Name>,
+    /// The lines after the head.
+    lines: String,
+    /// Sorted by name.
+    names: Vec<Known>,
+    packages: Vec<Remembered>,
+    /// Where the arrays' items start in the manifest.
+    at: (usize, usize),
     /// The manifest the remembered ranges point into, open (its stamp was
     /// checked on this descriptor), and its length. It is not read whole:
     /// the entries copied from it go from file to file (see `render`).
@@ -161,15 +189,10 @@ impl Cache {
         let KeyState::Key(key) = key else {
             return Cache::default();
         };
-        let mut cache = Cache {
+        read(root, key).unwrap_or(Cache {
             key: Some(*key),
             ..Cache::default()
-        };
-        if let Some((names, manifest)) = read(root, key) {
-            cache.names = names;
-            cache.manifest = Some(manifest);
-        }
-        cache
+        })
     }
 
     /// The same key with nothing remembered: everything is read again.
@@ -185,17 +208,46 @@ impl Cache {
         self.key.is_some()
     }
 
-    /// The remembered packages of the name directory `name` if it still
-    /// has the stamp `now` they were read with.
-    pub fn unchanged(&self, name: &str, now: Option<Stamp>) -> Option<&Name> {
-        let found = self.names.get(name)?;
-        (found.dir.is_some() && found.dir == now).then_some(found)
+    /// How many name directories it remembers.
+    pub fn len(&self) -> usize {
+        self.names.len()
     }
 
-    /// What the manifest on disk holds for the root's own packages, by
-    /// name, when the cache describes it (else the manifest must be read).
-    pub fn previous(&self) -> Option<&BTreeMap<String, Name>> {
-        self.manifest.as_ref().map(|_| &self.names)
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The name of the `i`th name directory it remembers (they are sorted).
+    pub fn name(&self, i: usize) -> &str {
+        &self.lines[self.names[i].name.clone()]
+    }
+
+    /// Whether the `i`th name directory still has the stamp `now` it was
+    /// read with, so its packages can be taken as they are.
+    pub fn unchanged(&self, i: usize, now: Option<Stamp>) -> bool {
+        let dir = self.names[i].dir;
+        dir.is_some() && dir == now
+    }
+
+    /// The remembered packages of the `i`th name directory, by version.
+    pub fn packages(&self, i: usize) -> &[Remembered] {
+        &self.packages[self.names[i].packages.clone()]
+    }
+
+    /// Its lines, to be written again as they are.
+    pub fn lines_of(&self, i: usize) -> &str {
+        &self.lines[self.names[i].lines.clone()]
+    }
+
+    /// A remembered package's version.
+    pub fn version(&self, found: &Remembered) -> &str {
+        &self.lines[found.version.clone()]
+    }
+
+    /// Whether it describes the manifest on disk (else the manifest must
+    /// be read to know what it held).
+    pub fn describes_manifest(&self) -> bool {
+        self.manifest.is_some()
     }
 
     /// The manifest the remembered ranges point into, and its length.
@@ -213,11 +265,14 @@ impl Cache {
         Ok(bytes)
     }
 
-    /// The text of a remembered entry (read from the manifest for one in it).
-    pub fn text(&self, fragment: &Fragment) -> std::io::Result<String> {
-        match fragment {
-            Fragment::At(start, len) => utf8(self.read_at(*start, *len)?),
-            Fragment::Inline(text) => Ok(text.clone()),
+    /// The text of a remembered `tools` entry (read from the manifest for
+    /// one in it).
+    pub fn tools_text(&self, found: &Remembered) -> std::io::Result<String> {
+        match &found.tools {
+            Tools::At(start, len) => utf8(self.read_at(*start, *len)?),
+            Tools::Inline(json) => {
+                serde_json::from_str(&self.lines[json.clone()]).map_err(std::io::Error::other)
+            }
         }
     }
 
@@ -227,29 +282,126 @@ impl Cache {
         utf8(self.read_at(start, len)?)
     }
 
-    /// The cache to write for `names`, rendered into the manifest on disk
-    /// (just written, or left as it was): None when there is nothing to
-    /// write (no key, or `names` are what it remembers already). Made
+    /// The cache to write for `lines` (see [`Lines`]), rendered into the
+    /// manifest on disk (just written, or left as it was): None when there
+    /// is nothing to write (no key, or it is what is there already). Made
     /// while the manifest is still being written: only its stamp is
     /// needed after (see [`Pending::write`]).
-    pub fn prepare(&self, names: BTreeMap<String, Name>, rewritten: bool) -> Option<Pending> {
+    pub fn prepare(&self, lines: Lines, rewritten: bool) -> Option<Pending> {
         let key = self.key?;
-        if !rewritten && self.previous().is_some() && names == self.names {
+        let same = lines.text == self.lines && lines.at == self.at;
+        if !rewritten && self.manifest.is_some() && same {
             return None;
         }
-        Some(Pending {
-            key,
-            names: names_text(&names),
-        })
+        Some(Pending { key, lines })
     }
+}
+
+/// The lines of the next cache, as a manifest is rendered.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Lines {
+    text: String,
+    /// Where the arrays' items start in the manifest they describe.
+    at: (usize, usize),
+    /// The last name pushed is not written, nor are its packages.
+    skipping: bool,
+}
+
+impl Lines {
+    /// Where the `tools` and `installed` items start in the manifest.
+    pub fn starts(&mut self, tools: usize, installed: usize) {
+        self.at = (tools, installed);
+    }
+
+    /// A name directory's lines as the last cache had them.
+    pub fn push_known(&mut self, lines: &str) {
+        self.skipping = false;
+        self.text.push_str(lines);
+    }
+
+    /// A name directory's line: its stamp, or None to read it again.
+    pub fn push_name(&mut self, name: &str, dir: Option<Stamp>) {
+        // Not a tool name orla installs: not remembered, read again.
+        self.skipping = name.is_empty() || name.contains(char::is_whitespace);
+        if self.skipping {
+            return;
+        }
+        let out = &mut self.text;
+        out.push_str("N ");
+        out.push_str(name);
+        match dir {
+            Some(Stamp(dev, ino, size, mtime, ctime)) => {
+                for n in [dev, ino, size] {
+                    out.push(' ');
+                    push_int(out, n as i128);
+                }
+                for n in [mtime, ctime] {
+                    out.push(' ');
+                    push_int(out, n as i128);
+                }
+            }
+            None => out.push_str(" -"),
+        }
+        out.push('\n');
+    }
+
+    /// A package's line, after its name's: its `installed` entry's length,
+    /// and its `tools` entry's length when it is served (`Ok`), else that
+    /// entry's text.
+    pub fn push_package(
+        &mut self,
+        version: &str,
+        active: bool,
+        installed: usize,
+        tools: Result<usize, &str>,
+    ) {
+        if self.skipping {
+            return;
+        }
+        let out = &mut self.text;
+        out.push_str("P ");
+        out.push_str(version);
+        out.push_str(if active { " 1 " } else { " 0 " });
+        push_int(out, installed as i128);
+        match tools {
+            Ok(len) => {
+                out.push_str(" @ ");
+                push_int(out, len as i128);
+            }
+            Err(text) => {
+                out.push_str(" = ");
+                out.push_str(&serde_json::to_string(text).expect("a string serialises"));
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// Appends `n` in decimal (without the formatting machinery: a cache line
+/// per tool of the root is written by every command).
+fn push_int(out: &mut String, n: i128) {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 /// A cache ready to be written once the manifest it describes is in place.
 #[derive(Debug)]
 pub struct Pending {
     key: [u8; 32],
-    /// Its lines after the head.
-    names: String,
+    lines: Lines,
 }
 
 impl Pending {
@@ -271,10 +423,12 @@ impl Pending {
             generator: generator(),
             tools_dir: root.tools_dir.clone(),
             manifest,
+            tools: self.lines.at.0,
+            installed: self.lines.at.1,
         };
         let mut body = serde_json::to_string(&head).expect("the head serialises");
         body.push('\n');
-        body.push_str(&self.names);
+        body.push_str(&self.lines.text);
         let head = SEAL.head(&self.key, &root.state_dir, body.as_bytes());
         // A cache that cannot be written costs the next command a full scan;
         // an old one left in place names another manifest.
@@ -289,88 +443,77 @@ impl Pending {
     }
 }
 
-/// The remembered names and the manifest they point into, if the cache is
-/// genuine, this orla's, for this tools_dir and for the manifest on disk.
-fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<(BTreeMap<String, Name>, (fs::File, u64))> {
+/// The cache, if it is genuine, this orla's, for this tools_dir and for
+/// the manifest on disk.
+fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
     let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
-    let body = std::str::from_utf8(SEAL.open(key, &root.state_dir, &bytes)?).ok()?;
-    let (head, names) = body.split_once('\n')?;
-    let head: Head = serde_json::from_str(head).ok()?;
+    let body = SEAL.open(key, &root.state_dir, &bytes)?;
+    let newline = body.iter().position(|&b| b == b'\n')?;
+    let head: Head = serde_json::from_slice(&body[..newline]).ok()?;
     if head.generator != generator() || head.tools_dir != root.tools_dir {
         return None;
     }
-    let names = from_text(names)?;
+    let lines = String::from_utf8(body[newline + 1..].to_vec()).ok()?;
     let manifest = fs::File::open(root.manifest_path()).ok()?;
     let meta = manifest.metadata().ok()?;
     if head.manifest != Stamp::from_metadata(&meta) {
         return None;
     }
-    // The ranges are orla's own, under the MAC, and the manifest is the one
-    // written with them (its stamp); that they lie inside it is checked all
-    // the same (the manifest is not read: that is the point).
+    let (names, packages) = from_text(&lines, (head.tools, head.installed))?;
+    // The lengths are orla's own, under the MAC, and the manifest is the
+    // one written with them (its stamp); that the entries they place lie
+    // inside it is checked all the same (the manifest is not read: that
+    // is the point).
     let len = meta.len();
-    let inside = |start: usize, n: usize| {
+    let inside = |(start, n): (usize, usize)| {
         start
             .checked_add(n)
             .is_some_and(|end| n >= 2 && end as u64 <= len)
     };
-    for name in names.values() {
-        for found in &name.packages {
-            if !inside(found.installed.0, found.installed.1) {
-                return None;
-            }
-            if let Fragment::At(start, n) = found.tools {
-                if !inside(start, n) {
-                    return None;
-                }
-            }
-        }
+    let last = |pick: fn(&Remembered) -> Option<(usize, usize)>| {
+        packages.iter().rev().find_map(pick).is_none_or(inside)
+    };
+    if !last(|p| Some(p.installed))
+        || !last(|p| match p.tools {
+            Tools::At(start, n) => Some((start, n)),
+            Tools::Inline(_) => None,
+        })
+    {
+        return None;
     }
-    Some((names, (manifest, len)))
+    Some(Cache {
+        key: Some(*key),
+        lines,
+        names,
+        packages,
+        at: (head.tools, head.installed),
+        manifest: Some((manifest, len)),
+    })
 }
 
-/// The cache's lines after its head.
-fn names_text(names: &BTreeMap<String, Name>) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(names.len() * 96);
-    for (name, found) in names {
-        if name.contains(char::is_whitespace) {
-            // Not a tool name orla installs: not remembered, read again.
-            continue;
-        }
-        // Formatting into a String cannot fail.
-        let _ = match found.dir {
-            Some(Stamp(dev, ino, size, mtime, ctime)) => {
-                writeln!(out, "N {name} {dev} {ino} {size} {mtime} {ctime}")
-            }
-            None => writeln!(out, "N {name} -"),
-        };
-        for p in &found.packages {
-            let (start, len) = p.installed;
-            let active = u8::from(p.active);
-            let _ = write!(out, "P {} {active} {start} {len} ", p.version);
-            let _ = match &p.tools {
-                Fragment::At(start, len) => writeln!(out, "@ {start} {len}"),
-                Fragment::Inline(text) => writeln!(
-                    out,
-                    "= {}",
-                    serde_json::to_string(text).expect("a string serialises")
-                ),
-            };
-        }
-    }
-    out
-}
-
-/// The names' lines as [`names_text`] writes them; None if any is not.
-fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
-    // Collected, then built at once: the lines are sorted by name.
-    let mut names = Vec::new();
-    let mut current: Option<(String, Name)> = None;
-    for line in text.lines() {
+/// The names and packages of the cache's lines, the packages' entries
+/// placed from the arrays' starts `at`; None if any line is not as
+/// [`Lines`] writes it, or the names are not sorted.
+fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remembered>)> {
+    let mut names: Vec<Known> = Vec::new();
+    let mut packages = Vec::new();
+    // Where the next item of each array starts, and whether one came before.
+    let (mut tools, mut installed) = ((at.0, false), (at.1, false));
+    let place = |(next, any): &mut (usize, bool), len: usize| -> Option<(usize, usize)> {
+        let sep = if *any { BETWEEN } else { FIRST };
+        let start = next.checked_add(sep.len())?;
+        *next = start.checked_add(len)?;
+        *any = true;
+        Some((start, len))
+    };
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let line = line.strip_suffix('\n')?;
         if let Some(rest) = line.strip_prefix("N ") {
             let mut words = rest.split(' ');
-            let name = words.next()?.to_string();
+            let name = words.next()?;
             let dir = match words.next()? {
                 "-" => None,
                 dev => Some(Stamp(
@@ -384,38 +527,54 @@ fn from_text(text: &str) -> Option<BTreeMap<String, Name>> {
             if words.next().is_some() {
                 return None;
             }
-            names.extend(current.take());
-            let packages = Vec::new();
-            current = Some((name, Name { dir, packages }));
+            if let Some(last) = names.last() {
+                if text[last.name.clone()] >= *name {
+                    return None;
+                }
+            }
+            let start = here + 2;
+            names.push(Known {
+                name: start..start + name.len(),
+                dir,
+                packages: packages.len()..packages.len(),
+                lines: here..offset,
+            });
         } else if let Some(rest) = line.strip_prefix("P ") {
-            let mut words = rest.splitn(6, ' ');
-            let version = words.next()?.to_string();
+            let known = names.last_mut()?;
+            let mut words = rest.splitn(5, ' ');
+            let version = words.next()?;
+            let version_at = here + 2;
             let active = match words.next()? {
                 "1" => true,
                 "0" => false,
                 _ => return None,
             };
-            let installed = (words.next()?.parse().ok()?, words.next()?.parse().ok()?);
+            let installed_len = words.next()?.parse().ok()?;
             let tools = match (words.next()?, words.next()?) {
-                ("@", at) => {
-                    let (start, len) = at.split_once(' ')?;
-                    Fragment::At(start.parse().ok()?, len.parse().ok()?)
+                ("@", len) => {
+                    let (start, len) = place(&mut tools, len.parse().ok()?)?;
+                    Tools::At(start, len)
                 }
-                ("=", json) => Fragment::Inline(serde_json::from_str(json).ok()?),
+                ("=", json) => {
+                    let start = offset - 1 - json.len();
+                    Tools::Inline(start..offset - 1)
+                }
                 _ => return None,
             };
-            current.as_mut()?.1.packages.push(Remembered {
-                version,
+            let (start, len) = place(&mut installed, installed_len)?;
+            packages.push(Remembered {
+                version: version_at..version_at + version.len(),
                 active,
                 tools,
-                installed,
+                installed: (start, len),
             });
+            known.packages.end = packages.len();
+            known.lines.end = offset;
         } else {
             return None;
         }
     }
-    names.extend(current);
-    Some(names.into_iter().collect())
+    Some((names, packages))
 }
 
 fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
@@ -464,50 +623,74 @@ mod tests {
             key: Some([7; 32]),
             ..Cache::default()
         };
-        let pending = cache.prepare(BTreeMap::new(), true).unwrap();
+        let pending = cache.prepare(Lines::default(), true).unwrap();
         let mut old = pending.write(&root).expect("the old cache, open");
         let mut text = String::new();
         std::io::Read::read_to_string(&mut old, &mut text).unwrap();
         assert_eq!(text, "the old cache");
         let new = fs::read_to_string(&path).unwrap();
-        assert!(new.starts_with("orla manifest cache 3 "), "{new}");
+        assert!(new.starts_with("orla manifest cache 4 "), "{new}");
     }
 
     #[test]
-    fn the_names_lines_read_back_as_written() {
-        let mut names = BTreeMap::new();
-        names.insert(
-            "fs-read".to_string(),
-            Name {
-                dir: Some(Stamp(2049, 77, 4096, -5, 1_764_000_000_123_456_789)),
-                packages: vec![
-                    Remembered {
-                        version: "1.2.0".into(),
-                        active: false,
-                        tools: Fragment::Inline("{\n  \"name\": \"a b\\\"c\"\n}".into()),
-                        installed: (10, 20),
-                    },
-                    Remembered {
-                        version: "2.0.0-rc.1+build.5".into(),
-                        active: true,
-                        tools: Fragment::At(300, 40),
-                        installed: (31, 9),
-                    },
-                ],
-            },
+    fn the_lines_read_back_as_written_and_place_the_entries() {
+        let mut lines = Lines::default();
+        let stamp = Stamp(2049, 77, 4096, -5, 1_764_000_000_123_456_789);
+        lines.push_name("fs-read", Some(stamp));
+        let inline = "{\n  \"name\": \"a b\\\"c\"\n}";
+        lines.push_package("1.2.0", false, 20, Err(inline));
+        lines.push_package("2.0.0-rc.1+build.5", true, 9, Ok(40));
+        lines.push_name("json-query", None);
+        lines.push_package("0.3.0", true, 12, Ok(7));
+        let text = lines.text.clone();
+        let (names, packages) = from_text(&text, (100, 500)).unwrap();
+        assert_eq!(names.len(), 2);
+        assert_eq!(&text[names[0].name.clone()], "fs-read");
+        assert_eq!(names[0].dir, Some(stamp));
+        assert_eq!(names[1].dir, None);
+        // Each name's lines, whole, to be copied as they are.
+        assert_eq!(
+            text[names[0].lines.clone()].to_string() + &text[names[1].lines.clone()],
+            text
         );
-        names.insert(
-            "json-query".to_string(),
-            Name {
-                dir: None,
-                packages: Vec::new(),
-            },
+        assert!(text[names[1].lines.clone()].starts_with("N json-query -\n"));
+        let versions: Vec<&str> = packages.iter().map(|p| &text[p.version.clone()]).collect();
+        assert_eq!(versions, ["1.2.0", "2.0.0-rc.1+build.5", "0.3.0"]);
+        // The installed items one after another from 500, the served
+        // versions' tools items from 100, each after its separator.
+        let installed: Vec<_> = packages.iter().map(|p| p.installed).collect();
+        assert_eq!(installed, [(505, 20), (531, 9), (546, 12)]);
+        assert_eq!(packages[1].tools, Tools::At(105, 40));
+        assert_eq!(packages[2].tools, Tools::At(151, 7));
+        let Tools::Inline(json) = &packages[0].tools else {
+            panic!("{:?}", packages[0].tools)
+        };
+        assert_eq!(
+            serde_json::from_str::<String>(&text[json.clone()]).unwrap(),
+            inline
         );
-        let rest = names_text(&names);
-        assert_eq!(from_text(&rest), Some(names.clone()));
-        // A line it does not know, or a version before any name: no cache.
-        assert_eq!(from_text(&format!("{rest}X 1\n")), None);
-        assert_eq!(from_text("P 1.0.0 1 0 2 @ 3 4\n"), None);
-        assert_eq!(from_text("N fs-read 1 2\n"), None);
+        // A line it does not know, a version before any name, names out of
+        // order: no cache.
+        assert_eq!(from_text(&format!("{text}X 1\n"), (0, 0)), None);
+        assert_eq!(from_text("P 1.0.0 1 2 @ 4\n", (0, 0)), None);
+        assert_eq!(from_text("N fs-read 1 2\n", (0, 0)), None);
+        assert_eq!(from_text("N b -\nN a -\n", (0, 0)), None);
+    }
+
+    #[test]
+    fn integers_are_written_as_decimal() {
+        for n in [
+            0i128,
+            7,
+            -5,
+            10,
+            1_764_000_000_123_456_789,
+            u64::MAX as i128,
+            i64::MIN as i128,
+        ] {
+            let mut out = String::new();
+            push_int(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
     }
 }

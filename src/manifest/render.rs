@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::cache::{Cache, Fragment, Name, Remembered};
-use super::scan::{Scan, Scanned};
+use super::cache::{Cache, Lines, Remembered, Tools, BETWEEN, FIRST};
+use super::scan::{Package, Scan, Scanned};
 use super::text::Text;
 use super::{
     discovered_entry, discovered_listing, display, installed_entry, warn_shadowed, Inputs,
@@ -24,20 +24,28 @@ use crate::root::InstallRoot;
 #[derive(Debug)]
 pub struct Rendered {
     pub text: Text,
-    /// For [`Cache::save`].
-    pub names: BTreeMap<String, Name>,
+    /// The next cache's lines (see [`Cache::prepare`]).
+    pub lines: Lines,
     pub written: Written,
 }
 
 /// What a written manifest says about the root's own packages.
 #[derive(Debug, Clone, Default)]
 pub struct Written {
-    /// Name, version and whether it is served, sorted by name and version.
+    /// Name, version and whether it is served, sorted by name and version,
+    /// of the name directories whose entries were not carried over as
+    /// they were (every one when there was no cache to carry from): those
+    /// the command changed or found changed.
     pub installed: Vec<(String, semver::Version, bool)>,
+    /// For each name directory the cache remembers, whether its entries
+    /// were carried over as they were (neither added to, nor dropped from,
+    /// nor served differently).
+    pub carried: Vec<bool>,
 }
 
 impl Written {
-    /// The version of `name` the manifest serves from the root's own packages.
+    /// The version of `name` the manifest serves from the root's own
+    /// packages, for a name directory the command changed or found changed.
     pub fn served(&self, name: &str) -> Option<&semver::Version> {
         self.installed
             .iter()
@@ -104,13 +112,10 @@ struct Items<'a> {
     any: bool,
 }
 
-/// What the pretty printer writes between two items at depth 2.
-const BETWEEN: &str = ",\n    ";
-
 impl Items<'_> {
     /// Appends one item; returns its range in the output.
     fn push_text(&mut self, text: &str) -> (usize, usize) {
-        self.out.push_str(if self.any { BETWEEN } else { "\n    " });
+        self.out.push_str(if self.any { BETWEEN } else { FIRST });
         self.any = true;
         let start = self.out.len();
         self.out.push_str(text);
@@ -127,7 +132,7 @@ impl Items<'_> {
             self.out
                 .push_old(start - BETWEEN.len(), BETWEEN.len() + len);
         } else {
-            self.out.push_str(if self.any { BETWEEN } else { "\n    " });
+            self.out.push_str(if self.any { BETWEEN } else { FIRST });
             self.out.push_old(start, len);
         }
         self.any = true;
@@ -161,6 +166,96 @@ fn with_active(text: &str, active: bool) -> String {
     format!("{}{}{}", &text[..at], active, &rest[old..])
 }
 
+/// One package of a name directory, as the last manifest rendered it or
+/// read now.
+#[derive(Clone, Copy)]
+enum Pkg<'a> {
+    Old(&'a Remembered),
+    New(&'a Package),
+}
+
+/// The packages of one name directory, by version, with the one served.
+struct Group<'a> {
+    scanned: &'a Scanned,
+    pkgs: Vec<Pkg<'a>>,
+    active: Option<usize>,
+    /// Its cache lines can be copied as they are: its remembered packages
+    /// whole, nothing read, nothing leaving, the same one served.
+    carried: bool,
+}
+
+impl<'a> Group<'a> {
+    fn new(
+        scanned: &'a Scanned,
+        cache: &'a Cache,
+        leaving: &[(String, semver::Version)],
+        preferred: &BTreeMap<String, semver::Version>,
+    ) -> Group<'a> {
+        let name = scanned.name(cache);
+        let old = scanned.kept.map(|k| cache.packages(k)).unwrap_or_default();
+        let mut pkgs: Vec<Pkg> = old.iter().map(Pkg::Old).collect();
+        if !scanned.read.is_empty() {
+            pkgs.extend(scanned.read.iter().map(Pkg::New));
+            if !old.is_empty() {
+                // A package moved in beside remembered ones (see `scan`).
+                pkgs.sort_by_cached_key(|p| version(*p, cache));
+            }
+        }
+        let leaves: Vec<String> = leaving
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.to_string())
+            .collect();
+        if !leaves.is_empty() {
+            pkgs.retain(|p| !leaves.iter().any(|v| *v == version_text(*p, cache)));
+        }
+        // One version is served whatever is preferred; only names with
+        // several have their versions parsed and ranked.
+        let active = match pkgs.len() {
+            0 => None,
+            1 => Some(0),
+            _ => {
+                let versions: Vec<semver::Version> =
+                    pkgs.iter().map(|p| version(*p, cache)).collect();
+                let chosen = active(versions.iter().map(|v| (name, v)), preferred);
+                versions.iter().position(|v| chosen.get(name) == Some(&v))
+            }
+        };
+        let carried = scanned.kept.is_some()
+            && scanned.read.is_empty()
+            && leaves.is_empty()
+            && scanned.stamp.is_some()
+            && old
+                .iter()
+                .enumerate()
+                .all(|(i, r)| r.active == (active == Some(i)));
+        Group {
+            scanned,
+            pkgs,
+            active,
+            carried,
+        }
+    }
+}
+
+fn version_text<'a>(pkg: Pkg<'a>, cache: &'a Cache) -> std::borrow::Cow<'a, str> {
+    match pkg {
+        Pkg::Old(found) => cache.version(found).into(),
+        Pkg::New(p) => p.version.to_string().into(),
+    }
+}
+
+/// A package's version (a remembered one is orla's own text, so it parses;
+/// 0.0.0 is never reached).
+fn version(pkg: Pkg<'_>, cache: &Cache) -> semver::Version {
+    match pkg {
+        Pkg::Old(found) => {
+            semver::Version::parse(cache.version(found)).unwrap_or(semver::Version::new(0, 0, 0))
+        }
+        Pkg::New(p) => p.version.clone(),
+    }
+}
+
 impl Rendered {
     /// Renders the manifest of `root` from `scan` (less the packages
     /// `leaving`) and `inputs`; name clashes are reported. Fails only when
@@ -174,20 +269,21 @@ impl Rendered {
         reporter: &dyn Reporter,
     ) -> std::io::Result<Rendered> {
         let kind: RootKindName = root.kind.into();
-        let packages: Vec<Scanned> = scan
-            .packages
-            .into_iter()
-            .filter(|p| {
-                !leaving
-                    .iter()
-                    .any(|(n, v)| n == p.name() && v == p.version())
-            })
+        let groups: Vec<Group> = scan
+            .names
+            .iter()
+            .map(|s| Group::new(s, cache, leaving, &inputs.preferred))
             .collect();
-        let active = active(
-            packages.iter().map(|p| (p.name(), p.version())),
-            &inputs.preferred,
-        );
-        let is_active = |p: &Scanned| active.get(p.name()) == Some(&p.version());
+        // The names the root serves a package of, sorted.
+        let served_names: Vec<&str> = groups
+            .iter()
+            .filter(|g| g.active.is_some())
+            .map(|g| g.scanned.name(cache))
+            .collect();
+        let serves = |name: &str| served_names.binary_search(&name).is_ok();
+        // RFC 3 9.1: a project's own names (its packages and the
+        // discovered executables) shadow global tools of the same name.
+        let own = |name: &str| serves(name) || inputs.discovered.iter().any(|d| d.name == name);
 
         let head = Head {
             manifest_version: MANIFEST_VERSION,
@@ -204,41 +300,39 @@ impl Rendered {
         let head = serde_json::to_string_pretty(&head).expect("the head serialises");
         out.push_str(&head[..head.len() - "\n}".len()]);
         out.push_str(",\n  \"tools\": [");
+        let tools_at = out.len();
 
-        let own = own_names(&active, &inputs.discovered);
-        // Each package's `tools` entry: where it went, or its text.
-        let mut tools: Vec<Fragment> = Vec::with_capacity(packages.len());
+        // Each package's `tools` entry: its length where it is served, else
+        // its text.
+        let mut tools: Vec<Result<usize, String>> = Vec::new();
         let mut served: Vec<ToolEntry> = Vec::new();
         {
             let mut items = Items {
                 out: &mut out,
                 any: false,
             };
-            for pkg in &packages {
-                let fragment = match (pkg, is_active(pkg)) {
-                    (Scanned::Read(p), true) => {
-                        let (start, len) = items.push(&p.entry);
-                        Fragment::At(start, len)
-                    }
-                    (Scanned::Read(p), false) => Fragment::Inline(item(&p.entry)),
-                    (Scanned::Remembered { found, .. }, true) => {
-                        let (start, len) = match &found.tools {
-                            Fragment::At(start, len) => items.push_old((*start, *len)),
-                            Fragment::Inline(text) => items.push_text(text),
-                        };
-                        Fragment::At(start, len)
-                    }
-                    (Scanned::Remembered { found, .. }, false) => {
-                        Fragment::Inline(cache.text(&found.tools)?)
-                    }
-                };
-                tools.push(fragment);
+            for group in &groups {
+                for (i, pkg) in group.pkgs.iter().enumerate() {
+                    let active = group.active == Some(i);
+                    let entry = match (*pkg, active) {
+                        (Pkg::New(p), true) => Ok(items.push(&p.entry).1),
+                        (Pkg::New(p), false) => Err(item(&p.entry)),
+                        (Pkg::Old(found), true) => Ok(match &found.tools {
+                            Tools::At(start, len) => items.push_old((*start, *len)).1,
+                            Tools::Inline(_) => items.push_text(&cache.tools_text(found)?).1,
+                        }),
+                        // Its text is needed only for cache lines made anew.
+                        (Pkg::Old(_), false) if group.carried => Ok(0),
+                        (Pkg::Old(found), false) => Err(cache.tools_text(found)?),
+                    };
+                    tools.push(entry);
+                }
             }
             // RFC 1 discovery: an installed package of the same name wins,
             // since it was asked for by name (and, in a project, is pinned
             // in orla.lock).
             for found in &inputs.discovered {
-                let clash = active.contains_key(found.name.as_str());
+                let clash = serves(&found.name);
                 if clash {
                     warn_shadowed(found, reporter);
                 }
@@ -251,7 +345,7 @@ impl Rendered {
             // RFC 3 9.1: a project's tools shadow global tools of the same
             // name; the others are served as well.
             for global in &inputs.global_tools {
-                if !own.contains(global.name.as_str()) {
+                if !own(&global.name) {
                     let mut entry = global.clone();
                     entry.root = RootKindName::Global;
                     items.push(&entry);
@@ -261,79 +355,72 @@ impl Rendered {
         }
 
         out.push_str(",\n  \"installed\": [");
-        let mut names: BTreeMap<String, Name> = BTreeMap::new();
+        let mut lines = Lines::default();
+        lines.starts(tools_at, out.len());
         let mut written = Written {
-            installed: Vec::with_capacity(packages.len()),
+            installed: Vec::new(),
+            carried: vec![false; cache.len()],
         };
         {
             let mut items = Items {
                 out: &mut out,
                 any: false,
             };
-            for (pkg, tools) in packages.iter().zip(tools) {
-                let active = is_active(pkg);
-                let installed = match pkg {
-                    Scanned::Read(p) => items.push(&installed_entry(&p.entry, kind, active)),
-                    Scanned::Remembered { found, .. } => {
-                        if found.active == active {
-                            items.push_old(found.installed)
-                        } else {
-                            items.push_text(&with_active(&cache.installed_text(found)?, active))
+            let mut tools = tools.into_iter();
+            for group in &groups {
+                let name = group.scanned.name(cache);
+                if group.carried {
+                    for (pkg, _) in group.pkgs.iter().zip(tools.by_ref()) {
+                        if let Pkg::Old(found) = pkg {
+                            items.push_old(found.installed);
                         }
                     }
-                };
-                names
-                    .entry(pkg.name().to_string())
-                    .or_insert_with(|| Name {
-                        dir: None,
-                        packages: Vec::new(),
-                    })
-                    .packages
-                    .push(Remembered {
-                        version: match pkg {
-                            Scanned::Remembered { found, .. } => found.version.clone(),
-                            Scanned::Read(p) => p.version.to_string(),
-                        },
-                        active,
-                        tools,
-                        installed,
-                    });
-                written
-                    .installed
-                    .push((pkg.name().to_string(), pkg.version().clone(), active));
+                    let kept = group.scanned.kept.expect("a carried name is remembered");
+                    lines.push_known(cache.lines_of(kept));
+                    written.carried[kept] = true;
+                    continue;
+                }
+                // Names with a package leaving are read again next time.
+                let stamp = group
+                    .scanned
+                    .stamp
+                    .filter(|_| !leaving.iter().any(|(n, _)| n == name));
+                lines.push_name(name, stamp);
+                for (i, (pkg, tools)) in group.pkgs.iter().zip(tools.by_ref()).enumerate() {
+                    let active = group.active == Some(i);
+                    let (_, installed) = match pkg {
+                        Pkg::New(p) => items.push(&installed_entry(&p.entry, kind, active)),
+                        Pkg::Old(found) if found.active == active => {
+                            items.push_old(found.installed)
+                        }
+                        Pkg::Old(found) => {
+                            items.push_text(&with_active(&cache.installed_text(found)?, active))
+                        }
+                    };
+                    let version = version_text(*pkg, cache);
+                    let tools = tools.as_ref().map(|len| *len).map_err(String::as_str);
+                    lines.push_package(&version, active, installed, tools);
+                    written
+                        .installed
+                        .push((name.to_string(), self::version(*pkg, cache), active));
+                }
             }
             for (found, entry) in inputs.discovered.iter().zip(&served) {
-                let clash = active.contains_key(found.name.as_str());
+                let clash = serves(&found.name);
                 items.push(&discovered_listing(entry, kind, !clash));
             }
             for global in &inputs.global_installed {
                 let mut entry = global.clone();
                 entry.root = RootKindName::Global;
-                entry.active = entry.active && !own.contains(entry.name.as_str());
+                entry.active = entry.active && !own(&entry.name);
                 items.push(&entry);
             }
             items.end();
         }
         out.push_str("\n}\n");
-
-        // Names read again now are trusted next time only where the scan
-        // said so; names with a package leaving are read again.
-        let mut stamps = scan.stamps;
-        for (name, _) in leaving {
-            stamps.insert(name.clone(), None);
-        }
-        for (name, stamp) in stamps {
-            names
-                .entry(name)
-                .or_insert_with(|| Name {
-                    dir: None,
-                    packages: Vec::new(),
-                })
-                .dir = stamp;
-        }
         Ok(Rendered {
             text: out,
-            names,
+            lines,
             written,
         })
     }

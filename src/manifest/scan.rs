@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::cache::{Cache, Remembered, Stamp};
+use super::cache::{Cache, Stamp};
 use super::{tool_entry, RootKindName, ToolEntry};
 use crate::fs::now_ns;
 use crate::progress::Reporter;
@@ -41,41 +41,46 @@ pub fn packages(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Vec<Packa
     Ok(out)
 }
 
-/// A package of [`scan`]: read now, or as the last manifest rendered it.
-#[derive(Debug, Clone)]
-pub enum Scanned {
-    Read(Box<Package>),
-    Remembered {
-        name: String,
-        version: semver::Version,
-        found: Remembered,
-    },
+/// One name directory of [`scan`]: its packages read now, or as the last
+/// manifest rendered them.
+#[derive(Debug)]
+pub struct Scanned {
+    /// None: the name of the cache's `kept` name directory.
+    name: Option<String>,
+    /// The cache's name directory whose packages are taken as they were.
+    pub kept: Option<usize>,
+    /// Packages read now, sorted by version.
+    pub read: Vec<Package>,
+    /// Its stamp, where it may be trusted next time.
+    pub stamp: Option<Stamp>,
 }
 
 impl Scanned {
-    pub fn name(&self) -> &str {
-        match self {
-            Scanned::Read(p) => &p.name,
-            Scanned::Remembered { name, .. } => name,
+    pub fn name<'a>(&'a self, cache: &'a Cache) -> &'a str {
+        match (&self.name, self.kept) {
+            (Some(name), _) => name,
+            (None, Some(kept)) => cache.name(kept),
+            (None, None) => unreachable!("a scanned name is named or kept"),
         }
     }
 
-    pub fn version(&self) -> &semver::Version {
-        match self {
-            Scanned::Read(p) => &p.version,
-            Scanned::Remembered { version, .. } => version,
+    /// A name directory read again.
+    fn read(name: String) -> Scanned {
+        Scanned {
+            name: Some(name),
+            kept: None,
+            read: Vec::new(),
+            stamp: None,
         }
     }
 }
 
-/// The packages of a root, and which name directories may be trusted
-/// unchanged next time.
+/// The packages of a root, by name directory, sorted by name: those of the
+/// name directories that changed since the last manifest read again, the
+/// others taken from it as they were.
 #[derive(Debug, Default)]
 pub struct Scan {
-    /// Sorted by name and version.
-    pub packages: Vec<Scanned>,
-    /// Each name directory's stamp, where it may be trusted next time.
-    pub stamps: std::collections::BTreeMap<String, Option<Stamp>>,
+    pub names: Vec<Scanned>,
 }
 
 /// Every name directory of `root` with its stamp (see [`scan`]): one
@@ -105,52 +110,64 @@ pub fn scan(
     let key = root.key_state();
     let kind = RootKindName::from(root.kind);
     let now = now_ns();
-    let mut out = Scan::default();
+    let mut out = Vec::with_capacity(names.len());
     let mut elsewhere = Vec::new();
+    // Both are sorted by name: the cache is walked alongside.
+    let mut known = 0;
     for (name, stamp) in names {
-        if let Some(found) = cache.unchanged(&name.name, stamp) {
-            let versions: Option<Vec<_>> = found
-                .packages
-                .iter()
-                .map(|p| semver::Version::parse(&p.version).ok())
-                .collect();
-            if let Some(versions) = versions {
-                for (version, found) in versions.into_iter().zip(&found.packages) {
-                    out.packages.push(Scanned::Remembered {
-                        name: name.name.clone(),
-                        version,
-                        found: found.clone(),
-                    });
-                }
-                out.stamps.insert(name.name, stamp);
-                continue;
-            }
+        while known < cache.len() && cache.name(known) < name.name.as_str() {
+            known += 1;
+        }
+        if known < cache.len() && cache.name(known) == name.name && cache.unchanged(known, stamp) {
+            out.push(Scanned {
+                name: None,
+                kept: Some(known),
+                read: Vec::new(),
+                stamp,
+            });
+            continue;
         }
         let mut clean = cache.enabled();
+        let mut scanned = Scanned::read(name.name.clone());
         for (_, dir) in name.versions()? {
             match read(root, dir, &key, kind, reporter) {
-                Some(pkg) if pkg.name == name.name => {
-                    out.packages.push(Scanned::Read(Box::new(pkg)))
-                }
+                Some(pkg) if pkg.name == name.name => scanned.read.push(pkg),
                 Some(pkg) => {
                     // Its receipt names another tool: neither name is
                     // trusted as it was.
                     clean = false;
-                    elsewhere.push(pkg.name.clone());
-                    out.packages.push(Scanned::Read(Box::new(pkg)));
+                    elsewhere.push(pkg);
                 }
                 None => clean = false,
             }
         }
-        let trusted = stamp.filter(|s| clean && s.settled(now));
-        out.stamps.insert(name.name, trusted);
+        scanned.stamp = stamp.filter(|s| clean && s.settled(now));
+        out.push(scanned);
     }
-    for name in elsewhere {
-        out.stamps.insert(name, None);
+    if !elsewhere.is_empty() {
+        out = moved_in(cache, out, elsewhere);
     }
-    out.packages
-        .sort_by(|a, b| (a.name(), a.version()).cmp(&(b.name(), b.version())));
-    Ok(out)
+    Ok(Scan { names: out })
+}
+
+/// `names` with the packages `elsewhere` (found in another tool's name
+/// directory) under the names their receipts give, neither name trusted
+/// next time. A name the cache remembers keeps its remembered packages
+/// beside the newcomer.
+fn moved_in(cache: &Cache, names: Vec<Scanned>, elsewhere: Vec<Package>) -> Vec<Scanned> {
+    let mut by_name: std::collections::BTreeMap<String, Scanned> = names
+        .into_iter()
+        .map(|s| (s.name(cache).to_string(), s))
+        .collect();
+    for pkg in elsewhere {
+        let target = by_name
+            .entry(pkg.name.clone())
+            .or_insert_with(|| Scanned::read(pkg.name.clone()));
+        target.stamp = None;
+        target.read.push(pkg);
+        target.read.sort_by(|a, b| a.version.cmp(&b.version));
+    }
+    by_name.into_values().collect()
 }
 
 /// The package at `dir`, if it is bound to this root and can run; else

@@ -19,7 +19,7 @@ fn settle() {
 }
 
 /// Where the cache's text says the first version of `name` has its
-/// `tools` entry in the manifest: `@ START LEN` and the line's end.
+/// `tools` entry in the manifest: `@ LEN` and the line's end.
 pub fn tools_range(cache: &str, name: &str) -> String {
     let at = cache.find(&format!("\nN {name} ")).unwrap() + 1;
     let line = at + cache[at..].find("\nP ").unwrap() + 1;
