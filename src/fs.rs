@@ -139,10 +139,17 @@ fn for_each_parallel<T: Sync>(
 /// Flushes files (`fsync`) on a few background threads as they are handed
 /// over, so that the waits for the disk overlap whatever the caller does
 /// meanwhile (unpacking the rest of an archive) instead of coming after it.
+/// Files may also be handed over as bytes in memory
+/// ([`Flusher::write_hashed`]): then other background threads, one per
+/// core, create, write and hash them before they are flushed.
 /// `finish` waits for the last of them and returns the first error, with
 /// the path of the file that failed: after a failed `fsync` the data may be
 /// lost even if a later `fsync` succeeds, so the caller must give up.
 pub struct Flusher {
+    /// Files to write, for the writing threads.
+    writes: Option<std::sync::mpsc::SyncSender<WriteJob>>,
+    writers: Vec<std::thread::JoinHandle<()>>,
+    /// Files to flush, for the flushing threads.
     queue: Option<std::sync::mpsc::SyncSender<Job>>,
     threads: Vec<std::thread::JoinHandle<()>>,
     state: std::sync::Arc<FlushState>,
@@ -178,11 +185,122 @@ impl Job {
     }
 }
 
+/// A file to create from bytes in memory.
+struct WriteJob {
+    path: PathBuf,
+    data: Buffer,
+    mode: u32,
+    hash: HashSlot,
+}
+
+impl WriteJob {
+    /// Creates the file (it must not exist) with the bytes and mode, and
+    /// hashes the bytes: the file, open, to be flushed.
+    fn run(self) -> Result<Job, (PathBuf, io::Error)> {
+        let WriteJob {
+            path,
+            data,
+            mode,
+            hash,
+        } = self;
+        let written = (|| {
+            let mut options = fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(mode);
+            }
+            let mut file = options.open(&path)?;
+            file.write_all(&data)?;
+            // The umask may have narrowed the mode; set it exactly.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                file.set_permissions(fs::Permissions::from_mode(mode))?;
+            }
+            Ok(file)
+        })();
+        match written {
+            Ok(file) => {
+                let _ = hash.set(blake3::hash(&data));
+                Ok(Job {
+                    file,
+                    path,
+                    hash: None,
+                })
+            }
+            Err(e) => Err((path, e)),
+        }
+    }
+}
+
+/// Bytes of files handed to a `Flusher` and not yet written
+/// ([`Flusher::buffer`]): past this the caller waits for them.
+const MAX_IN_FLIGHT: usize = 2 << 20;
+
+/// A buffer for a file's bytes from [`Flusher::buffer`]; its room in the
+/// flusher's budget is given back when it is dropped.
+pub struct Buffer {
+    data: Vec<u8>,
+    reserved: usize,
+    state: std::sync::Arc<FlushState>,
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.data
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.data
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        let mut memory = self.state.memory.lock().expect("flush memory lock");
+        memory.in_flight -= self.reserved;
+        // Kept for the next files while small: at most 4 MiB in all.
+        if memory.free.len() < 16 && self.data.capacity() <= 256 << 10 {
+            memory.free.push(std::mem::take(&mut self.data));
+        }
+        drop(memory);
+        self.state.room.notify_all();
+    }
+}
+
+#[derive(Default)]
+struct Memory {
+    in_flight: usize,
+    /// Buffers given back, kept for the next files (their pages are
+    /// mapped already).
+    free: Vec<Vec<u8>>,
+}
+
 #[derive(Default)]
 struct FlushState {
     failed: std::sync::Mutex<Option<(PathBuf, io::Error)>>,
     /// Set when the caller gave up: what is still queued is dropped unflushed.
     abandoned: std::sync::atomic::AtomicBool,
+    memory: std::sync::Mutex<Memory>,
+    room: std::sync::Condvar,
+}
+
+impl FlushState {
+    fn fail(&self, failed: (PathBuf, io::Error)) {
+        self.failed
+            .lock()
+            .expect("flush error lock")
+            .get_or_insert(failed);
+    }
+
+    fn abandoned(&self) -> bool {
+        self.abandoned.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// How many files a `Flusher` flushes at once, and how many more may wait
@@ -190,16 +308,49 @@ struct FlushState {
 /// requests in flight, few enough that a slow disk holds up the writer
 /// rather than piling up descriptors. Each `fsync` mostly waits (for the
 /// data, the inode, the parent directory, the disk's cache), so threads
-/// beyond the cores pay: on 2 cores the 2,000-file install took 247 ms
-/// median with 8 against 264 with 4 and 291 with 12.
-const BACKGROUND_FLUSHES: usize = 8;
+/// beyond the cores pay. 8 measured best when these threads also read
+/// each file back to hash it; with the files handed over as bytes they
+/// only wait, and 16 took the 2,000-file install to 309 ms of CPU against
+/// 327 with 8 (median of 20 interleaved runs; docs/benchmarks.md).
+const BACKGROUND_FLUSHES: usize = 16;
 const FLUSH_QUEUE: usize = 64;
 /// Files waiting in the queues of all of a process's flushers together: a
 /// command unpacking many packages at once must not run out of descriptors
 /// (1,024 by default on many systems). Past it a file is flushed on the
-/// caller's thread instead.
+/// thread that hands it over instead.
 const MAX_QUEUED: usize = 256;
 static QUEUED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// Threads that create and write the files handed over as bytes: at most
+/// one per core, as they compute rather than wait.
+const MAX_WRITERS: usize = 4;
+const WRITE_QUEUE: usize = 64;
+
+/// Queues `job` for the flush threads; waits only while the queue is full,
+/// and flushes it right here when the process has `MAX_QUEUED` files
+/// waiting already or the queue is closed.
+fn queue(
+    queue: Option<&std::sync::mpsc::SyncSender<Job>>,
+    job: Job,
+) -> Result<(), (PathBuf, io::Error)> {
+    use std::sync::atomic::Ordering;
+    if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
+        QUEUED.fetch_sub(1, Ordering::Relaxed);
+        return job.run();
+    }
+    match queue {
+        Some(queue) => {
+            if let Err(unsent) = queue.send(job) {
+                QUEUED.fetch_sub(1, Ordering::Relaxed);
+                return unsent.0.run();
+            }
+        }
+        None => {
+            QUEUED.fetch_sub(1, Ordering::Relaxed);
+            return job.run();
+        }
+    }
+    Ok(())
+}
 
 impl Flusher {
     pub fn new() -> Flusher {
@@ -214,25 +365,53 @@ impl Flusher {
                     let Ok(job) = job else {
                         break; // the queue was closed
                     };
-                    use std::sync::atomic::Ordering;
-                    if !state.abandoned.load(Ordering::Relaxed) {
+                    if !state.abandoned() {
                         if let Err(failed) = job.run() {
-                            state
-                                .failed
-                                .lock()
-                                .expect("flush error lock")
-                                .get_or_insert(failed);
+                            state.fail(failed);
                         }
                     }
-                    QUEUED.fetch_sub(1, Ordering::Relaxed);
+                    QUEUED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
                 })
             })
             .collect();
         Flusher {
+            writes: None,
+            writers: Vec::new(),
             queue: Some(queue),
             threads,
             state,
         }
+    }
+
+    /// The writing threads, started when the first file is handed over as
+    /// bytes.
+    fn writes(&mut self) -> &std::sync::mpsc::SyncSender<WriteJob> {
+        if self.writes.is_none() {
+            let (writes, jobs) = std::sync::mpsc::sync_channel::<WriteJob>(WRITE_QUEUE);
+            let jobs = std::sync::Arc::new(std::sync::Mutex::new(jobs));
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            self.writers = (0..cores.min(MAX_WRITERS))
+                .map(|_| {
+                    let (jobs, state) = (jobs.clone(), self.state.clone());
+                    let flushes = self.queue.clone();
+                    std::thread::spawn(move || loop {
+                        let write = jobs.lock().expect("write queue lock").recv();
+                        let Ok(write) = write else {
+                            break; // the queue was closed
+                        };
+                        if state.abandoned() {
+                            continue;
+                        }
+                        let flushed = write.run().and_then(|job| queue(flushes.as_ref(), job));
+                        if let Err(failed) = flushed {
+                            state.fail(failed);
+                        }
+                    })
+                })
+                .collect();
+            self.writes = Some(writes);
+        }
+        self.writes.as_ref().expect("started above")
     }
 
     /// Queues `file` (written in full, found at `path`) to be flushed;
@@ -240,11 +419,17 @@ impl Flusher {
     /// the process has `MAX_QUEUED` files waiting already. Fails early when
     /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
-        self.queue(Job {
-            file,
-            path,
-            hash: None,
-        })
+        if let Some(failed) = self.take_failure() {
+            return Err(failed);
+        }
+        queue(
+            self.queue.as_ref(),
+            Job {
+                file,
+                path,
+                hash: None,
+            },
+        )
     }
 
     /// [`Flusher::flush`], hashing the file first on the same thread: the
@@ -257,40 +442,74 @@ impl Flusher {
         file: fs::File,
         path: PathBuf,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        let slot = HashSlot::default();
-        self.queue(Job {
-            file,
-            path,
-            hash: Some(slot.clone()),
-        })?;
-        Ok(slot)
-    }
-
-    fn queue(&self, job: Job) -> Result<(), (PathBuf, io::Error)> {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
-        use std::sync::atomic::Ordering;
-        if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
-            QUEUED.fetch_sub(1, Ordering::Relaxed);
-            return job.run();
-        }
-        match &self.queue {
-            Some(queue) => {
-                if let Err(unsent) = queue.send(job) {
-                    QUEUED.fetch_sub(1, Ordering::Relaxed);
-                    return unsent.0.run();
-                }
-            }
-            None => {
-                QUEUED.fetch_sub(1, Ordering::Relaxed);
-                return job.run();
-            }
-        }
-        Ok(())
+        let slot = HashSlot::default();
+        queue(
+            self.queue.as_ref(),
+            Job {
+                file,
+                path,
+                hash: Some(slot.clone()),
+            },
+        )?;
+        Ok(slot)
     }
 
-    /// Waits until every queued file was flushed; the first error.
+    /// An empty buffer for the `len` bytes of a file to hand over with
+    /// [`Flusher::write_hashed`]. Waits while the bytes handed over and
+    /// not yet written would be more than `MAX_IN_FLIGHT` with these, so
+    /// memory stays bounded whatever the files' sizes.
+    pub fn buffer(&self, len: usize) -> Buffer {
+        let mut memory = self.state.memory.lock().expect("flush memory lock");
+        while memory.in_flight > 0 && memory.in_flight + len > MAX_IN_FLIGHT {
+            memory = self.state.room.wait(memory).expect("flush memory lock");
+        }
+        memory.in_flight += len;
+        let mut data = memory.free.pop().unwrap_or_default();
+        drop(memory);
+        data.clear();
+        data.reserve(len);
+        Buffer {
+            data,
+            reserved: len,
+            state: self.state.clone(),
+        }
+    }
+
+    /// Has the file `path` (which must not exist yet) created with `data`
+    /// and `mode`, hashed and flushed on background threads: the digest of
+    /// `data` is in the returned slot once [`Flusher::finish`] succeeded,
+    /// and a file that could not be created, written or flushed fails it
+    /// with its path. The caller's thread neither writes nor hashes it,
+    /// and nothing is read back. Fails early when an earlier file failed.
+    pub fn write_hashed(
+        &mut self,
+        path: PathBuf,
+        data: Buffer,
+        mode: u32,
+    ) -> Result<HashSlot, (PathBuf, io::Error)> {
+        if let Some(failed) = self.take_failure() {
+            return Err(failed);
+        }
+        let slot = HashSlot::default();
+        let write = WriteJob {
+            path,
+            data,
+            mode,
+            hash: slot.clone(),
+        };
+        if let Err(unsent) = self.writes().send(write) {
+            // The writing threads are gone: only after `finish`.
+            let job = unsent.0.run()?;
+            queue(self.queue.as_ref(), job)?;
+        }
+        Ok(slot)
+    }
+
+    /// Waits until every file handed over was written and flushed; the
+    /// first error.
     pub fn finish(mut self) -> Result<(), (PathBuf, io::Error)> {
         self.join();
         match self.take_failure() {
@@ -303,7 +522,13 @@ impl Flusher {
         self.state.failed.lock().expect("flush error lock").take()
     }
 
+    /// Waits for the writing threads (which hand their files to the
+    /// flushing threads), then for the flushing threads.
     fn join(&mut self) {
+        drop(self.writes.take());
+        for thread in self.writers.drain(..) {
+            let _ = thread.join();
+        }
         drop(self.queue.take());
         for thread in self.threads.drain(..) {
             let _ = thread.join();
@@ -406,6 +631,46 @@ mod tests {
         let (failed, _) = flusher.finish().unwrap_err();
         assert_eq!(failed, path);
         assert!(slot.get().is_none());
+    }
+
+    #[test]
+    fn files_handed_over_as_bytes_are_created_with_their_mode_and_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut flusher = Flusher::new();
+        let mut slots = Vec::new();
+        // More bytes than MAX_IN_FLIGHT in all: buffers wait for room.
+        for i in 0..40 {
+            let path = dir.path().join(format!("f{i}"));
+            let body = vec![i as u8; 200_000 + i];
+            let mut data = flusher.buffer(body.len());
+            data.extend_from_slice(&body);
+            let mode = if i % 2 == 0 { 0o755 } else { 0o644 };
+            let slot = flusher.write_hashed(path.clone(), data, mode).unwrap();
+            slots.push((slot, path, body, mode));
+        }
+        flusher.finish().unwrap();
+        for (slot, path, body, mode) in slots {
+            assert_eq!(slot.get(), Some(&blake3::hash(&body)));
+            assert_eq!(fs::read(&path).unwrap(), body);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let got = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+                assert_eq!(got, mode);
+            }
+        }
+
+        // A file that exists already is not written through: the flusher
+        // fails, naming it.
+        let path = dir.path().join("f3");
+        let mut flusher = Flusher::new();
+        let mut data = flusher.buffer(1);
+        data.push(b'x');
+        flusher.write_hashed(path.clone(), data, 0o644).unwrap();
+        let (failed, e) = flusher.finish().unwrap_err();
+        assert_eq!(failed, path);
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&path).unwrap(), vec![3u8; 200_003]);
     }
 
     #[cfg(unix)]

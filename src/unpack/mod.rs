@@ -23,19 +23,23 @@
 //! any of its bytes are decompressed. Long names and PAX records, which the
 //! tar reader holds in memory whole, are capped at 1 MiB between entries.
 //!
-//! Each file's BLAKE3, for the install receipt that `orla verify` checks
-//! later and for the cache, is computed by the thread that flushes it,
-//! reading it back from the page cache right before its `fsync`: those
-//! threads mostly wait for the disk, and the writing thread, the busiest,
-//! is spared about 20 ms of hashing per 100 MiB (docs/benchmarks.md). Reading
-//! and inflating run on the caller's thread, the tar and the writes on a
-//! second one, with at most 1 MiB of inflated data between them. Each file
-//! is flushed to disk (`fsync`) by a small pool of background threads as
-//! soon as it is closed (`crate::fs::Flusher`), so the waits for the disk
+//! Reading and inflating run on the caller's thread, the tar on a second
+//! one, with at most 1 MiB of inflated data between them. A file of up to
+//! 1 MiB is read whole into memory and handed over (`crate::fs::Flusher`,
+//! at most 2 MiB of such bytes waiting): writing threads, one per core,
+//! create and write it and compute its BLAKE3 (for the install receipt that
+//! `orla verify` checks later, and for the cache) from those bytes, so
+//! the tar thread, which used to spend most of its time creating and
+//! writing 2,000 small files, only parses and copies, and nothing is read
+//! back (docs/benchmarks.md). A larger file is streamed to disk by the tar
+//! thread and hashed by the thread that flushes it, reading it back from
+//! the page cache. Each file is flushed to disk (`fsync`) by a pool of
+//! background threads as soon as it is written, so the waits for the disk
 //! overlap the rest of the unpack; `unpack` returns only once every file
-//! is on disk, and fails if one could not be flushed. The store therefore
-//! need not flush these files again before the package is renamed into
-//! place, only the directories (figures in `store::flush`).
+//! is on disk, and fails, naming the file, if one could not be written or
+//! flushed. The store therefore need not flush these files again before
+//! the package is renamed into place, only the directories (figures in
+//! `store::flush`).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -140,16 +144,16 @@ pub struct Unpacked {
 
 /// Unpacks the gzip tar `reader` into `dest`, which must be an empty directory.
 ///
-/// Two threads share the work: the caller's reads the archive (and whatever
-/// `reader` does, such as hashing it) and inflates it; a second one parses
-/// the tar and writes the files, which the flush threads hash and flush.
-/// Inflated bytes pass between them
+/// The caller's thread reads the archive (and whatever `reader` does, such
+/// as hashing it) and inflates it; a second one parses the tar and hands
+/// each file to the flusher's threads, which write (small files), hash and
+/// flush them. Inflated bytes pass between the first two
 /// through a queue of `QUEUE_CHUNKS` chunks of `CHUNK` bytes, so memory stays
 /// bounded whatever the archive's size, and inflating runs ahead of the
 /// writes by at most that much.
 pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked, UnpackError> {
     let consumed = AtomicU64::new(0);
-    let flusher = Flusher::new();
+    let mut flusher = Flusher::new();
     let (full, full_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUE_CHUNKS);
     let (empty, empty_rx) = mpsc::sync_channel::<Vec<u8>>(QUEUE_CHUNKS + 2);
     let written = std::thread::scope(|scope| {
@@ -160,7 +164,7 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
                 current: Vec::new(),
                 pos: 0,
             };
-            unpack_tar(inflated, dest, limits, &consumed, &flusher)
+            unpack_tar(inflated, dest, limits, &consumed, &mut flusher)
         });
         let inflated = inflate(reader, &consumed, &full, &empty_rx);
         drop(full); // the writer sees the end of the stream
@@ -349,7 +353,7 @@ fn unpack_tar(
     dest: &Path,
     limits: Limits,
     consumed: &AtomicU64,
-    flusher: &Flusher,
+    flusher: &mut Flusher,
 ) -> Result<Vec<Written>, UnpackError> {
     let allowance = Cell::new(MAX_EXTENSION_BYTES);
     let exceeded = Cell::new(false);
@@ -443,8 +447,20 @@ fn unpack_tar(
         }
         let read = || consumed.load(Ordering::Relaxed);
         let budget = || limits.budget(read()).saturating_sub(total);
-        let (size, hash) = write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
-            .map_err(|e| match e {
+        let declared = entry.size();
+        let written = if declared <= WHOLE_FILE {
+            write_whole(
+                &mut entry,
+                declared,
+                target.clone(),
+                executable,
+                budget,
+                flusher,
+            )
+        } else {
+            write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
+        };
+        let (size, hash) = written.map_err(|e| match e {
             WriteError::TooLarge => UnpackError::TooLarge {
                 limit: limits.budget(read()),
             },
@@ -658,6 +674,48 @@ enum WriteError {
     Flush(PathBuf, io::Error),
 }
 
+/// Files up to this size are read whole from the archive and handed over
+/// as bytes (`write_whole`): background threads create, write and hash
+/// them, and the flush threads flush them. Larger ones are streamed to disk
+/// by the writing thread and read back by a flush thread to be hashed
+/// (`write_file`), so memory stays bounded.
+const WHOLE_FILE: u64 = 1 << 20;
+
+/// Reads the entry's bytes into memory and hands them, with the path and
+/// mode, to the flusher's writing threads: with many small files, creating
+/// and writing them (most of this thread's time before, in the kernel) is
+/// spread over the cores, and each file is hashed from memory instead of
+/// read back.
+fn write_whole(
+    src: &mut impl Read,
+    len: u64,
+    target: PathBuf,
+    executable: bool,
+    budget: impl Fn() -> u64,
+    flusher: &mut Flusher,
+) -> Result<(u64, crate::fs::HashSlot), WriteError> {
+    let len = usize::try_from(len).expect("at most WHOLE_FILE");
+    let mut data = flusher.buffer(len);
+    data.resize(len, 0);
+    let mut filled = 0;
+    while filled < len {
+        let n = src.read(&mut data[filled..]).map_err(WriteError::Read)?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+        if filled as u64 > budget() {
+            return Err(WriteError::TooLarge);
+        }
+    }
+    data.truncate(filled);
+    let mode = if executable { 0o755 } else { 0o644 };
+    let hash = flusher
+        .write_hashed(target, data, mode)
+        .map_err(|(path, e)| WriteError::Flush(path, e))?;
+    Ok((filled as u64, hash))
+}
+
 fn write_file(
     src: &mut impl Read,
     target: &Path,
@@ -794,6 +852,49 @@ mod tests {
         assert_eq!(std::fs::read(unpacked.root.join("big")).unwrap(), big);
         assert_eq!(unpacked.files["big"].blake3, Digest::of(&big));
         assert_eq!(unpacked.files["small"].size, 1);
+    }
+
+    #[test]
+    fn small_and_large_files_get_their_bytes_modes_and_digests() {
+        // Small files go to the writing threads as bytes, a file over
+        // WHOLE_FILE is streamed by the tar thread: both end up the same.
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut tar = tar::Builder::new(gz);
+        let mut bodies = Vec::new();
+        for i in 0..50u64 {
+            let len = if i == 7 {
+                WHOLE_FILE as usize + 1
+            } else {
+                (i * 997) as usize
+            };
+            let body = noise(len, i + 1);
+            let mut header = tar::Header::new_gnu();
+            header.set_size(body.len() as u64);
+            header.set_mode(if i % 3 == 0 { 0o755 } else { 0o644 });
+            header.set_cksum();
+            let path = format!("d{}/f{i}", i % 4);
+            tar.append_data(&mut header, &path, &body[..]).unwrap();
+            bodies.push((path, body, i % 3 == 0));
+        }
+        let bytes = tar.into_inner().unwrap().finish().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::for_archive(Some(bytes.len() as u64));
+        let unpacked = unpack(&bytes[..], dir.path(), limits).unwrap();
+        assert_eq!(unpacked.files.len(), bodies.len());
+        for (path, body, executable) in bodies {
+            let record = &unpacked.files[&path];
+            assert_eq!(record.blake3, Digest::of(&body), "{path}");
+            assert_eq!(record.size, body.len() as u64);
+            assert_eq!(record.executable, executable);
+            let on_disk = unpacked.root.join(&path);
+            assert_eq!(std::fs::read(&on_disk).unwrap(), body, "{path}");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&on_disk).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, if executable { 0o755 } else { 0o644 }, "{path}");
+            }
+        }
     }
 
     /// Fails after `left` bytes, like a connection that drops.
