@@ -146,12 +146,20 @@ fn for_each_parallel<T: Sync>(
 /// the path of the file that failed: after a failed `fsync` the data may be
 /// lost even if a later `fsync` succeeds, so the caller must give up.
 pub struct Flusher {
-    /// Files to write, for the writing threads.
+    /// Files to write, for the writing threads (started as files are
+    /// handed over as bytes, up to one per core).
     writes: Option<std::sync::mpsc::SyncSender<WriteJob>>,
+    write_jobs: Option<std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<WriteJob>>>>,
     writers: Vec<std::thread::JoinHandle<()>>,
     /// Files to flush, for the flushing threads.
     queue: Option<std::sync::mpsc::SyncSender<Job>>,
-    threads: Vec<std::thread::JoinHandle<()>>,
+    jobs: std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<Job>>>,
+    /// Started as files are handed over, one per file up to
+    /// `BACKGROUND_FLUSHES`: a package of three files starts three, not
+    /// sixteen (a command installing twenty small packages at once
+    /// started 360 threads).
+    threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
+    handed: std::sync::atomic::AtomicUsize,
     state: std::sync::Arc<FlushState>,
 }
 
@@ -355,32 +363,42 @@ fn queue(
 impl Flusher {
     pub fn new() -> Flusher {
         let (queue, jobs) = std::sync::mpsc::sync_channel::<Job>(FLUSH_QUEUE);
-        let jobs = std::sync::Arc::new(std::sync::Mutex::new(jobs));
-        let state = std::sync::Arc::new(FlushState::default());
-        let threads = (0..BACKGROUND_FLUSHES)
-            .map(|_| {
-                let (jobs, state) = (jobs.clone(), state.clone());
-                std::thread::spawn(move || loop {
-                    let job = jobs.lock().expect("flush queue lock").recv();
-                    let Ok(job) = job else {
-                        break; // the queue was closed
-                    };
-                    if !state.abandoned() {
-                        if let Err(failed) = job.run() {
-                            state.fail(failed);
-                        }
-                    }
-                    QUEUED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-                })
-            })
-            .collect();
         Flusher {
             writes: None,
+            write_jobs: None,
             writers: Vec::new(),
             queue: Some(queue),
-            threads,
-            state,
+            jobs: std::sync::Arc::new(std::sync::Mutex::new(jobs)),
+            threads: std::sync::Mutex::new(Vec::new()),
+            handed: std::sync::atomic::AtomicUsize::new(0),
+            state: std::sync::Arc::new(FlushState::default()),
         }
+    }
+
+    /// Counts one more file handed over, and starts a flushing thread for
+    /// it while there are fewer than files and than `BACKGROUND_FLUSHES`.
+    fn grow(&self) {
+        let handed = self
+            .handed
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        let mut threads = self.threads.lock().expect("flush threads lock");
+        if threads.len() >= BACKGROUND_FLUSHES.min(handed) {
+            return;
+        }
+        let (jobs, state) = (self.jobs.clone(), self.state.clone());
+        threads.push(std::thread::spawn(move || loop {
+            let job = jobs.lock().expect("flush queue lock").recv();
+            let Ok(job) = job else {
+                break; // the queue was closed
+            };
+            if !state.abandoned() {
+                if let Err(failed) = job.run() {
+                    state.fail(failed);
+                }
+            }
+            QUEUED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        }));
     }
 
     /// The writing threads, started when the first file is handed over as
@@ -388,30 +406,30 @@ impl Flusher {
     fn writes(&mut self) -> &std::sync::mpsc::SyncSender<WriteJob> {
         if self.writes.is_none() {
             let (writes, jobs) = std::sync::mpsc::sync_channel::<WriteJob>(WRITE_QUEUE);
-            let jobs = std::sync::Arc::new(std::sync::Mutex::new(jobs));
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            self.writers = (0..cores.min(MAX_WRITERS))
-                .map(|_| {
-                    let (jobs, state) = (jobs.clone(), self.state.clone());
-                    let flushes = self.queue.clone();
-                    std::thread::spawn(move || loop {
-                        let write = jobs.lock().expect("write queue lock").recv();
-                        let Ok(write) = write else {
-                            break; // the queue was closed
-                        };
-                        if state.abandoned() {
-                            continue;
-                        }
-                        let flushed = write.run().and_then(|job| queue(flushes.as_ref(), job));
-                        if let Err(failed) = flushed {
-                            state.fail(failed);
-                        }
-                    })
-                })
-                .collect();
             self.writes = Some(writes);
+            self.write_jobs = Some(std::sync::Arc::new(std::sync::Mutex::new(jobs)));
         }
-        self.writes.as_ref().expect("started above")
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let handed = self.handed.load(std::sync::atomic::Ordering::Relaxed);
+        if self.writers.len() < cores.min(MAX_WRITERS).min(handed) {
+            let jobs = self.write_jobs.clone().expect("made above");
+            let state = self.state.clone();
+            let flushes = self.queue.clone();
+            self.writers.push(std::thread::spawn(move || loop {
+                let write = jobs.lock().expect("write queue lock").recv();
+                let Ok(write) = write else {
+                    break; // the queue was closed
+                };
+                if state.abandoned() {
+                    continue;
+                }
+                let flushed = write.run().and_then(|job| queue(flushes.as_ref(), job));
+                if let Err(failed) = flushed {
+                    state.fail(failed);
+                }
+            }));
+        }
+        self.writes.as_ref().expect("made above")
     }
 
     /// Queues `file` (written in full, found at `path`) to be flushed;
@@ -422,6 +440,7 @@ impl Flusher {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
+        self.grow();
         queue(
             self.queue.as_ref(),
             Job {
@@ -446,6 +465,7 @@ impl Flusher {
             return Err(failed);
         }
         let slot = HashSlot::default();
+        self.grow();
         queue(
             self.queue.as_ref(),
             Job {
@@ -494,6 +514,7 @@ impl Flusher {
             return Err(failed);
         }
         let slot = HashSlot::default();
+        self.grow();
         let write = WriteJob {
             path,
             data,
@@ -530,7 +551,8 @@ impl Flusher {
             let _ = thread.join();
         }
         drop(self.queue.take());
-        for thread in self.threads.drain(..) {
+        let threads = std::mem::take(&mut *self.threads.lock().expect("flush threads lock"));
+        for thread in threads {
             let _ = thread.join();
         }
     }
@@ -547,7 +569,7 @@ impl Drop for Flusher {
     /// queued are not worth a flush.
     fn drop(&mut self) {
         use std::sync::atomic::Ordering;
-        if !self.threads.is_empty() {
+        if self.queue.is_some() {
             self.state.abandoned.store(true, Ordering::Relaxed);
             self.join();
         }
