@@ -375,16 +375,20 @@ impl Flusher {
         }
     }
 
-    /// Counts one more file handed over, and starts a flushing thread for
-    /// it while there are fewer than files and than `BACKGROUND_FLUSHES`.
-    fn grow(&self) {
+    /// Fails when an earlier file failed; else counts one more file handed
+    /// over and starts a flushing thread for it while there are fewer than
+    /// files and than `BACKGROUND_FLUSHES`.
+    fn hand_over(&self) -> Result<(), (PathBuf, io::Error)> {
+        if let Some(failed) = self.take_failure() {
+            return Err(failed);
+        }
         let handed = self
             .handed
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
         let mut threads = self.threads.lock().expect("flush threads lock");
         if threads.len() >= BACKGROUND_FLUSHES.min(handed) {
-            return;
+            return Ok(());
         }
         let (jobs, state) = (self.jobs.clone(), self.state.clone());
         threads.push(std::thread::spawn(move || loop {
@@ -399,6 +403,7 @@ impl Flusher {
             }
             QUEUED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         }));
+        Ok(())
     }
 
     /// The writing threads, started when the first file is handed over as
@@ -437,10 +442,7 @@ impl Flusher {
     /// the process has `MAX_QUEUED` files waiting already. Fails early when
     /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
-        if let Some(failed) = self.take_failure() {
-            return Err(failed);
-        }
-        self.grow();
+        self.hand_over()?;
         queue(
             self.queue.as_ref(),
             Job {
@@ -461,11 +463,8 @@ impl Flusher {
         file: fs::File,
         path: PathBuf,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        if let Some(failed) = self.take_failure() {
-            return Err(failed);
-        }
+        self.hand_over()?;
         let slot = HashSlot::default();
-        self.grow();
         queue(
             self.queue.as_ref(),
             Job {
@@ -510,11 +509,8 @@ impl Flusher {
         data: Buffer,
         mode: u32,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        if let Some(failed) = self.take_failure() {
-            return Err(failed);
-        }
+        self.hand_over()?;
         let slot = HashSlot::default();
-        self.grow();
         let write = WriteJob {
             path,
             data,
