@@ -41,13 +41,8 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    #[cfg(unix)]
-    {
-        // tempfile creates 0600; state files are for every local reader.
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(fs::Permissions::from_mode(0o644))?;
-    }
+    // tempfile creates 0600; state files are for every local reader.
+    set_mode(tmp.as_file(), 0o644)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);
@@ -212,21 +207,9 @@ impl WriteJob {
             hash,
         } = self;
         let written = (|| {
-            let mut options = fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::OpenOptionsExt;
-                options.mode(mode);
-            }
-            let mut file = options.open(&path)?;
+            let mut file = create_new(&path, mode, false)?;
             file.write_all(&data)?;
-            // The umask may have narrowed the mode; set it exactly.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                file.set_permissions(fs::Permissions::from_mode(mode))?;
-            }
+            set_mode(&file, mode)?;
             Ok(file)
         })();
         match written {
@@ -240,6 +223,37 @@ impl WriteJob {
             }
             Err(e) => Err((path, e)),
         }
+    }
+}
+
+/// Creates the file `path`, which must not exist (nothing already there
+/// is ever written through), with `mode` where the platform has modes,
+/// open for writing, and for reading too with `read`.
+pub fn create_new(path: &Path, mode: u32, read: bool) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(read).write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(mode);
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    options.open(path)
+}
+
+/// Gives `file` exactly `mode` (the umask may have narrowed the mode it
+/// was created with); nothing where the platform has no modes.
+pub fn set_mode(file: &fs::File, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, mode);
+        Ok(())
     }
 }
 

@@ -507,19 +507,11 @@ fn write_tree(
                 let blob = repo.find_blob(entry.id())?;
                 let bytes = blob.content();
                 let executable = mode == 0o100755;
-                let mut file = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(&target)
-                    .map_err(write_err(&rel))?;
+                let mode = if executable { 0o755 } else { 0o644 };
+                let mut file =
+                    crate::fs::create_new(&target, mode, false).map_err(write_err(&rel))?;
                 file.write_all(bytes).map_err(write_err(&rel))?;
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    let mode = if executable { 0o755 } else { 0o644 };
-                    file.set_permissions(std::fs::Permissions::from_mode(mode))
-                        .map_err(write_err(&rel))?;
-                }
+                crate::fs::set_mode(&file, mode).map_err(write_err(&rel))?;
                 files.insert(
                     rel,
                     FileRecord {

@@ -147,13 +147,8 @@ impl Text {
                 }
             }
         }
-        #[cfg(unix)]
-        {
-            // tempfile creates 0600; the manifest is for every local reader.
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(fs::Permissions::from_mode(0o644))?;
-        }
+        // tempfile creates 0600; the manifest is for every local reader.
+        crate::fs::set_mode(tmp.as_file(), 0o644)?;
         tmp.as_file().sync_all()?;
         tmp.persist(path).map_err(|e| e.error)?;
         crate::fs::sync_dir(dir);

@@ -43,7 +43,7 @@
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -709,11 +709,20 @@ fn write_whole(
         }
     }
     data.truncate(filled);
-    let mode = if executable { 0o755 } else { 0o644 };
     let hash = flusher
-        .write_hashed(target, data, mode)
+        .write_hashed(target, data, file_mode(executable))
         .map_err(|(path, e)| WriteError::Flush(path, e))?;
     Ok((filled as u64, hash))
+}
+
+/// The mode an unpacked file gets: only the executable bit of the archive
+/// is kept.
+fn file_mode(executable: bool) -> u32 {
+    if executable {
+        0o755
+    } else {
+        0o644
+    }
 }
 
 fn write_file(
@@ -724,15 +733,9 @@ fn write_file(
     flusher: &Flusher,
     buf: &mut [u8],
 ) -> Result<(u64, crate::fs::HashSlot), WriteError> {
-    let mut options = OpenOptions::new();
+    let mode = file_mode(executable);
     // Read too: the flush thread hashes it.
-    options.read(true).write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(if executable { 0o755 } else { 0o644 });
-    }
-    let mut file = options.open(target).map_err(WriteError::Write)?;
+    let mut file = crate::fs::create_new(target, mode, true).map_err(WriteError::Write)?;
     let mut size: u64 = 0;
     loop {
         let n = src.read(buf).map_err(WriteError::Read)?;
@@ -745,14 +748,7 @@ fn write_file(
         }
         file.write_all(&buf[..n]).map_err(WriteError::Write)?;
     }
-    // The umask may have narrowed the mode; set it exactly.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = if executable { 0o755 } else { 0o644 };
-        file.set_permissions(fs::Permissions::from_mode(mode))
-            .map_err(WriteError::Write)?;
-    }
+    crate::fs::set_mode(&file, mode).map_err(WriteError::Write)?;
     let hash = flusher
         .flush_hashed(file, target.to_path_buf())
         .map_err(|(path, e)| WriteError::Flush(path, e))?;
