@@ -15,7 +15,7 @@ use crate::project::transaction::Transaction;
 use crate::project::Project;
 use crate::resolve::{Requirement, Spec};
 use crate::root::pins::Pins;
-use crate::root::{Installed, StoreError};
+use crate::root::{InstallRoot, Installed, StoreError};
 use crate::store::Store;
 
 /// Removes what `specs` name from the root commands act on (and, in a
@@ -34,15 +34,26 @@ pub fn uninstall(ctx: &Context, specs: &[Spec]) -> Result<(), Error> {
     // Only the named tools' directories are read, not the whole root.
     let named: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     let unlocked = root.scan_names(&named, &crate::progress::Silent)?;
-    decide(specs, &unlocked, read_lock()?.as_ref(), project.as_ref())?;
+    let gone = listed_but_gone(&root, &named);
+    decide(
+        specs,
+        &unlocked,
+        &gone,
+        read_lock()?.as_ref(),
+        project.as_ref(),
+    )?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     // Decided again under the lock: another orla may have changed the root.
     let installed = root.scan_names(&named, reporter)?;
+    let gone = listed_but_gone(&root, &named);
     let lock = read_lock()?;
-    let (doomed, forget) = decide(specs, &installed, lock.as_ref(), project.as_ref())?;
+    let (doomed, forget) = decide(specs, &installed, &gone, lock.as_ref(), project.as_ref())?;
+    // The manifest reads these tools' directories again: a version deleted
+    // outside orla is dropped from it (and reported).
+    store.read_again(named.iter().copied());
     // The orla.yaml edit is prepared first: if it is refused, nothing changes.
     let txn = match (&project, forget.is_empty()) {
         (Some(project), false) => {
@@ -82,12 +93,29 @@ pub fn uninstall(ctx: &Context, specs: &[Spec]) -> Result<(), Error> {
 /// A package an uninstall removes: name and version.
 type Doomed = (String, semver::Version);
 
+/// The versions of `names` the root's manifest lists whose directory was
+/// deleted outside orla: uninstalling one drops it from the manifest.
+fn listed_but_gone(root: &InstallRoot, names: &[&str]) -> Vec<Doomed> {
+    let Ok(listing) = crate::manifest::Listing::read(root) else {
+        return Vec::new();
+    };
+    let kind = crate::manifest::RootKindName::from(root.kind);
+    listing
+        .installed
+        .into_iter()
+        .filter(|e| e.root == kind && names.contains(&e.name.as_str()))
+        .filter(|e| !std::path::Path::new(&e.path).exists())
+        .filter_map(|e| Some((e.name, names::parse_version(&e.version).ok()?)))
+        .collect()
+}
+
 /// What uninstalling `specs` removes (name, version) and which tools the
 /// project stops requiring. Decided before anything is removed: a bad spec
 /// changes nothing.
 fn decide(
     specs: &[Spec],
     installed: &[Installed],
+    gone: &[Doomed],
     lock: Option<&LockFile>,
     project: Option<&Project>,
 ) -> Result<(Vec<Doomed>, Vec<String>), Error> {
@@ -100,16 +128,22 @@ fn decide(
             .filter(|p| p.receipt.name == spec.name)
             .map(|p| &p.receipt.version)
             .max();
+        let wanted = |version: &semver::Version| match &spec.requirement {
+            // NAME is every version; NAME@latest the newest, as in install.
+            Requirement::Latest => spec.raw.is_none() || newest == Some(version),
+            Requirement::Exact(v) => crate::resolve::same_version(version, v),
+            Requirement::Range(r) => r.matches(version),
+        };
         let matches: Vec<_> = installed
             .iter()
             .filter(|p| p.receipt.name == spec.name)
-            .filter(|p| match &spec.requirement {
-                // NAME is every version; NAME@latest the newest, as in install.
-                Requirement::Latest => spec.raw.is_none() || newest == Some(&p.receipt.version),
-                Requirement::Exact(v) => crate::resolve::same_version(&p.receipt.version, v),
-                Requirement::Range(r) => r.matches(&p.receipt.version),
-            })
+            .filter(|p| wanted(&p.receipt.version))
             .collect();
+        if matches.is_empty() && gone.iter().any(|(n, v)| *n == spec.name && wanted(v)) {
+            // Only its entry in the manifest is left, which the manifest's
+            // rewrite drops.
+            continue;
+        }
         let pinned = lock.and_then(|l| l.get(&spec.name));
         let declared =
             project.is_some_and(|p| p.config.tools.contains_key(&spec.name)) || pinned.is_some();

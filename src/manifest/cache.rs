@@ -7,10 +7,12 @@
 //!
 //! `<state_dir>/.manifest-cache`: one line `orla manifest cache 4 <MAC>`,
 //! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`,
-//! `manifest` (the stamp of the manifest.json written with it), and `tools`
+//! `manifest` (the stamp of the manifest.json written with it), `tools`
 //! and `installed` (where those arrays' items start in it, just after their
-//! `[`), then a line per `<tools_dir>/<name>/` directory, sorted by name,
-//! each followed by a line per installed version of it:
+//! `[`) and `listed` (tools_dir's stamp and link count once the command
+//! that wrote the cache was done with it), then a line per
+//! `<tools_dir>/<name>/` directory, sorted by name, each followed by a line
+//! per installed version of it:
 //!
 //! ```text
 //! N <name> <dev> <ino> <size> <mtime_ns> <ctime_ns>   (its stamp; `N <name> -`: read it again next time)
@@ -39,6 +41,20 @@
 //! manifest.json still has the stamp it recorded (a manifest edited or
 //! replaced since has a new ctime or inode: everything is read again).
 //!
+//! A command knows which name directories it changed: those its journal
+//! names, and those of the tools it names (`Store::read_again`). Only
+//! those, and those the cache does not trust, are stamped and compared;
+//! any other name directory is taken to be as the last command left it
+//! (see `scan::names`), as an installed package's own files are: a version
+//! directory deleted by hand inside one is seen by `orla list` (the
+//! missing mark), `orla verify`, and the next command on that tool
+//! (docs/manifest.md). tools_dir itself is stamped once, when the command
+//! takes the root's lock: as the cache's `listed` says, it holds the
+//! cache's name directories and no other (a name directory added, removed
+//! or renamed changes its ctime or link count), and it is not listed;
+//! otherwise it is listed. A command recovering an interrupted one lists
+//! and stamps every name directory.
+//!
 //! A name directory whose stamp is unchanged has the same versions as
 //! when it was read: adding, removing or renaming a version directory
 //! changes its ctime, which no one but the superuser can set. Its packages'
@@ -53,8 +69,8 @@
 //!
 //! The cache is rewritten (temporary file and rename, not flushed: a torn or
 //! lost cache fails its MAC, or names a manifest that is not there, and
-//! costs one full scan) with each manifest, under the root's lock. With no
-//! receipt key there is no cache.
+//! costs one full scan) with each manifest, under the root's lock, as the
+//! command's last step. With no receipt key there is no cache.
 
 use std::fs;
 use std::io::Write;
@@ -116,6 +132,31 @@ fn stamp(_: &fs::Metadata) -> Option<Stamp> {
     None
 }
 
+/// tools_dir as a command left it: its stamp and its link count. A name
+/// directory added or removed changes the count even within one tick of a
+/// coarse clock; renaming one changes its ctime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolsDir(Stamp, u64);
+
+impl ToolsDir {
+    /// tools_dir's stamp now; None where there is none (no tools_dir yet,
+    /// or a platform without inode numbers).
+    pub fn of(tools_dir: &Path) -> Option<ToolsDir> {
+        let meta = fs::metadata(tools_dir).ok()?;
+        Some(ToolsDir(stamp(&meta)?, links(&meta)))
+    }
+}
+
+#[cfg(unix)]
+fn links(meta: &fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(meta)
+}
+
+#[cfg(not(unix))]
+fn links(_: &fs::Metadata) -> u64 {
+    0
+}
+
 /// Where a remembered package's `tools` entry is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tools {
@@ -159,6 +200,9 @@ struct Head {
     /// Where the `tools` and `installed` arrays' items start.
     tools: usize,
     installed: usize,
+    /// tools_dir once the command that wrote the cache was done with it.
+    #[serde(default)]
+    listed: Option<ToolsDir>,
 }
 
 /// The cache of one root as read: usable only when everything checked out.
@@ -176,6 +220,8 @@ pub struct Cache {
     /// checked on this descriptor), and its length. It is not read whole:
     /// the entries copied from it go from file to file (see `render`).
     manifest: Option<(fs::File, u64)>,
+    /// tools_dir as the command that wrote the cache left it.
+    listed: Option<ToolsDir>,
 }
 
 fn generator() -> String {
@@ -193,6 +239,31 @@ impl Cache {
             key: Some(*key),
             ..Cache::default()
         })
+    }
+
+    /// A cache remembering the name directories `names` (sorted, with no
+    /// packages) of a root whose tools_dir was left `listed`, describing
+    /// `manifest`.
+    #[cfg(test)]
+    pub fn remembering(
+        names: &[(&str, Option<Stamp>)],
+        listed: Option<ToolsDir>,
+        manifest: fs::File,
+    ) -> Cache {
+        let mut lines = Lines::default();
+        for (name, stamp) in names {
+            lines.push_name(name, *stamp);
+        }
+        let (names, packages) = from_text(&lines.text, (0, 0)).expect("lines as written");
+        Cache {
+            key: Some([7; 32]),
+            lines: lines.text,
+            names,
+            packages,
+            at: (0, 0),
+            manifest: Some((manifest, 0)),
+            listed,
+        }
     }
 
     /// The same key with nothing remembered: everything is read again.
@@ -220,6 +291,26 @@ impl Cache {
     /// The name of the `i`th name directory it remembers (they are sorted).
     pub fn name(&self, i: usize) -> &str {
         &self.lines[self.names[i].name.clone()]
+    }
+
+    /// Whether tools_dir is as the command that wrote the cache left it
+    /// when it was `now`: then it holds the name directories the cache
+    /// remembers, and no other.
+    pub fn lists(&self, now: Option<ToolsDir>) -> bool {
+        self.manifest.is_some() && self.listed.is_some() && self.listed == now
+    }
+
+    /// Where the name directory `name` is among those it remembers.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.names
+            .binary_search_by(|known| self.lines[known.name.clone()].cmp(name))
+            .ok()
+    }
+
+    /// The stamp the `i`th name directory was read with; None when it is
+    /// to be read again.
+    pub fn stamp(&self, i: usize) -> Option<Stamp> {
+        self.names[i].dir
     }
 
     /// Whether the `i`th name directory still has the stamp `now` it was
@@ -284,16 +375,19 @@ impl Cache {
 
     /// The cache to write for `lines` (see [`Lines`]), rendered into the
     /// manifest on disk (just written, or left as it was): None when there
-    /// is nothing to write (no key, or it is what is there already). Made
+    /// is no key. Made
     /// while the manifest is still being written: only its stamp is
     /// needed after (see [`Pending::write`]).
     pub fn prepare(&self, lines: Lines, rewritten: bool) -> Option<Pending> {
         let key = self.key?;
         let same = lines.text == self.lines && lines.at == self.at;
-        if !rewritten && self.manifest.is_some() && same {
-            return None;
-        }
-        Some(Pending { key, lines })
+        // Still written if tools_dir changed (see [`Pending::write`]).
+        let written = (!rewritten && self.manifest.is_some() && same).then_some(self.listed);
+        Some(Pending {
+            key,
+            lines,
+            written,
+        })
     }
 }
 
@@ -402,14 +496,23 @@ fn push_int(out: &mut String, n: i128) {
 pub struct Pending {
     key: [u8; 32],
     lines: Lines,
+    /// Some when the cache on disk says this already, with the tools_dir
+    /// it recorded.
+    written: Option<Option<ToolsDir>>,
 }
 
 impl Pending {
     /// Writes the cache for the manifest on disk. Call only under the
-    /// root's lock. Returns the cache it replaced, still open: freeing a
-    /// file's blocks takes a while on some filesystems (ext4 mounted with
-    /// `discard`), which the caller may leave to another thread.
+    /// root's lock, once the command has made its last change to
+    /// tools_dir: its stamp now is what the next command compares. Returns
+    /// the cache it replaced, still open: freeing a file's blocks takes a
+    /// while on some filesystems (ext4 mounted with `discard`), which the
+    /// caller may leave to another thread.
     pub fn write(self, root: &InstallRoot) -> Option<fs::File> {
+        let listed = ToolsDir::of(&root.tools_dir);
+        if self.written == Some(listed) {
+            return None;
+        }
         let path = root.state_dir.join(CACHE_FILE);
         let old = fs::File::open(&path).ok();
         let manifest = fs::metadata(root.manifest_path())
@@ -425,6 +528,7 @@ impl Pending {
             manifest,
             tools: self.lines.at.0,
             installed: self.lines.at.1,
+            listed,
         };
         let mut body = serde_json::to_string(&head).expect("the head serialises");
         body.push('\n');
@@ -488,6 +592,7 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
         packages,
         at: (head.tools, head.installed),
         manifest: Some((manifest, len)),
+        listed: head.listed,
     })
 }
 

@@ -49,7 +49,7 @@ pub use command::command_line;
 
 pub use inputs::{fingerprint, Inputs};
 pub use render::{Rendered, Written};
-pub use scan::{packages, scan, stamped, Package, Scan, Scanned};
+pub use scan::{names, packages, scan, stamped, Changes, Package, Scan, Scanned};
 pub use text::Text;
 
 use std::collections::BTreeMap;

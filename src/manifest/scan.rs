@@ -3,10 +3,11 @@
 //! name directories that changed since the last manifest, the others taken
 //! from it as they were ([`scan`], see `cache`).
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::PathBuf;
 
-use super::cache::{Cache, Stamp};
+use super::cache::{Cache, Stamp, ToolsDir};
 use super::{tool_entry, RootKindName, ToolEntry};
 use crate::fs::now_ns;
 use crate::progress::Reporter;
@@ -83,6 +84,78 @@ pub struct Scan {
     pub names: Vec<Scanned>,
 }
 
+/// What a command changed in tools_dir, as far as the manifest cares.
+#[derive(Debug, Clone, Default)]
+pub enum Changes {
+    /// Not known (a command interrupted before is being recovered): every
+    /// name directory is listed and stamped.
+    #[default]
+    Unknown,
+    /// tools_dir's stamp before the command changed anything, and the name
+    /// directories it changed (its journal's steps).
+    Known {
+        at_start: Option<ToolsDir>,
+        names: BTreeSet<String>,
+    },
+}
+
+/// The name directories of `root` to [`scan`], each with its stamp.
+///
+/// A command that knows what it changed (`changes`) stamps only the name
+/// directories it changed, and those the cache does not trust: any other
+/// is taken to be as the last command left it, as cargo and uv take what
+/// they installed (docs/manifest.md says what this leaves to `orla list`
+/// and `orla verify`). tools_dir is not even listed when it is as the last
+/// command left it (its stamp at this command's start is the cache's):
+/// the names are the cache's and those this command changed.
+pub fn names(
+    root: &InstallRoot,
+    cache: &Cache,
+    changes: &Changes,
+) -> Result<Vec<(NameDir, Option<Stamp>)>, StoreError> {
+    let Changes::Known { at_start, names } = changes else {
+        return stamped(root);
+    };
+    let trusted = |name: &str| match names.contains(name) {
+        true => None,
+        false => cache.find(name).and_then(|i| cache.stamp(i)),
+    };
+    if !cache.lists(*at_start) {
+        return Ok(root
+            .name_dirs()?
+            .into_iter()
+            .map(|dir| {
+                let stamp = trusted(&dir.name).or_else(|| stamp_of(&dir));
+                (dir, stamp)
+            })
+            .collect());
+    }
+    let mut all: Vec<&str> = (0..cache.len()).map(|i| cache.name(i)).collect();
+    all.extend(names.iter().map(String::as_str));
+    all.sort_unstable();
+    all.dedup();
+    let mut out = Vec::with_capacity(all.len());
+    for name in all {
+        let dir = NameDir::named(root, name);
+        if let Some(stamp) = trusted(name) {
+            out.push((dir, Some(stamp)));
+            continue;
+        }
+        // Changed by this command, or not trusted: it may be gone.
+        match dir.metadata() {
+            Ok(meta) if meta.is_dir() => out.push((dir, Stamp::from_metadata(&meta))),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => out.push((dir, None)),
+        }
+    }
+    Ok(out)
+}
+
+fn stamp_of(dir: &NameDir) -> Option<Stamp> {
+    dir.metadata().ok().and_then(|m| Stamp::from_metadata(&m))
+}
+
 /// Every name directory of `root` with its stamp (see [`scan`]): one
 /// `stat` per name, what a command costs most per tool of a big root. (From
 /// two threads it measured no faster on 2 cores: docs/benchmarks.md.)
@@ -91,7 +164,7 @@ pub fn stamped(root: &InstallRoot) -> Result<Vec<(NameDir, Option<Stamp>)>, Stor
     Ok(names
         .into_iter()
         .map(|name| {
-            let stamp = name.metadata().ok().and_then(|m| Stamp::from_metadata(&m));
+            let stamp = stamp_of(&name);
             (name, stamp)
         })
         .collect())
@@ -211,6 +284,63 @@ fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names_of(found: &[(NameDir, Option<Stamp>)]) -> Vec<&str> {
+        found.iter().map(|(dir, _)| dir.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_command_stamps_only_what_it_changed_and_lists_tools_dir_only_when_it_changed() {
+        let home = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(home.path());
+        for name in ["a", "b", "c"] {
+            fs::create_dir_all(root.tools_dir.join(name)).unwrap();
+        }
+        let stat =
+            |name: &str| Stamp::from_metadata(&fs::metadata(root.tools_dir.join(name)).unwrap());
+        // Remembered stamps that are not the directories' own (so a stamp
+        // taken now differs), and a name with no directory at all.
+        let old = Stamp::from_metadata(&fs::metadata(home.path()).unwrap());
+        let remembered = [("a", old), ("b", old), ("ghost", old), ("untrusted", None)];
+        let manifest = fs::File::open(home.path()).unwrap();
+        let listed = ToolsDir::of(&root.tools_dir);
+        let cache = Cache::remembering(&remembered, listed, manifest);
+        let changed = |names: &[&str]| Changes::Known {
+            at_start: listed,
+            names: names.iter().map(|n| n.to_string()).collect(),
+        };
+
+        // tools_dir as the cache recorded it: not listed (no `c`), the
+        // cache's names taken with their stamps, none stamped but what
+        // this command changed and what the cache does not trust (gone).
+        let found = names(&root, &cache, &changed(&["b"])).unwrap();
+        assert_eq!(names_of(&found), ["a", "b", "ghost"]);
+        assert_eq!(found[0].1, old);
+        assert_eq!(found[1].1, stat("b"));
+        assert_eq!(found[2].1, old);
+
+        // A name this command made is found without a listing too.
+        let found = names(&root, &cache, &changed(&["c"])).unwrap();
+        assert_eq!(names_of(&found), ["a", "b", "c", "ghost"]);
+        assert_eq!(found[2].1, stat("c"));
+
+        // tools_dir changed since: listed, the remembered stamps still
+        // taken for the names this command did not change.
+        let moved = Changes::Known {
+            at_start: None,
+            names: ["b".to_string()].into(),
+        };
+        let found = names(&root, &cache, &moved).unwrap();
+        assert_eq!(names_of(&found), ["a", "b", "c"]);
+        assert_eq!(found[0].1, old);
+        assert_eq!(found[1].1, stat("b"));
+        assert_eq!(found[2].1, stat("c"));
+
+        // An interrupted command recovered: every name listed and stamped.
+        let found = names(&root, &cache, &Changes::Unknown).unwrap();
+        assert_eq!(names_of(&found), ["a", "b", "c"]);
+        assert_eq!(found[0].1, stat("a"));
+    }
 
     #[test]
     fn a_root_is_stamped_whole_and_in_order() {

@@ -209,7 +209,10 @@ impl InstallRoot {
             if name.starts_with('.') || names::validate_name(&name).is_err() || !is_dir(&entry) {
                 continue;
             }
-            out.push(NameDir { name, entry });
+            out.push(NameDir {
+                name,
+                found: Found::Listed(entry),
+            });
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
@@ -293,29 +296,49 @@ impl InstallRoot {
     }
 }
 
-/// One `<tools_dir>/<name>/` directory (see [`InstallRoot::name_dirs`]).
+/// One `<tools_dir>/<name>/` directory, as a listing of tools_dir found it
+/// (see [`InstallRoot::name_dirs`]) or named without one.
 pub struct NameDir {
     pub name: String,
-    entry: fs::DirEntry,
+    found: Found,
+}
+
+enum Found {
+    Listed(fs::DirEntry),
+    Named(PathBuf),
 }
 
 impl NameDir {
+    /// `<tools_dir>/<name>/`, which may not exist.
+    pub fn named(root: &InstallRoot, name: &str) -> NameDir {
+        NameDir {
+            name: name.to_string(),
+            found: Found::Named(root.tools_dir.join(name)),
+        }
+    }
+
     pub fn path(&self) -> PathBuf {
-        self.entry.path()
+        match &self.found {
+            Found::Listed(entry) => entry.path(),
+            Found::Named(path) => path.clone(),
+        }
     }
 
     /// The directory's metadata (a symbolic link followed). Read relative
-    /// to tools_dir, as the directory listing found it: no path walk.
+    /// to tools_dir when a listing found it: no path walk.
     pub fn metadata(&self) -> io::Result<fs::Metadata> {
-        match self.entry.file_type() {
-            Ok(t) if t.is_symlink() => fs::metadata(self.entry.path()),
-            _ => self.entry.metadata(),
+        match &self.found {
+            Found::Listed(entry) => match entry.file_type() {
+                Ok(t) if t.is_symlink() => fs::metadata(entry.path()),
+                _ => entry.metadata(),
+            },
+            Found::Named(path) => fs::metadata(path),
         }
     }
 
     /// Its `<version>/` directories whose version is valid, sorted by version.
     pub fn versions(&self) -> Result<Vec<(semver::Version, PathBuf)>, StoreError> {
-        versions_in(&self.entry.path())
+        versions_in(&self.path())
     }
 }
 

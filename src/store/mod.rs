@@ -47,15 +47,15 @@ mod flush;
 pub mod listing;
 pub mod verify;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::fs::{atomic_write, remove_temp_files, sync_dir, sync_dirs, write_synced};
 use crate::lock::{FileLock, LockKind};
-use crate::manifest::cache::Cache;
-use crate::manifest::{self, Manifest, Rendered, Written};
+use crate::manifest::cache::{Cache, ToolsDir};
+use crate::manifest::{self, Changes, Manifest, Rendered, Written};
 use crate::package::names;
 use crate::progress::{Event, Reporter, Warning};
 use crate::root::pins;
@@ -78,6 +78,13 @@ pub struct Store<'a> {
     /// Whether this command created tools_dir (so a failed first install
     /// can leave it as it found it).
     created_tools_dir: bool,
+    /// tools_dir's stamp once the lock was taken, before this command
+    /// changed anything; None when an interrupted command was recovered
+    /// (then what changed is not known, and every name directory is read).
+    at_start: Option<Option<ToolsDir>>,
+    /// Name directories the command reads again for the manifest beside
+    /// those its journal changes (the tools a command names).
+    read_again: std::sync::Mutex<BTreeSet<String>>,
     _lock: FileLock,
 }
 
@@ -130,9 +137,16 @@ impl<'a> Store<'a> {
             reporter,
         )
         .map_err(StoreError::io("cannot lock", &lock_path))?;
+        let staging = root.staging_root();
+        // An interrupted command left its staging area (or, past its last
+        // step, the pending marker): what it changed is known only to its
+        // journal, so the manifest is derived from every name directory.
+        let interrupted = staging.exists() || root.pending_marker().exists();
         let store = Store {
             root,
             created_tools_dir: !root.tools_dir.exists(),
+            at_start: (!interrupted).then(|| ToolsDir::of(&root.tools_dir)),
+            read_again: Default::default(),
             _lock: lock,
         };
         refuse_newer_manifest(root)?;
@@ -165,6 +179,16 @@ impl<'a> Store<'a> {
             self.sync_manifest(reporter)?;
         }
         Ok(())
+    }
+
+    /// Has the next manifest read the name directories of `names` again,
+    /// as a command that installs or removes one of their versions does: a
+    /// version deleted outside orla is then dropped from it. (Any other name
+    /// directory is taken as the last command left it: see
+    /// `manifest::names`.)
+    pub fn read_again<'n>(&self, names: impl IntoIterator<Item = &'n str>) {
+        let mut again = self.read_again.lock().unwrap_or_else(|e| e.into_inner());
+        again.extend(names.into_iter().map(str::to_string));
     }
 
     fn journal_path(&self) -> PathBuf {
@@ -611,20 +635,31 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// The journaled removals not yet done: their packages are still in
-    /// place, and the manifest must not name them.
-    fn pending_removals(&self) -> Vec<(String, semver::Version, PathBuf)> {
+    /// The steps of the command's journal (none without one).
+    fn journal_steps(&self) -> Vec<Step> {
         let Ok(text) = fs::read_to_string(self.journal_path()) else {
             return Vec::new();
         };
+        text.lines().filter_map(Step::parse).collect()
+    }
+
+    /// The journaled removals not yet done: their packages are still in
+    /// place, and the manifest must not name them.
+    fn pending_removals(&self) -> Vec<(String, semver::Version, PathBuf)> {
+        self.pending_removals_of(&self.journal_steps())
+    }
+
+    /// Those of `steps`.
+    fn pending_removals_of(&self, steps: &[Step]) -> Vec<(String, semver::Version, PathBuf)> {
         let staging = self.root.staging_root();
-        text.lines()
-            .filter_map(Step::parse)
+        steps
+            .iter()
             .filter(|s| s.kind == StepKind::Remove)
             .filter_map(|s| {
                 let aside = staging.join(s.aside.as_ref()?);
                 let target = self.root.package_dir(&s.name, &s.version);
-                (target.exists() && !aside.join(OLD).exists()).then_some((s.name, s.version, aside))
+                (target.exists() && !aside.join(OLD).exists())
+                    .then(|| (s.name.clone(), s.version.clone(), aside))
             })
             .collect()
     }
@@ -652,22 +687,47 @@ impl<'a> Store<'a> {
     /// The manifest the store gives in its current state, and the cache
     /// it was rendered with (see `manifest::cache`).
     fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Rendered, Cache), StoreError> {
-        // The name directories are listed and stamped while the cache is
-        // read: neither needs the other.
-        let (cache, names) = std::thread::scope(|s| {
-            let names = s.spawn(|| manifest::stamped(self.root));
-            let cache = Cache::load(self.root, &self.root.key_state());
-            let names = names
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            (cache, names)
-        });
+        let steps = self.journal_steps();
+        let changes = match self.at_start {
+            Some(at_start) => Changes::Known {
+                at_start,
+                names: steps
+                    .iter()
+                    .map(|s| s.name.clone())
+                    .chain(
+                        self.read_again
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .iter()
+                            .cloned(),
+                    )
+                    .collect(),
+            },
+            None => Changes::Unknown,
+        };
+        let (cache, names) = match changes {
+            // Every name directory is listed and stamped while the cache
+            // is read: neither needs the other.
+            Changes::Unknown => std::thread::scope(|s| {
+                let names = s.spawn(|| manifest::stamped(self.root));
+                let cache = Cache::load(self.root, &self.root.key_state());
+                let names = names
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (cache, names)
+            }),
+            Changes::Known { .. } => {
+                let cache = Cache::load(self.root, &self.root.key_state());
+                let names = manifest::names(self.root, &cache, &changes);
+                (cache, names)
+            }
+        };
         let scan = manifest::scan(self.root, &cache, names?, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
         let leaving: Vec<_> = self
-            .pending_removals()
+            .pending_removals_of(&steps)
             .into_iter()
             .map(|(name, version, _)| (name, version))
             .collect();
@@ -714,14 +774,6 @@ impl<'a> Store<'a> {
         // A manifest that cannot be written (a full disk) fails the command
         // while its journal still exists, so the store is rolled back.
         result.map_err(StoreError::io("cannot write", &path))?;
-        // What the next command may take from this manifest.
-        let old_cache = pending.and_then(|pending| pending.write(self.root));
-        // The replaced manifest and cache are still open (the cache holds
-        // the manifest it copied from): their blocks are freed when they are
-        // closed, which takes a while on some filesystems (ext4 with
-        // `discard`: 0.46 ms for a 1.9 MB manifest here), so it is done on
-        // another thread while this one finishes.
-        std::thread::spawn(move || drop((cache, old_cache)));
         // What it no longer names can go now.
         self.finish_removals()?;
         // The command has taken effect: the new manifest is its commit point
@@ -744,6 +796,15 @@ impl<'a> Store<'a> {
         if staging.exists() {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
+        // What the next command may take from this manifest, written last:
+        // it records tools_dir as this command leaves it.
+        let old_cache = pending.and_then(|pending| pending.write(self.root));
+        // The replaced manifest and cache are still open (the cache holds
+        // the manifest it copied from): their blocks are freed when they are
+        // closed, which takes a while on some filesystems (ext4 with
+        // `discard`: 0.46 ms for a 1.9 MB manifest here), so it is done on
+        // another thread while this one finishes.
+        std::thread::spawn(move || drop((cache, old_cache)));
         Ok(written)
     }
 }

@@ -174,7 +174,7 @@ impl VerifyError {
         Some(match failure {
             FirstFailure::Unmet => "install what the tool needs (its files are intact); `orla info NAME` lists its dependencies".to_string(),
             FirstFailure::Missing => format!(
-                "`orla install {name}@{version}` installs it again; any install, uninstall or `orla use` drops it from the manifest"
+                "`orla install {name}@{version}` installs it again; `orla uninstall {name}@{version}` drops it from the manifest"
             ),
             FirstFailure::Unreadable => format!(
                 "if orla installed {}, `orla install {name}@{version} --force` restores it; if not, remove the directory",

@@ -87,25 +87,65 @@ fn the_incremental_manifest_equals_a_full_regeneration() {
     assert_eq!(incremental, regenerated(&t));
 }
 
+/// A name directory deleted outside orla is dropped by the next command
+/// (tools_dir changed). A version deleted inside a name directory the next
+/// command does not touch stays in the manifest, as an edit inside a
+/// package does (docs/manifest.md): `orla list` marks it missing, `orla
+/// verify` fails on it, and a command on that tool drops it.
 #[test]
-fn a_package_removed_by_hand_is_dropped_by_the_next_command() {
+fn a_package_removed_by_hand_is_dropped_by_a_command_on_its_tool() {
     let t = TestContext::new();
     t.run(&["install", "fs-read@1.1", "json-query", "fs-list"])
         .success();
     t.run(&["install", "fs-read@1.2"]).success();
     settle();
-    // One version of a name (its name directory changes), and a whole name.
+    // The next command remembers fs-read's directory as settled.
+    t.run(&["install", "http-get", "--yes"]).success();
     std::fs::remove_dir_all(t.tools_dir().join("fs-read/1.2.1")).unwrap();
     std::fs::remove_dir_all(t.tools_dir().join("json-query")).unwrap();
-    t.run(&["install", "http-get", "--yes"])
-        .success()
-        .stderr_has("fs-read 1.2.1 was deleted outside orla")
-        .stderr_has("json-query");
+    let run = t.run(&["uninstall", "http-get"]);
+    run.success()
+        .stderr_has("json-query 1.0.0 was deleted outside orla");
+    assert!(
+        !run.stderr.contains("fs-read 1.2.1 was deleted"),
+        "{}",
+        run.stderr
+    );
     let listed = t.list();
-    assert!(!listed.iter().any(|(n, v)| n == "fs-read" && v == "1.2.1"));
     assert!(!listed.iter().any(|(n, _)| n == "json-query"));
+    assert!(listed.iter().any(|(n, v)| n == "fs-read" && v == "1.2.1"));
+    t.run(&["list"]).success().stdout_has("missing");
+    t.run(&["verify"])
+        .failure(1)
+        .stderr_has("`orla uninstall fs-read@1.2.1` drops it from the manifest");
+    t.run(&["uninstall", "fs-read@1.2.1"])
+        .success()
+        .stderr_has("fs-read 1.2.1 was deleted outside orla");
+    assert!(!t.list().iter().any(|(n, v)| n == "fs-read" && v == "1.2.1"));
     assert_eq!(served(&t, "fs-read").as_deref(), Some("1.1.0"));
     assert!(served(&t, "fs-list").is_some());
+    t.run(&["uninstall", "fs-read@1.2.1"])
+        .failure(1)
+        .stderr_has("fs-read@1.2.1 is not installed");
+    let incremental = read(&t.home.join("manifest.json"));
+    assert_eq!(incremental, regenerated(&t));
+}
+
+/// `orla use` reads the directory of the tool it names again: a version
+/// deleted there outside orla is dropped, and another one served.
+#[test]
+fn use_reads_its_tool_s_directory_again() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1", "json-query"]).success();
+    t.run(&["install", "fs-read@1.2"]).success();
+    settle();
+    t.run(&["install", "fs-list"]).success();
+    std::fs::remove_dir_all(t.tools_dir().join("fs-read/1.2.1")).unwrap();
+    t.run(&["use", "fs-read@1.1"])
+        .success()
+        .stderr_has("fs-read 1.2.1 was deleted outside orla");
+    assert_eq!(served(&t, "fs-read").as_deref(), Some("1.1.0"));
+    assert!(!t.list().iter().any(|(_, v)| v == "1.2.1"));
 }
 
 #[test]

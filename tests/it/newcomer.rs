@@ -97,12 +97,12 @@ fn a_package_deleted_behind_orlas_back_is_reported_marked_and_dropped() {
     assert_eq!(json[1]["version"], "1.2.1");
     assert_eq!(json[1]["missing"], true);
     assert!(json[0].get("missing").is_none());
-    // The next command that writes the manifest drops it, and says so.
-    let install = t.run(&["install", "json-query"]);
-    install
+    // Uninstalling it, as verify's hint says, drops it, and says so.
+    let uninstall = t.run(&["uninstall", "fs-read@1.2.1"]);
+    uninstall
         .success()
         .stderr_has("fs-read 1.2.1 was deleted outside orla");
-    out.push_str(&shown(&["install", "json-query"], &install));
+    out.push_str(&shown(&["uninstall", "fs-read@1.2.1"], &uninstall));
     let served: Vec<(String, String)> = common::name_versions(&t.manifest()["tools"]);
     assert!(served.contains(&("fs-read".into(), "1.1.0".into())));
     out.push_str(&transcript(&t, &["verify"]));
