@@ -208,13 +208,18 @@ fn install_records_the_requirement_and_pins_the_exact_version() {
         .stderr_has("Up to date");
     t.run_in(&dir, &["install", "fs-read"]).success();
     let mut after = snapshot(&dir);
-    // The manifest is rewritten (same content); the root's lock file may be
-    // touched; the manifest cache records tools_dir as the command left it.
-    after.remove(".orla/manifest.json");
-    after.remove(".orla/.manifest-cache");
+    // The manifest is rewritten (same content; the one before is kept to be
+    // written over next time); the root's lock file may be touched; the
+    // manifest cache records tools_dir as the command left it.
     let mut before = before;
-    before.remove(".orla/manifest.json");
-    before.remove(".orla/.manifest-cache");
+    for file in [
+        ".orla/manifest.json",
+        ".orla/.manifest-spare",
+        ".orla/.manifest-cache",
+    ] {
+        after.remove(file);
+        before.remove(file);
+    }
     assert_eq!(before, after);
 
     // Updating the requirement moves the pin.
