@@ -34,23 +34,25 @@ pub fn uninstall(ctx: &Context, specs: &[Spec]) -> Result<(), Error> {
     // Only the named tools' directories are read, not the whole root.
     let named: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     let unlocked = root.scan_names(&named, &crate::progress::Silent)?;
-    let gone = listed_but_gone(&root, &named);
-    decide(
-        specs,
-        &unlocked,
-        &gone,
-        read_lock()?.as_ref(),
-        project.as_ref(),
-    )?;
+    let decided = |installed: &[Installed], lock: Option<&LockFile>| {
+        decide(specs, installed, &[], lock, project.as_ref()).or_else(|e| {
+            // Only a version the manifest lists whose directory is gone
+            // (the manifest is read only then: it is large in a big root).
+            match listed_but_gone(&root, &named) {
+                gone if gone.is_empty() => Err(e),
+                gone => decide(specs, installed, &gone, lock, project.as_ref()),
+            }
+        })
+    };
+    decided(&unlocked, read_lock()?.as_ref())?;
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     // Decided again under the lock: another orla may have changed the root.
     let installed = root.scan_names(&named, reporter)?;
-    let gone = listed_but_gone(&root, &named);
     let lock = read_lock()?;
-    let (doomed, forget) = decide(specs, &installed, &gone, lock.as_ref(), project.as_ref())?;
+    let (doomed, forget) = decided(&installed, lock.as_ref())?;
     // The manifest reads these tools' directories again: a version deleted
     // outside orla is dropped from it (and reported).
     store.read_again(named.iter().copied());

@@ -130,14 +130,25 @@ pub fn names(
             })
             .collect());
     }
-    let mut all: Vec<&str> = (0..cache.len()).map(|i| cache.name(i)).collect();
-    all.extend(names.iter().map(String::as_str));
-    all.sort_unstable();
-    all.dedup();
+    // The cache's names and the command's, both sorted, merged.
+    let mut all: Vec<(&str, Option<Stamp>)> = Vec::with_capacity(cache.len() + names.len());
+    let mut changed = names.iter().map(String::as_str).peekable();
+    for i in 0..cache.len() {
+        let name = cache.name(i);
+        while let Some(new) = changed.next_if(|new| *new < name) {
+            all.push((new, None));
+        }
+        let stamp = match changed.next_if_eq(&name) {
+            Some(_) => None,
+            None => cache.stamp(i),
+        };
+        all.push((name, stamp));
+    }
+    all.extend(changed.map(|new| (new, None)));
     let mut out = Vec::with_capacity(all.len());
-    for name in all {
+    for (name, trusted) in all {
         let dir = NameDir::named(root, name);
-        if let Some(stamp) = trusted(name) {
+        if let Some(stamp) = trusted {
             out.push((dir, Some(stamp)));
             continue;
         }
