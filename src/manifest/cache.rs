@@ -183,8 +183,9 @@ pub struct Remembered {
 pub struct Known {
     /// The name, at this range of the cache's lines.
     name: Range<usize>,
+    /// Where its stamp is in the cache's lines (parsed when asked for);
     /// None: read it again next time.
-    dir: Option<Stamp>,
+    dir: Option<Range<usize>>,
     /// Its packages, sorted by version: this range of [`Cache::packages`].
     packages: Range<usize>,
     /// Its lines, each with its newline.
@@ -310,13 +311,20 @@ impl Cache {
     /// The stamp the `i`th name directory was read with; None when it is
     /// to be read again.
     pub fn stamp(&self, i: usize) -> Option<Stamp> {
-        self.names[i].dir
+        let at = self.names[i].dir.clone()?;
+        parse_stamp(&self.lines[at])
+    }
+
+    /// Whether the `i`th name directory is trusted as it was read (its
+    /// stamp is not even parsed).
+    pub fn trusts(&self, i: usize) -> bool {
+        self.names[i].dir.is_some()
     }
 
     /// Whether the `i`th name directory still has the stamp `now` it was
     /// read with, so its packages can be taken as they are.
     pub fn unchanged(&self, i: usize, now: Option<Stamp>) -> bool {
-        let dir = self.names[i].dir;
+        let dir = self.stamp(i);
         dir.is_some() && dir == now
     }
 
@@ -612,26 +620,22 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
         Some((start, len))
     };
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    while offset < text.len() {
         let here = offset;
-        offset += line.len();
-        let line = line.strip_suffix('\n')?;
+        let line = &text[here..here + memchr::memchr(b'\n', &text.as_bytes()[here..])?];
+        offset += line.len() + 1;
         if let Some(rest) = line.strip_prefix("N ") {
-            let mut words = rest.split(' ');
+            let mut words = Words::new(rest);
             let name = words.next()?;
-            let dir = match words.next()? {
+            // The stamp is parsed only if it is asked for: a command reads
+            // those of the name directories it changed, not the others.
+            let dir = match words.rest()? {
                 "-" => None,
-                dev => Some(Stamp(
-                    dev.parse().ok()?,
-                    words.next()?.parse().ok()?,
-                    words.next()?.parse().ok()?,
-                    words.next()?.parse().ok()?,
-                    words.next()?.parse().ok()?,
-                )),
+                stamp => {
+                    let start = here + 2 + name.len() + 1;
+                    Some(start..start + stamp.len())
+                }
             };
-            if words.next().is_some() {
-                return None;
-            }
             if let Some(last) = names.last() {
                 if text[last.name.clone()] >= *name {
                     return None;
@@ -646,7 +650,7 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
             });
         } else if let Some(rest) = line.strip_prefix("P ") {
             let known = names.last_mut()?;
-            let mut words = rest.splitn(5, ' ');
+            let mut words = Words::new(rest);
             let version = words.next()?;
             let version_at = here + 2;
             let active = match words.next()? {
@@ -654,10 +658,10 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
                 "0" => false,
                 _ => return None,
             };
-            let installed_len = words.next()?.parse().ok()?;
-            let tools = match (words.next()?, words.next()?) {
+            let installed_len = int(words.next()?)?;
+            let tools = match (words.next()?, words.rest()?) {
                 ("@", len) => {
-                    let (start, len) = place(&mut tools, len.parse().ok()?)?;
+                    let (start, len) = place(&mut tools, int(len)?)?;
                     Tools::At(start, len)
                 }
                 ("=", json) => {
@@ -680,6 +684,72 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
         }
     }
     Some((names, packages))
+}
+
+/// A name directory's stamp as [`Lines::push_name`] writes it: five
+/// integers.
+fn parse_stamp(text: &str) -> Option<Stamp> {
+    let mut words = Words::new(text);
+    let stamp = Stamp(
+        int(words.next()?)?,
+        int(words.next()?)?,
+        int(words.next()?)?,
+        int(words.next()?)?,
+        int(words.next()?)?,
+    );
+    words.next().is_none().then_some(stamp)
+}
+
+/// The words of a cache line, split at single spaces as `str::split(' ')`
+/// splits them, by a plain scan (the cache has a line per tool of the root,
+/// and is read by every command).
+struct Words<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Words<'a> {
+    fn new(line: &'a str) -> Words<'a> {
+        Words { rest: Some(line) }
+    }
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match rest.bytes().position(|b| b == b' ') {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+
+    /// What is left of the line, spaces and all.
+    fn rest(&mut self) -> Option<&'a str> {
+        self.rest.take()
+    }
+}
+
+/// A decimal integer as [`push_int`] writes it (an optional `-`, then
+/// digits), of the type asked for.
+fn int<T: TryFrom<i128>>(word: &str) -> Option<T> {
+    let (negative, digits) = match word.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, word),
+    };
+    if digits.is_empty() || digits.len() > 38 {
+        return None;
+    }
+    let mut n: i128 = 0;
+    for b in digits.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i128::from(b - b'0');
+    }
+    T::try_from(if negative { -n } else { n }).ok()
 }
 
 fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
@@ -751,7 +821,10 @@ mod tests {
         let (names, packages) = from_text(&text, (100, 500)).unwrap();
         assert_eq!(names.len(), 2);
         assert_eq!(&text[names[0].name.clone()], "fs-read");
-        assert_eq!(names[0].dir, Some(stamp));
+        assert_eq!(
+            parse_stamp(&text[names[0].dir.clone().unwrap()]),
+            Some(stamp)
+        );
         assert_eq!(names[1].dir, None);
         // Each name's lines, whole, to be copied as they are.
         assert_eq!(
@@ -778,8 +851,45 @@ mod tests {
         // order: no cache.
         assert_eq!(from_text(&format!("{text}X 1\n"), (0, 0)), None);
         assert_eq!(from_text("P 1.0.0 1 2 @ 4\n", (0, 0)), None);
-        assert_eq!(from_text("N fs-read 1 2\n", (0, 0)), None);
+        assert_eq!(from_text("N fs-read\n", (0, 0)), None);
+        // A stamp is checked when it is parsed (only where it is asked for).
+        assert_eq!(parse_stamp("1 2"), None);
+        assert_eq!(parse_stamp("1 2 3 4 5 6"), None);
+        assert_eq!(parse_stamp("1 2 3 4 x"), None);
         assert_eq!(from_text("N b -\nN a -\n", (0, 0)), None);
+    }
+
+    #[test]
+    fn words_and_integers_read_back_as_split_and_parse_would() {
+        for line in ["a b  c", "", " ", "a", "a ", "P 1.0.0 1 12 = \"x y\""] {
+            let mut words = Words::new(line);
+            let mut ours = Vec::new();
+            while let Some(word) = words.next() {
+                ours.push(word);
+            }
+            assert_eq!(ours, line.split(' ').collect::<Vec<_>>(), "{line:?}");
+        }
+        let mut words = Words::new("P 1.0.0 1 12 = \"x y\"");
+        assert_eq!(words.next(), Some("P"));
+        assert_eq!(words.rest(), Some("1.0.0 1 12 = \"x y\""));
+        assert_eq!(words.next(), None);
+        for n in [
+            0i128,
+            7,
+            -5,
+            1_764_000_000_123_456_789,
+            u64::MAX as i128,
+            i64::MIN as i128,
+        ] {
+            assert_eq!(int::<i128>(&n.to_string()), Some(n));
+        }
+        assert_eq!(int::<u64>("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(int::<u64>("18446744073709551616"), None);
+        assert_eq!(int::<u64>("-1"), None);
+        assert_eq!(int::<i64>("-9223372036854775808"), Some(i64::MIN));
+        for bad in ["", "-", "+1", "1a", " 1", "1 ", "0x10", &"9".repeat(39)] {
+            assert_eq!(int::<i128>(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

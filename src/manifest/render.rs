@@ -224,7 +224,7 @@ impl<'a> Group<'a> {
         let carried = scanned.kept.is_some()
             && scanned.read.is_empty()
             && leaves.is_empty()
-            && scanned.stamp.is_some()
+            && scanned.trusted()
             && old
                 .iter()
                 .enumerate()
@@ -383,7 +383,7 @@ impl Rendered {
                 // Names with a package leaving are read again next time.
                 let stamp = group
                     .scanned
-                    .stamp
+                    .stamp(cache)
                     .filter(|_| !leaving.iter().any(|(n, _)| n == name));
                 lines.push_name(name, stamp);
                 for (i, (pkg, tools)) in group.pkgs.iter().zip(tools.by_ref()).enumerate() {

@@ -53,7 +53,9 @@ pub struct Scanned {
     /// Packages read now, sorted by version.
     pub read: Vec<Package>,
     /// Its stamp, where it may be trusted next time.
-    pub stamp: Option<Stamp>,
+    stamp: Option<Stamp>,
+    /// Its stamp is the cache's, as it was (not parsed unless asked for).
+    remembered: bool,
 }
 
 impl Scanned {
@@ -72,7 +74,21 @@ impl Scanned {
             kept: None,
             read: Vec::new(),
             stamp: None,
+            remembered: false,
         }
+    }
+
+    /// Its stamp, where it may be trusted next time.
+    pub fn stamp(&self, cache: &Cache) -> Option<Stamp> {
+        match (self.remembered, self.kept) {
+            (true, Some(i)) => cache.stamp(i),
+            _ => self.stamp,
+        }
+    }
+
+    /// Whether it may be trusted next time.
+    pub fn trusted(&self) -> bool {
+        self.remembered || self.stamp.is_some()
     }
 }
 
@@ -112,55 +128,62 @@ pub fn names(
     root: &InstallRoot,
     cache: &Cache,
     changes: &Changes,
-) -> Result<Vec<(NameDir, Option<Stamp>)>, StoreError> {
+) -> Result<Vec<Named>, StoreError> {
     let Changes::Known { at_start, names } = changes else {
         return stamped(root);
     };
-    let trusted = |name: &str| match names.contains(name) {
-        true => None,
-        false => cache.find(name).and_then(|i| cache.stamp(i)),
-    };
+    // The cache's `i`th name, if this command did not change it and the
+    // cache trusts it.
+    let trusted = |i: usize| cache.trusts(i) && !names.contains(cache.name(i));
     if !cache.lists(*at_start) {
         return Ok(root
             .name_dirs()?
             .into_iter()
-            .map(|dir| {
-                let stamp = trusted(&dir.name).or_else(|| stamp_of(&dir));
-                (dir, stamp)
+            .map(|dir| match cache.find(&dir.name).filter(|i| trusted(*i)) {
+                Some(i) => Named::Remembered(i),
+                None => {
+                    let stamp = stamp_of(&dir);
+                    Named::Dir(dir, stamp)
+                }
             })
             .collect());
     }
     // The cache's names and the command's, both sorted, merged.
-    let mut all: Vec<(&str, Option<Stamp>)> = Vec::with_capacity(cache.len() + names.len());
+    let mut out = Vec::with_capacity(cache.len() + names.len());
     let mut changed = names.iter().map(String::as_str).peekable();
+    let stamped = |name: &str, out: &mut Vec<Named>| {
+        // Changed by this command, or not trusted: it may be gone.
+        let dir = NameDir::named(root, name);
+        match dir.metadata() {
+            Ok(meta) if meta.is_dir() => out.push(Named::Dir(dir, Stamp::from_metadata(&meta))),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => out.push(Named::Dir(dir, None)),
+        }
+    };
     for i in 0..cache.len() {
         let name = cache.name(i);
         while let Some(new) = changed.next_if(|new| *new < name) {
-            all.push((new, None));
+            stamped(new, &mut out);
         }
-        let stamp = match changed.next_if_eq(&name) {
-            Some(_) => None,
-            None => cache.stamp(i),
-        };
-        all.push((name, stamp));
+        if changed.next_if_eq(&name).is_none() && trusted(i) {
+            out.push(Named::Remembered(i));
+        } else {
+            stamped(name, &mut out);
+        }
     }
-    all.extend(changed.map(|new| (new, None)));
-    let mut out = Vec::with_capacity(all.len());
-    for (name, trusted) in all {
-        let dir = NameDir::named(root, name);
-        if let Some(stamp) = trusted {
-            out.push((dir, Some(stamp)));
-            continue;
-        }
-        // Changed by this command, or not trusted: it may be gone.
-        match dir.metadata() {
-            Ok(meta) if meta.is_dir() => out.push((dir, Stamp::from_metadata(&meta))),
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => out.push((dir, None)),
-        }
+    for new in changed {
+        stamped(new, &mut out);
     }
     Ok(out)
+}
+
+/// A name directory to [`scan`].
+pub enum Named {
+    /// The cache's `i`th, taken as the last command left it.
+    Remembered(usize),
+    /// One to compare with the cache by its stamp (None: read it again).
+    Dir(NameDir, Option<Stamp>),
 }
 
 fn stamp_of(dir: &NameDir) -> Option<Stamp> {
@@ -170,13 +193,13 @@ fn stamp_of(dir: &NameDir) -> Option<Stamp> {
 /// Every name directory of `root` with its stamp (see [`scan`]): one
 /// `stat` per name, what a command costs most per tool of a big root. (From
 /// two threads it measured no faster on 2 cores: docs/benchmarks.md.)
-pub fn stamped(root: &InstallRoot) -> Result<Vec<(NameDir, Option<Stamp>)>, StoreError> {
+pub fn stamped(root: &InstallRoot) -> Result<Vec<Named>, StoreError> {
     let names = root.name_dirs()?;
     Ok(names
         .into_iter()
         .map(|name| {
             let stamp = stamp_of(&name);
-            (name, stamp)
+            Named::Dir(name, stamp)
         })
         .collect())
 }
@@ -188,7 +211,7 @@ pub fn stamped(root: &InstallRoot) -> Result<Vec<(NameDir, Option<Stamp>)>, Stor
 pub fn scan(
     root: &InstallRoot,
     cache: &Cache,
-    names: Vec<(NameDir, Option<Stamp>)>,
+    names: Vec<Named>,
     reporter: &dyn Reporter,
 ) -> Result<Scan, StoreError> {
     let key = root.key_state();
@@ -198,7 +221,21 @@ pub fn scan(
     let mut elsewhere = Vec::new();
     // Both are sorted by name: the cache is walked alongside.
     let mut known = 0;
-    for (name, stamp) in names {
+    for named in names {
+        let (name, stamp) = match named {
+            Named::Remembered(i) => {
+                out.push(Scanned {
+                    name: None,
+                    kept: Some(i),
+                    read: Vec::new(),
+                    stamp: None,
+                    remembered: true,
+                });
+                known = i + 1;
+                continue;
+            }
+            Named::Dir(name, stamp) => (name, stamp),
+        };
         while known < cache.len() && cache.name(known) < name.name.as_str() {
             known += 1;
         }
@@ -208,6 +245,7 @@ pub fn scan(
                 kept: Some(known),
                 read: Vec::new(),
                 stamp,
+                remembered: false,
             });
             continue;
         }
@@ -248,6 +286,7 @@ fn moved_in(cache: &Cache, names: Vec<Scanned>, elsewhere: Vec<Package>) -> Vec<
             .entry(pkg.name.clone())
             .or_insert_with(|| Scanned::read(pkg.name.clone()));
         target.stamp = None;
+        target.remembered = false;
         target.read.push(pkg);
         target.read.sort_by(|a, b| a.version.cmp(&b.version));
     }
@@ -296,8 +335,16 @@ fn read(
 mod tests {
     use super::*;
 
-    fn names_of(found: &[(NameDir, Option<Stamp>)]) -> Vec<&str> {
-        found.iter().map(|(dir, _)| dir.name.as_str()).collect()
+    /// What [`names`] found: each name, and its stamp taken now, or None
+    /// where the cache's entry is taken as it was.
+    fn seen(cache: &Cache, found: Vec<Named>) -> Vec<(String, Option<Option<Stamp>>)> {
+        found
+            .into_iter()
+            .map(|named| match named {
+                Named::Remembered(i) => (cache.name(i).to_string(), None),
+                Named::Dir(dir, stamp) => (dir.name, Some(stamp)),
+            })
+            .collect()
     }
 
     #[test]
@@ -307,10 +354,13 @@ mod tests {
         for name in ["a", "b", "c"] {
             fs::create_dir_all(root.tools_dir.join(name)).unwrap();
         }
-        let stat =
-            |name: &str| Stamp::from_metadata(&fs::metadata(root.tools_dir.join(name)).unwrap());
-        // Remembered stamps that are not the directories' own (so a stamp
-        // taken now differs), and a name with no directory at all.
+        let stat = |name: &str| {
+            Some(Stamp::from_metadata(
+                &fs::metadata(root.tools_dir.join(name)).unwrap(),
+            ))
+        };
+        // Remembered stamps that are not the directories' own, a name with
+        // no directory at all, and one the cache does not trust.
         let old = Stamp::from_metadata(&fs::metadata(home.path()).unwrap());
         let remembered = [("a", old), ("b", old), ("ghost", old), ("untrusted", None)];
         let manifest = fs::File::open(home.path()).unwrap();
@@ -320,37 +370,59 @@ mod tests {
             at_start: listed,
             names: names.iter().map(|n| n.to_string()).collect(),
         };
+        let named = |name: &str, how| (name.to_string(), how);
 
-        // tools_dir as the cache recorded it: not listed (no `c`), the
-        // cache's names taken with their stamps, none stamped but what
-        // this command changed and what the cache does not trust (gone).
-        let found = names(&root, &cache, &changed(&["b"])).unwrap();
-        assert_eq!(names_of(&found), ["a", "b", "ghost"]);
-        assert_eq!(found[0].1, old);
-        assert_eq!(found[1].1, stat("b"));
-        assert_eq!(found[2].1, old);
+        // tools_dir as the cache recorded it: not listed (no `c`, `ghost`
+        // kept); only what this command changed and what the cache does
+        // not trust is stamped (`untrusted` is gone).
+        let found = seen(&cache, names(&root, &cache, &changed(&["b"])).unwrap());
+        assert_eq!(
+            found,
+            [
+                named("a", None),
+                named("b", stat("b")),
+                named("ghost", None)
+            ]
+        );
 
         // A name this command made is found without a listing too.
-        let found = names(&root, &cache, &changed(&["c"])).unwrap();
-        assert_eq!(names_of(&found), ["a", "b", "c", "ghost"]);
-        assert_eq!(found[2].1, stat("c"));
+        let found = seen(&cache, names(&root, &cache, &changed(&["c"])).unwrap());
+        assert_eq!(
+            found,
+            [
+                named("a", None),
+                named("b", None),
+                named("c", stat("c")),
+                named("ghost", None)
+            ]
+        );
 
-        // tools_dir changed since: listed, the remembered stamps still
-        // taken for the names this command did not change.
+        // tools_dir changed since: listed; what this command did not change
+        // is still taken from the cache.
         let moved = Changes::Known {
             at_start: None,
             names: ["b".to_string()].into(),
         };
-        let found = names(&root, &cache, &moved).unwrap();
-        assert_eq!(names_of(&found), ["a", "b", "c"]);
-        assert_eq!(found[0].1, old);
-        assert_eq!(found[1].1, stat("b"));
-        assert_eq!(found[2].1, stat("c"));
+        let found = seen(&cache, names(&root, &cache, &moved).unwrap());
+        assert_eq!(
+            found,
+            [
+                named("a", None),
+                named("b", stat("b")),
+                named("c", stat("c"))
+            ]
+        );
 
         // An interrupted command recovered: every name listed and stamped.
-        let found = names(&root, &cache, &Changes::Unknown).unwrap();
-        assert_eq!(names_of(&found), ["a", "b", "c"]);
-        assert_eq!(found[0].1, stat("a"));
+        let found = seen(&cache, names(&root, &cache, &Changes::Unknown).unwrap());
+        assert_eq!(
+            found,
+            [
+                named("a", stat("a")),
+                named("b", stat("b")),
+                named("c", stat("c"))
+            ]
+        );
     }
 
     #[test]
@@ -363,7 +435,10 @@ mod tests {
         }
         let stamped = stamped(&root).unwrap();
         assert_eq!(stamped.len(), count);
-        for (i, (name, stamp)) in stamped.iter().enumerate() {
+        for (i, named) in stamped.iter().enumerate() {
+            let Named::Dir(name, stamp) = named else {
+                panic!("a listing names directories");
+            };
             assert_eq!(name.name, format!("tool-{i:04}"));
             let meta = fs::metadata(root.tools_dir.join(&name.name)).unwrap();
             assert_eq!(*stamp, Stamp::from_metadata(&meta));
