@@ -280,6 +280,11 @@ impl Cache {
         self.key.is_some()
     }
 
+    /// The length of its lines (the next cache's are about as long).
+    pub fn lines_len(&self) -> usize {
+        self.lines.len()
+    }
+
     /// How many name directories it remembers.
     pub fn len(&self) -> usize {
         self.names.len()
@@ -410,6 +415,14 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// Lines with room for `len` bytes of text.
+    pub fn with_capacity(len: usize) -> Lines {
+        Lines {
+            text: String::with_capacity(len),
+            ..Lines::default()
+        }
+    }
+
     /// Where the `tools` and `installed` items start in the manifest.
     pub fn starts(&mut self, tools: usize, installed: usize) {
         self.at = (tools, installed);
@@ -608,8 +621,10 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
 /// placed from the arrays' starts `at`; None if any line is not as
 /// [`Lines`] writes it, or the names are not sorted.
 fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remembered>)> {
-    let mut names: Vec<Known> = Vec::new();
-    let mut packages = Vec::new();
+    // A line per name and per package: room for them all at once.
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let mut names: Vec<Known> = Vec::with_capacity(lines);
+    let mut packages = Vec::with_capacity(lines);
     // Where the next item of each array starts, and whether one came before.
     let (mut tools, mut installed) = ((at.0, false), (at.1, false));
     let place = |(next, any): &mut (usize, bool), len: usize| -> Option<(usize, usize)> {

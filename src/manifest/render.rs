@@ -355,7 +355,7 @@ impl Rendered {
         }
 
         out.push_str(",\n  \"installed\": [");
-        let mut lines = Lines::default();
+        let mut lines = Lines::with_capacity(cache.lines_len() + 4096);
         lines.starts(tools_at, out.len());
         let mut written = Written {
             installed: Vec::new(),
