@@ -18,6 +18,15 @@ pub fn now_ns() -> i64 {
         .unwrap_or(0)
 }
 
+/// The cores this process may run on, asked once: the standard library
+/// asks the system every time (on Linux it reads the process's cgroup
+/// files, about fifteen system calls), and the unpack's tar thread asked
+/// it for every file it handed over, 2,000 times for a large package.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// True for the errors a full disk, an exhausted quota or a file size limit give.
 pub fn is_out_of_space(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::StorageFull
@@ -428,9 +437,8 @@ impl Flusher {
             self.writes = Some(writes);
             self.write_jobs = Some(std::sync::Arc::new(std::sync::Mutex::new(jobs)));
         }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let handed = self.handed.load(std::sync::atomic::Ordering::Relaxed);
-        if self.writers.len() < cores.min(MAX_WRITERS).min(handed) {
+        if self.writers.len() < cores().min(MAX_WRITERS).min(handed) {
             let jobs = self.write_jobs.clone().expect("made above");
             let state = self.state.clone();
             let flushes = self.queue.clone();

@@ -603,8 +603,7 @@ fn in_parallel<T: Sync>(
             }
         }
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores
+    let threads = crate::fs::cores()
         .min(CHECK_THREADS)
         .min(files / 8)
         .min(items.len())
