@@ -165,6 +165,8 @@ pub struct Flusher {
     threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
     handed: std::sync::atomic::AtomicUsize,
     state: std::sync::Arc<FlushState>,
+    /// Where each flushed file is linked too, if anywhere.
+    links: Option<std::sync::Arc<Links>>,
 }
 
 /// Where [`Flusher::flush_hashed`] leaves a file's BLAKE3, once flushed.
@@ -175,13 +177,22 @@ struct Job {
     file: fs::File,
     path: PathBuf,
     hash: Option<HashSlot>,
+    links: Option<std::sync::Arc<Links>>,
 }
 
 impl Job {
     /// Hashes the file (from the start, as the page cache holds it) when
-    /// asked to, then flushes it.
+    /// asked to, then flushes it, then links it into the second tree of
+    /// `links`, if any. Linked after the flush, not before: the flushes
+    /// are what an unpack waits for, and a link made first holds each one
+    /// up (measured in docs/benchmarks.md).
     fn run(self) -> Result<(), (PathBuf, io::Error)> {
-        let Job { file, path, hash } = self;
+        let Job {
+            file,
+            path,
+            hash,
+            links,
+        } = self;
         let done = (|| {
             if let Some(slot) = hash {
                 use std::io::Seek;
@@ -193,7 +204,84 @@ impl Job {
             }
             file.sync_all()
         })();
-        done.map_err(|e| (path, e))
+        done.map_err(|e| (path.clone(), e))?;
+        if let Some(links) = links {
+            links.link(&path);
+        }
+        Ok(())
+    }
+}
+
+/// A second tree that every file a [`Flusher`] flushes under `from` is
+/// hard-linked into, at the same place under `to`, by the thread that
+/// flushed it, once flushed: two names for each file, made while the
+/// unpack still runs rather than one by one afterwards. Best effort: a file or directory that
+/// cannot be linked or made only marks the second tree incomplete
+/// ([`Links::complete`]); the flushes and the first tree are unaffected.
+/// What the links add to a directory of `to` is not flushed here.
+#[derive(Debug)]
+pub struct Links {
+    from: PathBuf,
+    to: PathBuf,
+    failed: std::sync::atomic::AtomicBool,
+    /// The directories made under `to`, relative, in order.
+    dirs: std::sync::Mutex<Vec<String>>,
+}
+
+impl Links {
+    /// `to` must exist.
+    pub fn new(from: &Path, to: &Path) -> std::sync::Arc<Links> {
+        std::sync::Arc::new(Links {
+            from: from.to_path_buf(),
+            to: to.to_path_buf(),
+            failed: Default::default(),
+            dirs: Default::default(),
+        })
+    }
+
+    /// Makes the directory `rel` (relative, its parent made already) under
+    /// `to`, as it is made under `from`.
+    pub fn make_dir(&self, rel: &str) {
+        if self.failed() {
+            return;
+        }
+        match fs::create_dir(self.to.join(rel)) {
+            Ok(()) => self.dirs.lock().expect("links lock").push(rel.to_string()),
+            Err(_) => self.fail(),
+        }
+    }
+
+    fn link(&self, path: &Path) {
+        if self.failed() {
+            return;
+        }
+        let linked = match path.strip_prefix(&self.from) {
+            Ok(rel) => fs::hard_link(path, self.to.join(rel)).is_ok(),
+            Err(_) => false,
+        };
+        if !linked {
+            self.fail();
+        }
+    }
+
+    fn fail(&self) {
+        self.failed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether every file flushed and every directory made so far has its
+    /// name under `to` too.
+    pub fn complete(&self) -> bool {
+        !self.failed()
+    }
+
+    /// The directories made under `to` (relative, parents first).
+    pub fn dirs(&self) -> Vec<String> {
+        self.dirs.lock().expect("links lock").clone()
     }
 }
 
@@ -203,6 +291,7 @@ struct WriteJob {
     data: Buffer,
     mode: u32,
     hash: HashSlot,
+    links: Option<std::sync::Arc<Links>>,
 }
 
 impl WriteJob {
@@ -214,6 +303,7 @@ impl WriteJob {
             data,
             mode,
             hash,
+            links,
         } = self;
         let written = (|| {
             let mut file = create_new(&path, mode, false)?;
@@ -228,6 +318,7 @@ impl WriteJob {
                     file,
                     path,
                     hash: None,
+                    links,
                 })
             }
             Err(e) => Err((path, e)),
@@ -395,7 +486,15 @@ impl Flusher {
             threads: std::sync::Mutex::new(Vec::new()),
             handed: std::sync::atomic::AtomicUsize::new(0),
             state: std::sync::Arc::new(FlushState::default()),
+            links: None,
         }
+    }
+
+    /// Each file handed over is also hard-linked into the second tree of
+    /// `links`, by the thread that flushed it, once flushed.
+    pub fn with_links(mut self, links: Option<std::sync::Arc<Links>>) -> Flusher {
+        self.links = links;
+        self
     }
 
     /// Fails when an earlier file failed; else counts one more file handed
@@ -471,6 +570,7 @@ impl Flusher {
                 file,
                 path,
                 hash: None,
+                links: self.links.clone(),
             },
         )
     }
@@ -493,6 +593,7 @@ impl Flusher {
                 file,
                 path,
                 hash: Some(slot.clone()),
+                links: self.links.clone(),
             },
         )?;
         Ok(slot)
@@ -538,6 +639,7 @@ impl Flusher {
             data,
             mode,
             hash: slot.clone(),
+            links: self.links.clone(),
         };
         if let Err(unsent) = self.writes().send(write) {
             // The writing threads are gone: only after `finish`.
