@@ -724,8 +724,8 @@ fn write_whole(
     flusher: &mut Flusher,
 ) -> Result<(u64, crate::fs::HashSlot), WriteError> {
     let len = usize::try_from(len).expect("at most WHOLE_FILE");
+    // Every byte kept is read into it below.
     let mut data = flusher.buffer(len);
-    data.resize(len, 0);
     let mut filled = 0;
     while filled < len {
         let n = src.read(&mut data[filled..]).map_err(WriteError::Read)?;
