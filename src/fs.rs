@@ -160,8 +160,8 @@ pub struct Flusher {
     jobs: std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<Job>>>,
     /// Started as files are handed over, one per file up to
     /// `BACKGROUND_FLUSHES`: a package of three files starts three, not
-    /// sixteen (a command installing twenty small packages at once
-    /// started 360 threads).
+    /// all of them (when it was sixteen, a command installing twenty small
+    /// packages at once started 360 threads).
     threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
     handed: std::sync::atomic::AtomicUsize,
     state: std::sync::Arc<FlushState>,
@@ -433,8 +433,11 @@ impl FlushState {
 /// beyond the cores pay. 8 measured best when these threads also read
 /// each file back to hash it; with the files handed over as bytes they
 /// only wait, and 16 took the 2,000-file install to 309 ms of CPU against
-/// 327 with 8 (median of 20 interleaved runs; docs/benchmarks.md).
-const BACKGROUND_FLUSHES: usize = 16;
+/// 327 with 8 (median of 20 interleaved runs). With the disk's flushes
+/// slower (3.9 ms for a lone one), 32 took it from 355-391 ms to 312-364 ms
+/// in three interleaved runs, and 64 gained nothing more
+/// (docs/benchmarks.md).
+const BACKGROUND_FLUSHES: usize = 32;
 const FLUSH_QUEUE: usize = 64;
 /// Files waiting in the queues of all of a process's flushers together: a
 /// command unpacking many packages at once must not run out of descriptors
