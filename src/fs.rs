@@ -18,6 +18,15 @@ pub fn now_ns() -> i64 {
         .unwrap_or(0)
 }
 
+/// The cores this process may run on, asked once: the standard library
+/// asks the system every time (on Linux it reads the process's cgroup
+/// files, about fifteen system calls), and the unpack's tar thread asked
+/// it for every file it handed over, 2,000 times for a large package.
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// True for the errors a full disk, an exhausted quota or a file size limit give.
 pub fn is_out_of_space(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::StorageFull
@@ -243,11 +252,13 @@ pub struct Flusher {
     jobs: std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<Job>>>,
     /// Started as files are handed over, one per file up to
     /// `BACKGROUND_FLUSHES`: a package of three files starts three, not
-    /// sixteen (a command installing twenty small packages at once
-    /// started 360 threads).
+    /// all of them (when it was sixteen, a command installing twenty small
+    /// packages at once started 360 threads).
     threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
     handed: std::sync::atomic::AtomicUsize,
     state: std::sync::Arc<FlushState>,
+    /// Where each flushed file is linked too, if anywhere.
+    links: Option<std::sync::Arc<Links>>,
 }
 
 /// Where [`Flusher::flush_hashed`] leaves a file's BLAKE3, once flushed.
@@ -258,13 +269,22 @@ struct Job {
     file: fs::File,
     path: PathBuf,
     hash: Option<HashSlot>,
+    links: Option<std::sync::Arc<Links>>,
 }
 
 impl Job {
     /// Hashes the file (from the start, as the page cache holds it) when
-    /// asked to, then flushes it.
+    /// asked to, then flushes it, then links it into the second tree of
+    /// `links`, if any. Linked after the flush, not before: the flushes
+    /// are what an unpack waits for, and a link made first holds each one
+    /// up (measured in docs/benchmarks.md).
     fn run(self) -> Result<(), (PathBuf, io::Error)> {
-        let Job { file, path, hash } = self;
+        let Job {
+            file,
+            path,
+            hash,
+            links,
+        } = self;
         let done = (|| {
             if let Some(slot) = hash {
                 use std::io::Seek;
@@ -276,7 +296,84 @@ impl Job {
             }
             file.sync_all()
         })();
-        done.map_err(|e| (path, e))
+        done.map_err(|e| (path.clone(), e))?;
+        if let Some(links) = links {
+            links.link(&path);
+        }
+        Ok(())
+    }
+}
+
+/// A second tree that every file a [`Flusher`] flushes under `from` is
+/// hard-linked into, at the same place under `to`, by the thread that
+/// flushed it, once flushed: two names for each file, made while the
+/// unpack still runs rather than one by one afterwards. Best effort: a file or directory that
+/// cannot be linked or made only marks the second tree incomplete
+/// ([`Links::complete`]); the flushes and the first tree are unaffected.
+/// What the links add to a directory of `to` is not flushed here.
+#[derive(Debug)]
+pub struct Links {
+    from: PathBuf,
+    to: PathBuf,
+    failed: std::sync::atomic::AtomicBool,
+    /// The directories made under `to`, relative, in order.
+    dirs: std::sync::Mutex<Vec<String>>,
+}
+
+impl Links {
+    /// `to` must exist.
+    pub fn new(from: &Path, to: &Path) -> std::sync::Arc<Links> {
+        std::sync::Arc::new(Links {
+            from: from.to_path_buf(),
+            to: to.to_path_buf(),
+            failed: Default::default(),
+            dirs: Default::default(),
+        })
+    }
+
+    /// Makes the directory `rel` (relative, its parent made already) under
+    /// `to`, as it is made under `from`.
+    pub fn make_dir(&self, rel: &str) {
+        if self.failed() {
+            return;
+        }
+        match fs::create_dir(self.to.join(rel)) {
+            Ok(()) => self.dirs.lock().expect("links lock").push(rel.to_string()),
+            Err(_) => self.fail(),
+        }
+    }
+
+    fn link(&self, path: &Path) {
+        if self.failed() {
+            return;
+        }
+        let linked = match path.strip_prefix(&self.from) {
+            Ok(rel) => fs::hard_link(path, self.to.join(rel)).is_ok(),
+            Err(_) => false,
+        };
+        if !linked {
+            self.fail();
+        }
+    }
+
+    fn fail(&self) {
+        self.failed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether every file flushed and every directory made so far has its
+    /// name under `to` too.
+    pub fn complete(&self) -> bool {
+        !self.failed()
+    }
+
+    /// The directories made under `to` (relative, parents first).
+    pub fn dirs(&self) -> Vec<String> {
+        self.dirs.lock().expect("links lock").clone()
     }
 }
 
@@ -286,6 +383,7 @@ struct WriteJob {
     data: Buffer,
     mode: u32,
     hash: HashSlot,
+    links: Option<std::sync::Arc<Links>>,
 }
 
 impl WriteJob {
@@ -297,6 +395,7 @@ impl WriteJob {
             data,
             mode,
             hash,
+            links,
         } = self;
         let written = (|| {
             let mut file = create_new(&path, mode, false)?;
@@ -311,6 +410,7 @@ impl WriteJob {
                     file,
                     path,
                     hash: None,
+                    links,
                 })
             }
             Err(e) => Err((path, e)),
@@ -425,8 +525,11 @@ impl FlushState {
 /// beyond the cores pay. 8 measured best when these threads also read
 /// each file back to hash it; with the files handed over as bytes they
 /// only wait, and 16 took the 2,000-file install to 309 ms of CPU against
-/// 327 with 8 (median of 20 interleaved runs; docs/benchmarks.md).
-const BACKGROUND_FLUSHES: usize = 16;
+/// 327 with 8 (median of 20 interleaved runs). With the disk's flushes
+/// slower (3.9 ms for a lone one), 32 took it from 355-391 ms to 312-364 ms
+/// in three interleaved runs, and 64 gained nothing more
+/// (docs/benchmarks.md).
+const BACKGROUND_FLUSHES: usize = 32;
 const FLUSH_QUEUE: usize = 64;
 /// Files waiting in the queues of all of a process's flushers together: a
 /// command unpacking many packages at once must not run out of descriptors
@@ -478,7 +581,15 @@ impl Flusher {
             threads: std::sync::Mutex::new(Vec::new()),
             handed: std::sync::atomic::AtomicUsize::new(0),
             state: std::sync::Arc::new(FlushState::default()),
+            links: None,
         }
+    }
+
+    /// Each file handed over is also hard-linked into the second tree of
+    /// `links`, by the thread that flushed it, once flushed.
+    pub fn with_links(mut self, links: Option<std::sync::Arc<Links>>) -> Flusher {
+        self.links = links;
+        self
     }
 
     /// Fails when an earlier file failed; else counts one more file handed
@@ -520,9 +631,8 @@ impl Flusher {
             self.writes = Some(writes);
             self.write_jobs = Some(std::sync::Arc::new(std::sync::Mutex::new(jobs)));
         }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let handed = self.handed.load(std::sync::atomic::Ordering::Relaxed);
-        if self.writers.len() < cores.min(MAX_WRITERS).min(handed) {
+        if self.writers.len() < cores().min(MAX_WRITERS).min(handed) {
             let jobs = self.write_jobs.clone().expect("made above");
             let state = self.state.clone();
             let flushes = self.queue.clone();
@@ -555,6 +665,7 @@ impl Flusher {
                 file,
                 path,
                 hash: None,
+                links: self.links.clone(),
             },
         )
     }
@@ -577,14 +688,18 @@ impl Flusher {
                 file,
                 path,
                 hash: Some(slot.clone()),
+                links: self.links.clone(),
             },
         )?;
         Ok(slot)
     }
 
-    /// An empty buffer for the `len` bytes of a file to hand over with
-    /// [`Flusher::write_hashed`]. Waits while the bytes handed over and
-    /// not yet written would be more than `MAX_IN_FLIGHT` with these, so
+    /// A buffer of `len` bytes for a file to hand over with
+    /// [`Flusher::write_hashed`], for the caller to overwrite: a reused
+    /// buffer still holds an earlier file's bytes (zeros past them), as
+    /// clearing it only to fill it again cost the tar thread 2% of the
+    /// large install's samples. Waits while the bytes handed over and not
+    /// yet written would be more than `MAX_IN_FLIGHT` with these, so
     /// memory stays bounded whatever the files' sizes.
     pub fn buffer(&self, len: usize) -> Buffer {
         let mut memory = self.state.memory.lock().expect("flush memory lock");
@@ -594,8 +709,8 @@ impl Flusher {
         memory.in_flight += len;
         let mut data = memory.free.pop().unwrap_or_default();
         drop(memory);
-        data.clear();
-        data.reserve(len);
+        data.truncate(len);
+        data.resize(len, 0);
         Buffer {
             data,
             reserved: len,
@@ -622,6 +737,7 @@ impl Flusher {
             data,
             mode,
             hash: slot.clone(),
+            links: self.links.clone(),
         };
         if let Err(unsent) = self.writes().send(write) {
             // The writing threads are gone: only after `finish`.
@@ -767,7 +883,7 @@ mod tests {
             let path = dir.path().join(format!("f{i}"));
             let body = vec![i as u8; 200_000 + i];
             let mut data = flusher.buffer(body.len());
-            data.extend_from_slice(&body);
+            data.copy_from_slice(&body);
             let mode = if i % 2 == 0 { 0o755 } else { 0o644 };
             let slot = flusher.write_hashed(path.clone(), data, mode).unwrap();
             slots.push((slot, path, body, mode));
@@ -789,7 +905,7 @@ mod tests {
         let path = dir.path().join("f3");
         let mut flusher = Flusher::new();
         let mut data = flusher.buffer(1);
-        data.push(b'x');
+        data[0] = b'x';
         flusher.write_hashed(path.clone(), data, 0o644).unwrap();
         let (failed, e) = flusher.finish().unwrap_err();
         assert_eq!(failed, path);

@@ -29,7 +29,10 @@
 //! - `tmp/`: downloads and entries in flight, renamed into place only once
 //!   the package was verified (and, for an install under the root's lock,
 //!   installed). `landing-*` directories hold a download being unpacked
-//!   before the root is locked.
+//!   before the root is locked; where the root is on this filesystem, the
+//!   unpack's flushing threads link each file into a new entry as they
+//!   flush it, and the landing directory is kept until the install renames
+//!   it into staging (`Cache::land`), so nothing is linked under the lock.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
@@ -65,6 +68,20 @@ pub struct Cache {
     /// back a second time in the same command. Not written anywhere: a
     /// later command trusts only the MACed stamps of settled files.
     made: std::sync::Arc<Mutex<HashMap<Digest, Vec<Option<stamps::Stamp>>>>>,
+    /// Packages this process downloaded and verified before the root's
+    /// lock, still in their landing directories, whose files the cache
+    /// entry of the same digest has its own names for (`landed`). Under
+    /// the lock, such a tree is renamed into staging whole (`take_landed`)
+    /// instead of being linked back from the entry one file at a time.
+    landed: std::sync::Arc<Mutex<HashMap<Digest, Landed>>>,
+}
+
+/// A verified unpack in a landing directory, kept for this process's
+/// install (`Cache::landed`).
+#[derive(Debug)]
+struct Landed {
+    dir: tempfile::TempDir,
+    unpacked: Unpacked,
 }
 
 impl Cache {
@@ -73,6 +90,7 @@ impl Cache {
             dir: dir.to_path_buf(),
             key: Default::default(),
             made: Default::default(),
+            landed: Default::default(),
         }
     }
 
@@ -187,6 +205,109 @@ impl Cache {
         fs::write(entry.path().join(FILES), json)?;
         fs::rename(dest, entry.path().join(TREE))?;
         Ok(entry)
+    }
+
+    /// An empty new entry in `tmp/` (its `tree/` made) for an unpack to
+    /// link its files into as it flushes them (`crate::fs::Links`).
+    pub fn entry_dir(&self) -> io::Result<tempfile::TempDir> {
+        let tmp = self.dir.join("tmp");
+        fs::create_dir_all(&tmp)?;
+        let entry = tempfile::Builder::new()
+            .prefix("unpacked-")
+            .tempdir_in(&tmp)?;
+        fs::create_dir(entry.path().join(TREE))?;
+        Ok(entry)
+    }
+
+    /// The tree of an entry made by `entry_dir`.
+    pub fn entry_tree(entry: &Path) -> PathBuf {
+        entry.join(TREE)
+    }
+
+    /// Records in `entry` (from `entry_dir`, whose tree `links` made while
+    /// the landing directory `dest` was unpacked) what was verified, to be
+    /// put in place with `keep_linked`. The landing directory keeps its
+    /// files: this process installs them from there (`landed`).
+    pub fn record_linked(
+        &self,
+        entry: &tempfile::TempDir,
+        links: &crate::fs::Links,
+        dest: &Path,
+        unpacked: &Unpacked,
+    ) -> io::Result<()> {
+        let root = unpacked
+            .root
+            .strip_prefix(dest)
+            .map_err(|_| io::Error::other("the package root is outside its staging directory"))?;
+        let record = Entry {
+            // True once `keep_linked` put it in place.
+            durable: true,
+            root: slashed(root)?,
+            dirs: links.dirs(),
+            files: unpacked.files.clone(),
+        };
+        let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        fs::write(entry.path().join(FILES), json)
+    }
+
+    /// As `keep`, for an entry made by `record_linked`: its files are the
+    /// unpack's, flushed as they were written, so only its record and
+    /// its directories (named in the record) are flushed before the
+    /// rename. No stamps are taken: this process installs the landing
+    /// directory's tree, not the entry's.
+    pub fn keep_linked(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
+        fs::create_dir_all(self.unpacked())?;
+        let path = self.unpacked_path(digest);
+        if path.exists() {
+            return Ok(());
+        }
+        let record = entry.path().join(FILES);
+        let bytes = fs::read(&record)?;
+        let parsed: Entry = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
+        let tree = entry.path().join(TREE);
+        let mut dirs = vec![entry.path().to_path_buf(), tree.clone()];
+        dirs.extend(parsed.dirs.iter().map(|d| tree.join(d)));
+        crate::fs::sync_files(&[record])?;
+        crate::fs::sync_dirs(&dirs);
+        fs::rename(entry.keep(), &path)?;
+        crate::fs::sync_dir(&self.unpacked());
+        Ok(())
+    }
+
+    /// Keeps the verified unpack in the landing directory `dir` for this
+    /// process: `take_landed` moves it into staging.
+    pub fn land(&self, digest: &Digest, dir: tempfile::TempDir, unpacked: Unpacked) {
+        let landed = Landed { dir, unpacked };
+        self.landed
+            .lock()
+            .expect("landed lock")
+            .insert(*digest, landed);
+    }
+
+    /// Moves the landed unpack of `digest`, if any, into the empty
+    /// directory `dest` (one rename, on the same filesystem): the package
+    /// as it is there. None when there is none, or when it cannot be
+    /// renamed (it is then removed, and the entry linked back instead).
+    pub fn take_landed(&self, digest: &Digest, dest: &Path) -> Option<Unpacked> {
+        let landed = self.landed.lock().expect("landed lock").remove(digest)?;
+        let rel = landed
+            .unpacked
+            .root
+            .strip_prefix(landed.dir.path())
+            .ok()?
+            .to_path_buf();
+        fs::rename(landed.dir.path(), dest).ok()?;
+        // Renamed away: nothing is left to remove where it was.
+        let _ = landed.dir.keep();
+        Some(Unpacked {
+            root: dest.join(rel),
+            files: landed.unpacked.files,
+        })
+    }
+
+    /// Removes the landed unpacks no install took.
+    pub fn drop_landed(&self) {
+        self.landed.lock().expect("landed lock").clear();
     }
 
     /// As `keep`, for an entry made by `move_unpacked` from an unpack whose
@@ -603,8 +724,7 @@ fn in_parallel<T: Sync>(
             }
         }
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores
+    let threads = crate::fs::cores()
         .min(CHECK_THREADS)
         .min(files / 8)
         .min(items.len())

@@ -108,9 +108,8 @@ pub struct Fetcher {
     /// archive refused at any later stage leaves the cache as it was.
     downloads: std::sync::Mutex<Vec<(tempfile::NamedTempFile, crate::verify::Digest)>>,
     /// Verified unpacks linked (or moved) into the cache's temporary
-    /// directory, kept the same way; `true`: moved whole from a landing
-    /// directory, its files flushed by the unpack.
-    unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest, bool)>>,
+    /// directory, kept the same way, and how each was made.
+    unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest, Made)>>,
     /// Packages linked from the cache, by their root: the files that need
     /// no flush (see `durable_files`).
     durable: std::sync::Mutex<
@@ -119,6 +118,20 @@ pub struct Fetcher {
             std::collections::HashSet<std::path::PathBuf>,
         >,
     >,
+}
+
+/// How an unpack's cache entry was made, which says what is left to flush
+/// before it is put in place.
+#[derive(Clone, Copy, PartialEq)]
+enum Made {
+    /// Linked file by file from the unpack afterwards (`Cache::keep`).
+    Linked,
+    /// The landing directory moved whole, its files flushed by the unpack
+    /// (`Cache::keep_flushed`).
+    Moved,
+    /// Linked by the unpack's flushing threads as each file was flushed,
+    /// the landing directory kept for the install (`Cache::keep_linked`).
+    LinkedWhileUnpacked,
 }
 
 impl Drop for Fetcher {
@@ -150,11 +163,11 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
-        for (entry, digest, flushed) in unpacked {
-            let _ = if flushed {
-                self.cache.keep_flushed(entry, &digest)
-            } else {
-                self.cache.keep(entry, &digest)
+        for (entry, digest, made) in unpacked {
+            let _ = match made {
+                Made::Linked => self.cache.keep(entry, &digest),
+                Made::Moved => self.cache.keep_flushed(entry, &digest),
+                Made::LinkedWhileUnpacked => self.cache.keep_linked(entry, &digest),
             };
         }
         self.cache.tidy();
@@ -194,17 +207,76 @@ impl Fetcher {
         dest: &Path,
         reporter: &dyn Reporter,
     ) -> Result<Unpacked, FetchError> {
+        self.fetch_into(job, dest, None, reporter)
+            .map(|(unpacked, _)| unpacked)
+    }
+
+    /// Downloads, verifies and unpacks the archive of `job` into a new
+    /// landing directory of the cache (`Cache::landing_dir`), before the
+    /// install root is locked, and has the verified package join the
+    /// cache. With `keep_tree` (the install root is on the cache's
+    /// filesystem), the unpack's flushing threads link every file into a
+    /// new cache entry as they flush it, and the landing directory is kept
+    /// for this process (`Cache::land`): under the root's lock it is
+    /// renamed into staging whole, so no file is linked once the lock is
+    /// taken. Otherwise, or when a link could not be made, the landing
+    /// directory becomes the entry and is linked back under the lock.
+    /// `Ok` without a cache that can be written: the install then
+    /// downloads under the lock.
+    pub fn land(
+        &self,
+        job: &Job,
+        reporter: &dyn Reporter,
+        keep_tree: bool,
+    ) -> Result<(), FetchError> {
+        let Ok(landing) = self.cache.landing_dir() else {
+            return Ok(());
+        };
+        let entry = keep_tree.then(|| self.cache.entry_dir().ok()).flatten();
+        let mirror = entry.map(|entry| {
+            let links = crate::fs::Links::new(landing.path(), &Cache::entry_tree(entry.path()));
+            (entry, links)
+        });
+        let (unpacked, kept) = self.fetch_into(job, landing.path(), mirror, reporter)?;
+        if kept {
+            self.cache.land(&job.expected.blake3, landing, unpacked);
+        }
+        Ok(())
+    }
+
+    /// [`Fetcher::fetch_unpack`]; with `mirror`, a new cache entry and the
+    /// links that fill its tree as the files are flushed. Also says
+    /// whether the unpack stays in `dest` for this process, the entry made
+    /// from those links (else `dest` is emptied into the cache as before).
+    fn fetch_into(
+        &self,
+        job: &Job,
+        dest: &Path,
+        mirror: Option<Mirror>,
+        reporter: &dyn Reporter,
+    ) -> Result<(Unpacked, bool), FetchError> {
         let limits = Limits::for_archive(job.expected.size);
         let cacheable = matches!(job.location, ArchiveLocation::Http(_));
         let link = cacheable && self.cache.can_link(dest);
         if cacheable {
+            // Downloaded by this process before the lock, and still where
+            // it landed: moved here whole.
+            if let Some(unpacked) = self.cache.take_landed(&job.expected.blake3, dest) {
+                let files = unpacked.files.keys();
+                let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
+                self.durable
+                    .lock()
+                    .expect("durable lock")
+                    .insert(unpacked.root.clone(), flushed);
+                return Ok((unpacked, false));
+            }
             match self.cache.unpacked_into(&job.expected.blake3, dest) {
                 Ok(Some(linked)) => {
                     self.durable
                         .lock()
                         .expect("durable lock")
                         .insert(linked.unpacked.root.clone(), linked.durable);
-                    return Ok(linked.unpacked);
+                    return Ok((linked.unpacked, false));
                 }
                 Ok(None) => {}
                 Err(damaged) => {
@@ -228,7 +300,7 @@ impl Fetcher {
                 .ok()
                 .filter(|f| f.metadata().is_ok_and(|m| m.is_file()));
             if let Some(file) = cached {
-                match stream(file, job, dest, limits, None).0 {
+                match stream(file, job, dest, limits, None, None).0 {
                     Err(FetchError::Verify { .. }) => {
                         reporter.warn(&format!(
                             "the cached archive of {} is corrupt; downloading it again",
@@ -244,7 +316,7 @@ impl Fetcher {
                         if done.is_ok() {
                             cache::touch(&path);
                         }
-                        return self.link_into_cache(link, job, dest, done);
+                        return self.link_into_cache(link, job, dest, done, None);
                     }
                 }
             }
@@ -292,7 +364,9 @@ impl Fetcher {
         } else {
             None
         };
-        let (result, copied) = stream(reader, job, dest, limits, tmp.as_ref().map(|t| t.as_file()));
+        let links = mirror.as_ref().map(|(_, links)| links.clone());
+        let copy_to = tmp.as_ref().map(|t| t.as_file());
+        let (result, copied) = stream(reader, job, dest, limits, copy_to, links);
         reporter.download_finish(progress);
         if result.is_ok() {
             reporter.report(crate::progress::Event::Verified {
@@ -314,7 +388,7 @@ impl Fetcher {
                 self.cache.tidy();
             }
         }
-        self.link_into_cache(link && cacheable, job, dest, result)
+        self.link_into_cache(link && cacheable, job, dest, result, mirror)
     }
 
     /// Links a verified unpack into the cache's temporary directory, to join
@@ -324,13 +398,17 @@ impl Fetcher {
     /// Every file of an unpack was flushed by `unpack` (it flushes each
     /// one as it is closed, and fails if one cannot be), so the store need
     /// not flush them again (`durable_files`).
+    ///
+    /// With a `mirror` whose links are all there, the entry is the mirror's
+    /// and `dest` keeps the unpack (the `bool` returned).
     fn link_into_cache(
         &self,
         link: bool,
         job: &Job,
         dest: &Path,
         result: Result<Unpacked, FetchError>,
-    ) -> Result<Unpacked, FetchError> {
+        mirror: Option<Mirror>,
+    ) -> Result<(Unpacked, bool), FetchError> {
         if let Ok(unpacked) = &result {
             let files = unpacked.files.keys();
             let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
@@ -339,27 +417,49 @@ impl Fetcher {
                 .expect("durable lock")
                 .insert(unpacked.root.clone(), flushed);
         }
-        if let (true, Ok(unpacked)) = (link, &result) {
-            // A landing directory (a download before the root is locked)
-            // is the cache's alone: moved whole, not linked file by file
-            // and then deleted.
-            let moved = self.cache.is_landing(dest);
-            let entry = if moved {
-                self.cache.move_unpacked(dest, unpacked)
-            } else {
-                self.cache.link_unpacked(dest, unpacked)
-            };
-            if let Ok(entry) = entry {
+        let Ok(unpacked) = result else {
+            return result.map(|u| (u, false));
+        };
+        if !link {
+            return Ok((unpacked, false));
+        }
+        // A landing directory (a download before the root is locked) is
+        // the cache's alone: its files have a second name in the mirror's
+        // entry already, or it is moved whole into a new one (not linked
+        // file by file and then deleted).
+        let landing = self.cache.is_landing(dest);
+        if let (true, Some((entry, links))) = (landing, mirror) {
+            let recorded = links.complete()
+                && self
+                    .cache
+                    .record_linked(&entry, &links, dest, &unpacked)
+                    .is_ok();
+            if recorded {
                 self.unpacked.lock().expect("unpacked lock").push((
                     entry,
                     job.expected.blake3,
-                    moved,
+                    Made::LinkedWhileUnpacked,
                 ));
+                return Ok((unpacked, true));
             }
         }
-        result
+        let (entry, made) = if landing {
+            (self.cache.move_unpacked(dest, &unpacked), Made::Moved)
+        } else {
+            (self.cache.link_unpacked(dest, &unpacked), Made::Linked)
+        };
+        if let Ok(entry) = entry {
+            self.unpacked
+                .lock()
+                .expect("unpacked lock")
+                .push((entry, job.expected.blake3, made));
+        }
+        Ok((unpacked, false))
     }
 }
+
+/// A new cache entry and the links that fill its tree during an unpack.
+type Mirror = (tempfile::TempDir, std::sync::Arc<crate::fs::Links>);
 
 /// The single pass: source -> (cache copy) -> verifier -> gunzip -> untar.
 /// Also says whether `copy_to` received every byte.
@@ -369,6 +469,7 @@ fn stream(
     dest: &Path,
     limits: Limits,
     copy_to: Option<&File>,
+    links: Option<std::sync::Arc<crate::fs::Links>>,
 ) -> (Result<Unpacked, FetchError>, bool) {
     let copied = std::cell::Cell::new(true);
     let tee = Tee {
@@ -376,7 +477,7 @@ fn stream(
         copy: copy_to,
         copied: &copied,
     };
-    let result = stream_through(tee, job, dest, limits);
+    let result = stream_through(tee, job, dest, limits, links);
     (result, copied.get())
 }
 
@@ -385,10 +486,11 @@ fn stream_through(
     job: &Job,
     dest: &Path,
     limits: Limits,
+    links: Option<std::sync::Arc<crate::fs::Links>>,
 ) -> Result<Unpacked, FetchError> {
     let mut verifier =
         Verifier::new(tee, job.expected.size).with_sha256(job.expected.sha256.is_some());
-    let unpacked = unpack::unpack(&mut verifier, dest, limits);
+    let unpacked = unpack::unpack_linked(&mut verifier, dest, limits, links);
     // The digest is the root cause when it is wrong: a corrupt mirror shows
     // up as a digest mismatch, not as whatever the broken bytes did to tar.
     let verdict = match verifier.finish(&job.expected, &job.label) {
@@ -523,6 +625,151 @@ mod tests {
         assert!(durable.contains(&unpacked.root.join("tool.yaml")));
     }
 
+    /// Serves `body` to every request on a loopback port: the URL.
+    fn serve(body: Vec<u8>) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/t.tar.gz", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { break };
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
+                    head.push(byte[0]);
+                }
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(reply.as_bytes());
+                let _ = stream.write_all(&body);
+            }
+        });
+        url
+    }
+
+    fn tree_archive() -> Vec<u8> {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut tar = tar::Builder::new(gz);
+        for (path, body) in [
+            ("t-1.0.0/tool.yaml", &b"name: t\n"[..]),
+            ("t-1.0.0/bin/run", b"#!/bin/sh\n"),
+            ("t-1.0.0/data/a/blob", b"some bytes"),
+        ] {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(body.len() as u64);
+            header.set_mode(0o644);
+            header.set_cksum();
+            tar.append_data(&mut header, path, body).unwrap();
+        }
+        tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    #[cfg(unix)]
+    fn inode(path: &Path) -> (u64, u64) {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::symlink_metadata(path).unwrap();
+        (meta.ino(), meta.nlink())
+    }
+
+    /// The landing directories in the cache's `tmp/`.
+    fn landings(cache: &Path) -> Vec<std::path::PathBuf> {
+        let Ok(entries) = std::fs::read_dir(cache.join("tmp")) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("landing-"))
+            .map(|e| e.path())
+            .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_download_landed_before_the_lock_is_renamed_into_staging_and_its_entry_shares_its_files() {
+        let bytes = tree_archive();
+        let job = Job {
+            label: "t 1.0.0".into(),
+            location: ArchiveLocation::Http(serve(bytes.clone())),
+            expected: Expected {
+                blake3: Digest::of(&bytes),
+                size: Some(bytes.len() as u64),
+                sha256: None,
+            },
+        };
+        let silent = crate::progress::Silent;
+        for keep_tree in [true, false] {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("cache");
+            let cache = Cache::new(&dir);
+            // Before the root's lock (`install::prefetch`).
+            let landing = Fetcher::new(cache.clone(), false);
+            landing.land(&job, &silent, keep_tree).unwrap();
+            landing.keep_downloads();
+            drop(landing);
+            let entry = cache.archive(&job.expected.blake3).expect("in the cache");
+            let landed = landings(&dir);
+            assert_eq!(
+                landed.len(),
+                usize::from(keep_tree),
+                "kept only with keep_tree"
+            );
+            let landed_dir = landed.first().map(|path| inode(path).0);
+
+            // Under the lock (`install::apply`).
+            let dest = tmp.path().join("stage");
+            std::fs::create_dir(&dest).unwrap();
+            let fetcher = Fetcher::new(cache.clone(), false);
+            let unpacked = fetcher.fetch_unpack(&job, &dest, &silent).unwrap();
+            assert_eq!(unpacked.root, dest.join("t-1.0.0"));
+            assert_eq!(unpacked.files.len(), 3);
+            if keep_tree {
+                // Renamed whole: staging is the landing directory.
+                assert_eq!(Some(inode(&dest).0), landed_dir);
+                assert!(!landed[0].exists(), "moved, not copied");
+            }
+            assert!(landings(&dir).is_empty());
+            for rel in unpacked.files.keys() {
+                let (staged, cached) = (
+                    unpacked.root.join(rel),
+                    entry.join("tree/t-1.0.0").join(rel),
+                );
+                assert_eq!(inode(&staged), inode(&cached), "{rel}: one file, two names");
+                assert_eq!(inode(&staged).1, 2, "{rel}");
+            }
+            // Flushed by the unpack: the store need not flush them again.
+            assert_eq!(fetcher.durable_files(&unpacked.root).len(), 3);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_landed_download_no_install_took_is_removed() {
+        let bytes = tree_archive();
+        let job = Job {
+            label: "t 1.0.0".into(),
+            location: ArchiveLocation::Http(serve(bytes.clone())),
+            expected: Expected {
+                blake3: Digest::of(&bytes),
+                size: Some(bytes.len() as u64),
+                sha256: None,
+            },
+        };
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("cache");
+        let cache = Cache::new(&dir);
+        let fetcher = Fetcher::new(cache.clone(), false);
+        fetcher.land(&job, &crate::progress::Silent, true).unwrap();
+        fetcher.keep_downloads();
+        assert_eq!(landings(&dir).len(), 1);
+        cache.drop_landed();
+        assert!(landings(&dir).is_empty());
+        assert!(
+            cache.archive(&job.expected.blake3).is_some(),
+            "the entry stays"
+        );
+    }
+
     #[test]
     fn a_cache_copy_that_failed_part_way_is_reported() {
         let bytes = archive();
@@ -543,7 +790,7 @@ mod tests {
         let file = std::fs::OpenOptions::new().write(true).open(&good).unwrap();
         let dest = tmp.path().join("a");
         std::fs::create_dir(&dest).unwrap();
-        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file));
+        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file), None);
         assert!(result.is_ok() && copied);
         assert_eq!(std::fs::read(&good).unwrap(), bytes);
 
@@ -551,7 +798,7 @@ mod tests {
         let file = File::open(&good).unwrap();
         let dest = tmp.path().join("b");
         std::fs::create_dir(&dest).unwrap();
-        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file));
+        let (result, copied) = stream(&bytes[..], &job, &dest, limits, Some(&file), None);
         assert!(result.is_ok(), "the install goes on");
         assert!(!copied, "but the partial copy must not join the cache");
     }

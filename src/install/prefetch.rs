@@ -1,10 +1,14 @@
 //! Downloads before the root is locked: every archive a plan fetches over
 //! HTTP and the cache does not hold yet is downloaded, verified against the
 //! registry's digest and unpacked into a landing directory in the cache's
-//! `tmp/`, then linked into the cache's unpacked entries, which only ever
-//! hold verified packages. Only then does the install take the root's lock
-//! and link the packages from the cache into staging ([`super::apply`]), so
-//! a slow server never holds up the other orla commands on that root.
+//! `tmp/`, and joins the cache's unpacked entries, which only ever hold
+//! verified packages. Only then does the install take the root's lock
+//! ([`super::apply`]), so a slow server never holds up the other orla
+//! commands on that root. Where the root is on the cache's filesystem, the
+//! entry's files are linked by the unpack's flushing threads as they flush
+//! them, and the landing directory is renamed into staging whole under the
+//! lock; elsewhere the landing directory becomes the entry and is copied
+//! from the cache into staging.
 //!
 //! Nothing here touches the install root. A download that fails or is
 //! refused fails the install before anything is locked or staged. An entry
@@ -30,6 +34,7 @@ use crate::error::Error;
 use crate::fetch::{Cache, Fetcher};
 use crate::index::ArchiveLocation;
 use crate::lock::{FileLock, LockKind};
+use crate::root::InstallRoot;
 use crate::verify::Digest;
 
 /// The cache entries added for one install: removed when dropped, unless
@@ -52,6 +57,7 @@ impl Prefetched {
     /// which is then trimmed to its size limit.
     pub(crate) fn keep(mut self) {
         self.added.clear();
+        self.cache.drop_landed();
         drop(self.lock.take());
         let Some(max_size) = self.max_size else {
             return;
@@ -66,6 +72,7 @@ impl Prefetched {
 
 impl Drop for Prefetched {
     fn drop(&mut self) {
+        self.cache.drop_landed();
         for digest in &self.added {
             self.cache.forget_unpacked(digest);
         }
@@ -73,8 +80,14 @@ impl Drop for Prefetched {
 }
 
 /// Downloads and verifies into the cache, in parallel, every HTTP archive
-/// of `plans` that it does not hold.
-pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Error> {
+/// of `plans` that it does not hold. Where `root` is on the cache's
+/// filesystem, each unpack is also kept where it landed, for `apply` to
+/// rename into staging (`Fetcher::land`).
+pub(crate) fn prefetch(
+    ctx: &Context,
+    root: &InstallRoot,
+    plans: &[Plan],
+) -> Result<Prefetched, Error> {
     let cache = ctx.cache();
     let lock = cache.lock(LockKind::Shared, ctx.reporter.as_ref()).ok();
     let used = plans
@@ -109,16 +122,20 @@ pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Erro
     }
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(cache.clone(), ctx.offline).with_http_limits(ctx.http_limits());
+    // The staging directory does not exist yet: the nearest directory
+    // that does is on its filesystem.
+    let staging = root.staging_root();
+    let keep_tree = staging
+        .ancestors()
+        .find(|dir| dir.is_dir())
+        .is_some_and(|dir| cache.can_link(dir));
     let results = super::workers::map(&jobs, |job| -> Result<(), Error> {
-        let Ok(landing) = cache.landing_dir() else {
-            // No cache to download into: downloaded under the lock.
-            return Ok(());
-        };
-        fetcher.fetch_unpack(job, landing.path(), reporter)?;
+        // Without a cache to download into, downloaded under the lock.
+        fetcher.land(job, reporter, keep_tree)?;
         // Verified against the registry's digest, so it may join the cache
-        // now, flushed while the other downloads still run. (The landing
-        // directory is still there, so tidying the cache's `tmp/` leaves
-        // it to the other workers.)
+        // now, flushed while the other downloads still run. (Tidying the
+        // cache's `tmp/` removes it only once empty, and the other
+        // workers' landing directories are in it.)
         fetcher.keep_downloads();
         Ok(())
     });

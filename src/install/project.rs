@@ -210,7 +210,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         }
     }
     // Downloads happen before the lock: a slow server holds up no other orla.
-    let prefetched = super::prefetch::prefetch(ctx, &plans)?;
+    let prefetched = super::prefetch::prefetch(ctx, &root, &plans)?;
 
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal

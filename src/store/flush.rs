@@ -7,7 +7,7 @@
 //! what changed is when and how long it waits:
 //!
 //! - An unpacked archive's files are flushed during the unpack: each one,
-//!   as soon as it is written, goes to a pool of 16 background threads that
+//!   as soon as it is written, goes to a pool of 32 background threads that
 //!   `fsync` it (`crate::fs::Flusher`, used by `unpack`), so the waits for
 //!   the disk overlap the rest of the download and inflate instead of
 //!   following them. `unpack` returns only once every file is on disk (and

@@ -152,8 +152,23 @@ pub struct Unpacked {
 /// bounded whatever the archive's size, and inflating runs ahead of the
 /// writes by at most that much.
 pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked, UnpackError> {
+    unpack_linked(reader, dest, limits, None)
+}
+
+/// [`unpack`], and with `links` (from `dest`) every directory is made and
+/// every file hard-linked into a second tree too, each file by the thread
+/// that flushed it (`crate::fs::Links`): the download cache gets its own
+/// names for the files of a package while it is unpacked, instead of
+/// linking them one by one afterwards. Whether that second tree is whole
+/// is `links.complete()`; the unpack does not depend on it.
+pub fn unpack_linked(
+    reader: impl Read,
+    dest: &Path,
+    limits: Limits,
+    links: Option<std::sync::Arc<crate::fs::Links>>,
+) -> Result<Unpacked, UnpackError> {
     let consumed = AtomicU64::new(0);
-    let mut flusher = Flusher::new();
+    let mut flusher = Flusher::new().with_links(links.clone());
     let (full, full_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUE_CHUNKS);
     let (empty, empty_rx) = mpsc::sync_channel::<Vec<u8>>(QUEUE_CHUNKS + 2);
     let written = std::thread::scope(|scope| {
@@ -164,7 +179,14 @@ pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked
                 current: Vec::new(),
                 pos: 0,
             };
-            unpack_tar(inflated, dest, limits, &consumed, &mut flusher)
+            unpack_tar(
+                inflated,
+                dest,
+                limits,
+                &consumed,
+                &mut flusher,
+                links.as_deref(),
+            )
         });
         let inflated = inflate(reader, &consumed, &full, &empty_rx);
         drop(full); // the writer sees the end of the stream
@@ -354,6 +376,7 @@ fn unpack_tar(
     limits: Limits,
     consumed: &AtomicU64,
     flusher: &mut Flusher,
+    links: Option<&crate::fs::Links>,
 ) -> Result<Vec<Written>, UnpackError> {
     let allowance = Cell::new(MAX_EXTENSION_BYTES);
     let exceeded = Cell::new(false);
@@ -379,6 +402,7 @@ fn unpack_tar(
     let mut buf = vec![0u8; 64 * 1024];
     let mut dirs = Dirs {
         root: dest,
+        links,
         made: std::collections::HashSet::new(),
         created: 0,
         limit: limits.max_entries,
@@ -617,6 +641,8 @@ fn entry_kind(kind: tar::EntryType) -> String {
 /// `create_dir`, never `create_dir_all`, so none is made uncounted.
 struct Dirs<'a> {
     root: &'a Path,
+    /// The second tree each directory is made in too, if any.
+    links: Option<&'a crate::fs::Links>,
     made: std::collections::HashSet<String>,
     created: u64,
     limit: u64,
@@ -647,6 +673,9 @@ impl Dirs<'_> {
                 path: path.display().to_string(),
                 source,
             })?;
+            if let Some(links) = self.links {
+                links.make_dir(prefix);
+            }
             self.made.insert(prefix.to_string());
         }
         Ok(())
@@ -695,8 +724,8 @@ fn write_whole(
     flusher: &mut Flusher,
 ) -> Result<(u64, crate::fs::HashSlot), WriteError> {
     let len = usize::try_from(len).expect("at most WHOLE_FILE");
+    // Every byte kept is read into it below.
     let mut data = flusher.buffer(len);
-    data.resize(len, 0);
     let mut filled = 0;
     while filled < len {
         let n = src.read(&mut data[filled..]).map_err(WriteError::Read)?;
@@ -890,6 +919,78 @@ mod tests {
                 let mode = std::fs::metadata(&on_disk).unwrap().permissions().mode() & 0o777;
                 assert_eq!(mode, if executable { 0o755 } else { 0o644 }, "{path}");
             }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn with_links_every_file_and_directory_gets_a_second_name_in_the_other_tree() {
+        use std::os::unix::fs::MetadataExt;
+        // Small files (written by the writing threads), one over
+        // WHOLE_FILE (by the tar thread) and an empty directory.
+        let mut entries: Vec<(String, Vec<u8>)> = (0..30u64)
+            .map(|i| {
+                (
+                    format!("pkg/d{}/f{i}", i % 3),
+                    noise((i * 331) as usize, i + 1),
+                )
+            })
+            .collect();
+        entries.push(("pkg/big".into(), noise(WHOLE_FILE as usize + 5, 99)));
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let mut tar = tar::Builder::new(gz);
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(tar::EntryType::Directory);
+        header.set_size(0);
+        header.set_mode(0o755);
+        header.set_cksum();
+        tar.append_data(&mut header, "pkg/empty/", &[][..]).unwrap();
+        for (path, body) in &entries {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(body.len() as u64);
+            header.set_mode(0o644);
+            header.set_cksum();
+            tar.append_data(&mut header, path, &body[..]).unwrap();
+        }
+        let bytes = tar.into_inner().unwrap().finish().unwrap();
+        let limits = Limits::for_archive(Some(bytes.len() as u64));
+
+        let tmp = tempfile::tempdir().unwrap();
+        let (dest, other) = (tmp.path().join("dest"), tmp.path().join("other"));
+        std::fs::create_dir(&dest).unwrap();
+        std::fs::create_dir(&other).unwrap();
+        let links = crate::fs::Links::new(&dest, &other);
+        let unpacked = unpack_linked(&bytes[..], &dest, limits, Some(links.clone())).unwrap();
+        assert!(links.complete());
+        assert_eq!(unpacked.root, dest.join("pkg"));
+        let mut dirs = links.dirs();
+        dirs.sort();
+        assert_eq!(dirs, ["pkg", "pkg/d0", "pkg/d1", "pkg/d2", "pkg/empty"]);
+        assert!(other.join("pkg/empty").is_dir());
+        for (path, body) in &entries {
+            let (here, there) = (dest.join(path), other.join(path));
+            let (a, b) = (
+                std::fs::metadata(&here).unwrap(),
+                std::fs::metadata(&there).unwrap(),
+            );
+            assert_eq!((a.dev(), a.ino()), (b.dev(), b.ino()), "{path}: one file");
+            assert_eq!(a.nlink(), 2, "{path}");
+            assert_eq!(&std::fs::read(&there).unwrap(), body);
+        }
+
+        // A second tree that cannot take the links (a file already where a
+        // directory goes) is only marked incomplete: the unpack is whole.
+        let dest = tmp.path().join("dest2");
+        let other = tmp.path().join("other2");
+        std::fs::create_dir(&dest).unwrap();
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("pkg"), b"in the way").unwrap();
+        let links = crate::fs::Links::new(&dest, &other);
+        let unpacked = unpack_linked(&bytes[..], &dest, limits, Some(links.clone())).unwrap();
+        assert!(!links.complete());
+        assert_eq!(unpacked.files.len(), entries.len());
+        for (path, body) in &entries {
+            assert_eq!(&std::fs::read(dest.join(path)).unwrap(), body);
         }
     }
 
