@@ -381,7 +381,7 @@ fn gone<T>(root: &InstallRoot, paths: &[&str], meanwhile: impl FnOnce() -> T) ->
     let helpers = if paths.len() < 2 * PER_THREAD {
         0
     } else {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::fs::cores();
         (cores.min(4) - 1).min(paths.len() / PER_THREAD - 1)
     };
     if helpers == 0 {
