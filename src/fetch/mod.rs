@@ -262,12 +262,7 @@ impl Fetcher {
             // Downloaded by this process before the lock, and still where
             // it landed: moved here whole.
             if let Some(unpacked) = self.cache.take_landed(&job.expected.blake3, dest) {
-                let files = unpacked.files.keys();
-                let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
-                self.durable
-                    .lock()
-                    .expect("durable lock")
-                    .insert(unpacked.root.clone(), flushed);
+                self.all_durable(&unpacked);
                 return Ok((unpacked, false));
             }
             match self.cache.unpacked_into(&job.expected.blake3, dest) {
@@ -391,6 +386,17 @@ impl Fetcher {
         self.link_into_cache(link && cacheable, job, dest, result, mirror)
     }
 
+    /// Records every file of `unpacked` as flushed already (by its unpack),
+    /// for [`Fetcher::durable_files`].
+    fn all_durable(&self, unpacked: &Unpacked) {
+        let files = unpacked.files.keys();
+        let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
+        self.durable
+            .lock()
+            .expect("durable lock")
+            .insert(unpacked.root.clone(), flushed);
+    }
+
     /// Links a verified unpack into the cache's temporary directory, to join
     /// the cache with `keep_downloads`. Best effort: a cache that cannot be
     /// written only costs a later download.
@@ -410,12 +416,7 @@ impl Fetcher {
         mirror: Option<Mirror>,
     ) -> Result<(Unpacked, bool), FetchError> {
         if let Ok(unpacked) = &result {
-            let files = unpacked.files.keys();
-            let flushed = files.map(|rel| unpacked.root.join(rel)).collect();
-            self.durable
-                .lock()
-                .expect("durable lock")
-                .insert(unpacked.root.clone(), flushed);
+            self.all_durable(unpacked);
         }
         let Ok(unpacked) = result else {
             return result.map(|u| (u, false));
@@ -584,6 +585,19 @@ mod tests {
     use super::*;
     use crate::verify::Digest;
 
+    /// The job of fetching `bytes` from `location`, recorded as they are.
+    fn job_for(bytes: &[u8], location: ArchiveLocation) -> Job {
+        Job {
+            label: "t 1.0.0".into(),
+            location,
+            expected: Expected {
+                blake3: Digest::of(bytes),
+                size: Some(bytes.len() as u64),
+                sha256: None,
+            },
+        }
+    }
+
     fn archive() -> Vec<u8> {
         let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         let mut tar = tar::Builder::new(gz);
@@ -602,18 +616,13 @@ mod tests {
         // The unpack flushed each file as it wrote it: the store's flush
         // before the rename skips them (and flushes the directories).
         let bytes = archive();
-        let job = Job {
-            label: "t 1.0.0".into(),
-            location: ArchiveLocation::Memory {
+        let job = job_for(
+            &bytes,
+            ArchiveLocation::Memory {
                 origin: "t.tar.gz".into(),
                 bytes: std::sync::Arc::new(bytes.clone()),
             },
-            expected: Expected {
-                blake3: Digest::of(&bytes),
-                size: Some(bytes.len() as u64),
-                sha256: None,
-            },
-        };
+        );
         let tmp = tempfile::tempdir().unwrap();
         let fetcher = Fetcher::new(Cache::new(&tmp.path().join("cache")), false);
         let dest = tmp.path().join("stage");
@@ -688,15 +697,7 @@ mod tests {
     #[test]
     fn a_download_landed_before_the_lock_is_renamed_into_staging_and_its_entry_shares_its_files() {
         let bytes = tree_archive();
-        let job = Job {
-            label: "t 1.0.0".into(),
-            location: ArchiveLocation::Http(serve(bytes.clone())),
-            expected: Expected {
-                blake3: Digest::of(&bytes),
-                size: Some(bytes.len() as u64),
-                sha256: None,
-            },
-        };
+        let job = job_for(&bytes, ArchiveLocation::Http(serve(bytes.clone())));
         let silent = crate::progress::Silent;
         for keep_tree in [true, false] {
             let tmp = tempfile::tempdir().unwrap();
@@ -746,15 +747,7 @@ mod tests {
     #[test]
     fn a_landed_download_no_install_took_is_removed() {
         let bytes = tree_archive();
-        let job = Job {
-            label: "t 1.0.0".into(),
-            location: ArchiveLocation::Http(serve(bytes.clone())),
-            expected: Expected {
-                blake3: Digest::of(&bytes),
-                size: Some(bytes.len() as u64),
-                sha256: None,
-            },
-        };
+        let job = job_for(&bytes, ArchiveLocation::Http(serve(bytes.clone())));
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("cache");
         let cache = Cache::new(&dir);
@@ -773,15 +766,10 @@ mod tests {
     #[test]
     fn a_cache_copy_that_failed_part_way_is_reported() {
         let bytes = archive();
-        let job = Job {
-            label: "t 1.0.0".into(),
-            location: ArchiveLocation::Http("http://127.0.0.1/t.tar.gz".into()),
-            expected: Expected {
-                blake3: Digest::of(&bytes),
-                size: Some(bytes.len() as u64),
-                sha256: None,
-            },
-        };
+        let job = job_for(
+            &bytes,
+            ArchiveLocation::Http("http://127.0.0.1/t.tar.gz".into()),
+        );
         let tmp = tempfile::tempdir().unwrap();
         let limits = Limits::for_archive(Some(bytes.len() as u64));
 

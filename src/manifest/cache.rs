@@ -67,10 +67,10 @@
 //! before the scan is not trusted next time, nor is one that held a
 //! directory orla refused (its warning is given by every command).
 //!
-//! The cache is rewritten (temporary file and rename, not flushed: a torn or
-//! lost cache fails its MAC, or names a manifest that is not there, and
-//! costs one full scan) with each manifest, under the root's lock, as the
-//! command's last step. With no receipt key there is no cache.
+//! The cache is rewritten in place (not flushed: a torn or lost cache fails
+//! its MAC, or names a manifest that is not there, and costs one full
+//! scan) with each manifest, under the root's lock, as the command's last
+//! step. With no receipt key there is no cache.
 
 use std::fs;
 use std::io::Write;
@@ -525,23 +525,25 @@ pub struct Pending {
 impl Pending {
     /// Writes the cache for the manifest on disk. Call only under the
     /// root's lock, once the command has made its last change to
-    /// tools_dir: its stamp now is what the next command compares. Returns
-    /// the cache it replaced, still open: freeing a file's blocks takes a
-    /// while on some filesystems (ext4 mounted with `discard`), which the
-    /// caller may leave to another thread.
-    pub fn write(self, root: &InstallRoot) -> Option<fs::File> {
+    /// tools_dir: its stamp now is what the next command compares.
+    ///
+    /// Written over in place, not through a temporary file: it is the
+    /// command's last step, after the journal is gone, so a temporary file
+    /// left by a kill here would wait for the next command that locks the
+    /// root; a cache torn by a kill fails its MAC (a full scan next time),
+    /// and only orla reads it, under the root's lock.
+    pub fn write(self, root: &InstallRoot) {
         let listed = ToolsDir::of(&root.tools_dir);
         if self.written == Some(listed) {
-            return None;
+            return;
         }
         let path = root.state_dir.join(CACHE_FILE);
-        let old = fs::File::open(&path).ok();
         let manifest = fs::metadata(root.manifest_path())
             .ok()
             .and_then(|m| Stamp::from_metadata(&m));
         if manifest.is_none() {
             let _ = fs::remove_file(&path);
-            return old;
+            return;
         }
         let head = Head {
             generator: generator(),
@@ -557,14 +559,13 @@ impl Pending {
         let head = SEAL.head(&self.key, &root.state_dir, body.as_bytes());
         // A cache that cannot be written costs the next command a full scan;
         // an old one left in place names another manifest.
-        let written = write_unsynced(&root.state_dir, &path, |f| {
+        let written = write_in_place(&path, |f| {
             f.write_all(head.as_bytes())?;
             f.write_all(body.as_bytes())
         });
         if written.is_err() {
             let _ = fs::remove_file(&path);
         }
-        old
     }
 }
 
@@ -785,16 +786,17 @@ pub(super) fn read_exact_at(file: &fs::File, buf: &mut [u8], offset: u64) -> std
     file.read_exact(buf)
 }
 
-/// Replaces `path` by a temporary file of `dir` and a rename, not flushed.
-fn write_unsynced(
-    dir: &Path,
+/// Writes `path` over from its start (made, private to the user, if it is
+/// not there), not flushed.
+fn write_in_place(
     path: &Path,
     write: impl FnOnce(&mut fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    write(tmp.as_file_mut())?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    write(&mut options.open(path)?)
 }
 
 #[cfg(test)]
@@ -802,24 +804,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn writing_the_cache_hands_back_the_one_it_replaced_still_open() {
+    fn the_cache_is_written_over_in_place_with_nothing_beside_it() {
         let home = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(home.path());
         fs::create_dir_all(&root.state_dir).unwrap();
         fs::write(root.manifest_path(), "{}\n").unwrap();
         let path = root.state_dir.join(CACHE_FILE);
-        fs::write(&path, "the old cache").unwrap();
+        fs::write(
+            &path,
+            "the old cache, longer than the new one will be ".repeat(40),
+        )
+        .unwrap();
+        let before = fs::metadata(&path).unwrap();
         let cache = Cache {
             key: Some([7; 32]),
             ..Cache::default()
         };
-        let pending = cache.prepare(Lines::default(), true).unwrap();
-        let mut old = pending.write(&root).expect("the old cache, open");
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut old, &mut text).unwrap();
-        assert_eq!(text, "the old cache");
+        cache.prepare(Lines::default(), true).unwrap().write(&root);
         let new = fs::read_to_string(&path).unwrap();
         assert!(new.starts_with("orla manifest cache 4 "), "{new}");
+        assert!(!new.contains("the old cache"), "{new}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            assert_eq!(fs::metadata(&path).unwrap().ino(), before.ino());
+        }
+        let mut names: Vec<String> = fs::read_dir(&root.state_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, [CACHE_FILE, "manifest.json"]);
+        // Read back under the same key, it is believed.
+        assert!(read(&root, &[7; 32]).is_some());
     }
 
     #[test]

@@ -800,13 +800,15 @@ impl<'a> Store<'a> {
         }
         // What the next command may take from this manifest, written last:
         // it records tools_dir as this command leaves it.
-        let old_cache = pending.and_then(|pending| pending.write(self.root));
-        // The replaced cache (and a replaced manifest not kept as the next
-        // spare) are still open: their blocks are freed when they are
-        // closed, which takes a while on some filesystems (ext4 with
-        // `discard`: 0.46 ms for a 1.9 MB manifest here), so it is done on
-        // another thread while this one finishes.
-        std::thread::spawn(move || drop((cache, old_cache)));
+        if let Some(pending) = pending {
+            pending.write(self.root);
+        }
+        // A replaced manifest not kept as the next spare is still open (the
+        // cache copied from it): its blocks are freed when it is closed,
+        // which takes a while on some filesystems (ext4 with `discard`:
+        // 0.46 ms for a 1.9 MB manifest here), so it is done on another
+        // thread while this one finishes.
+        std::thread::spawn(move || drop(cache));
         Ok(written)
     }
 }
