@@ -6,8 +6,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The prefix `atomic_write` gives its temporary files.
-const TEMP_PREFIX: &str = ".tmp-";
+/// The prefix `atomic_write` (and the manifest's writer) gives its
+/// temporary files, by which `remove_temp_files` knows them.
+pub const TEMP_PREFIX: &str = ".tmp-";
 
 /// Nanoseconds since the Unix epoch: the clock file times are compared
 /// with (the stamps of the manifest cache and of cached files).

@@ -151,7 +151,7 @@ pub fn names(
     // The cache's names and the command's, both sorted, merged.
     let mut out = Vec::with_capacity(cache.len() + names.len());
     let mut changed = names.iter().map(String::as_str).peekable();
-    let stamped = |name: &str, out: &mut Vec<Named>| {
+    let stat_now = |name: &str, out: &mut Vec<Named>| {
         // Changed by this command, or not trusted: it may be gone.
         let dir = NameDir::named(root, name);
         match dir.metadata() {
@@ -164,16 +164,16 @@ pub fn names(
     for i in 0..cache.len() {
         let name = cache.name(i);
         while let Some(new) = changed.next_if(|new| *new < name) {
-            stamped(new, &mut out);
+            stat_now(new, &mut out);
         }
         if changed.next_if_eq(&name).is_none() && trusted(i) {
             out.push(Named::Remembered(i));
         } else {
-            stamped(name, &mut out);
+            stat_now(name, &mut out);
         }
     }
     for new in changed {
-        stamped(new, &mut out);
+        stat_now(new, &mut out);
     }
     Ok(out)
 }

@@ -146,11 +146,7 @@ impl Text {
         let old = cache.manifest().map(|(file, _)| file);
         let spare = dir.join(SPARE);
         if let Some(unshared) = crate::fs::Unshared::open(&spare) {
-            let written = self.fill(&unshared.file, old).and_then(|()| {
-                unshared.file.set_len(self.len as u64)?;
-                crate::fs::set_mode(&unshared.file, 0o644)?;
-                unshared.file.sync_all()
-            });
+            let written = self.write_whole(&unshared.file, old);
             drop(unshared.release());
             written?;
             if crate::fs::rename_exchange(&spare, path).is_ok() {
@@ -158,11 +154,10 @@ impl Text {
                 return Ok(());
             }
         }
-        let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-        self.fill(tmp.as_file(), old)?;
-        // tempfile creates 0600; the manifest is for every local reader.
-        crate::fs::set_mode(tmp.as_file(), 0o644)?;
-        tmp.as_file().sync_all()?;
+        let tmp = tempfile::Builder::new()
+            .prefix(crate::fs::TEMP_PREFIX)
+            .tempfile_in(dir)?;
+        self.write_whole(tmp.as_file(), old)?;
         let tmp = tmp.into_temp_path();
         if crate::fs::rename_exchange(&tmp, path).is_ok() {
             // The replaced manifest is at the temporary name: the next spare.
@@ -175,6 +170,16 @@ impl Text {
         }
         crate::fs::sync_dir(dir);
         Ok(())
+    }
+
+    /// Makes `file` (at its start) this text and nothing more, readable by
+    /// every local reader (tempfile creates 0600; a spare may have been
+    /// longer), flushed.
+    fn write_whole(&self, file: &fs::File, old: Option<&fs::File>) -> io::Result<()> {
+        self.fill(file, old)?;
+        file.set_len(self.len as u64)?;
+        crate::fs::set_mode(file, 0o644)?;
+        file.sync_all()
     }
 
     /// Writes the text into `file` from its position, the copied runs from

@@ -329,9 +329,10 @@ impl<'a> Store<'a> {
     /// truth); otherwise it is rolled back. Returns whether it was finished.
     fn settle(&self, reporter: &dyn Reporter) -> Result<bool, StoreError> {
         let on_disk = fs::read(self.root.manifest_path()).ok();
+        let steps = self.journal_steps();
         let finished = match on_disk {
             Some(bytes) => {
-                let (rendered, cache) = self.render_manifest(&crate::progress::Silent)?;
+                let (rendered, cache) = self.render_manifest(&steps, &crate::progress::Silent)?;
                 rendered
                     .text
                     .contents(&cache)
@@ -341,7 +342,7 @@ impl<'a> Store<'a> {
         };
         if finished {
             // The manifest no longer names what is leaving: move it out.
-            self.finish_removals()?;
+            self.finish_removals(&steps)?;
             let path = self.journal_path();
             let text = fs::read_to_string(&path).unwrap_or_default();
             // A reinstall by exchange killed after the swap leaves its marker
@@ -645,14 +646,9 @@ impl<'a> Store<'a> {
         text.lines().filter_map(Step::parse).collect()
     }
 
-    /// The journaled removals not yet done: their packages are still in
-    /// place, and the manifest must not name them.
-    fn pending_removals(&self) -> Vec<(String, semver::Version, PathBuf)> {
-        self.pending_removals_of(&self.journal_steps())
-    }
-
-    /// Those of `steps`.
-    fn pending_removals_of(&self, steps: &[Step]) -> Vec<(String, semver::Version, PathBuf)> {
+    /// The removals among the journal's `steps` not yet done: their
+    /// packages are still in place, and the manifest must not name them.
+    fn pending_removals(&self, steps: &[Step]) -> Vec<(String, semver::Version, PathBuf)> {
         let staging = self.root.staging_root();
         steps
             .iter()
@@ -666,9 +662,10 @@ impl<'a> Store<'a> {
             .collect()
     }
 
-    /// Moves out the packages whose removal the written manifest reflects.
-    fn finish_removals(&self) -> Result<(), StoreError> {
-        let removals = self.pending_removals();
+    /// Moves out the packages whose removal (among the journal's `steps`)
+    /// the written manifest reflects.
+    fn finish_removals(&self, steps: &[Step]) -> Result<(), StoreError> {
+        let removals = self.pending_removals(steps);
         if removals.is_empty() {
             // Nothing moves: no directory to flush (in a root of a thousand
             // tools, flushing tools_dir for nothing took 0.4 ms).
@@ -687,9 +684,13 @@ impl<'a> Store<'a> {
     }
 
     /// The manifest the store gives in its current state, and the cache
-    /// it was rendered with (see `manifest::cache`).
-    fn render_manifest(&self, reporter: &dyn Reporter) -> Result<(Rendered, Cache), StoreError> {
-        let steps = self.journal_steps();
+    /// it was rendered with (see `manifest::cache`); `steps` are the
+    /// command's journal.
+    fn render_manifest(
+        &self,
+        steps: &[Step],
+        reporter: &dyn Reporter,
+    ) -> Result<(Rendered, Cache), StoreError> {
         let changes = match self.at_start {
             Some(at_start) => Changes::Known {
                 at_start,
@@ -729,7 +730,7 @@ impl<'a> Store<'a> {
         // already: its directory is moved out once a manifest without it
         // is written.
         let leaving: Vec<_> = self
-            .pending_removals_of(&steps)
+            .pending_removals(steps)
             .into_iter()
             .map(|(name, version, _)| (name, version))
             .collect();
@@ -753,7 +754,9 @@ impl<'a> Store<'a> {
     /// Rewrites the runtime manifest from the store, then clears the
     /// pending marker and the staging area.
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Written, StoreError> {
-        let (rendered, cache) = self.render_manifest(reporter)?;
+        // Read once: nothing this does before removing it changes it.
+        let steps = self.journal_steps();
+        let (rendered, cache) = self.render_manifest(&steps, reporter)?;
         let path = self.root.manifest_path();
         // Not rewritten when it says that already (a command that changed
         // nothing the runtime sees).
@@ -777,7 +780,7 @@ impl<'a> Store<'a> {
         // while its journal still exists, so the store is rolled back.
         result.map_err(StoreError::io("cannot write", &path))?;
         // What it no longer names can go now.
-        self.finish_removals()?;
+        self.finish_removals(&steps)?;
         // The command has taken effect: the new manifest is its commit point
         // (see `settle`), and its journal can go. Its removal is not
         // flushed: a journal that comes back after a power cut names what
