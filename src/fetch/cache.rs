@@ -138,16 +138,9 @@ impl Cache {
     /// Links a verified unpack at `dest` into a new cache entry in `tmp/`,
     /// to be moved into place by `keep`. Writes no file data.
     pub fn link_unpacked(&self, dest: &Path, unpacked: &Unpacked) -> io::Result<tempfile::TempDir> {
-        let tmp = self.dir.join("tmp");
-        fs::create_dir_all(&tmp)?;
-        let entry = tempfile::Builder::new()
-            .prefix("unpacked-")
-            .tempdir_in(&tmp)?;
+        let entry = self.new_entry()?;
         let tree = entry.path().join(TREE);
-        let root = unpacked
-            .root
-            .strip_prefix(dest)
-            .map_err(|_| io::Error::other("the package root is outside its staging directory"))?;
+        let root = root_under(dest, unpacked)?;
         let mut dirs = Vec::new();
         list_dirs(dest, Path::new(""), &mut dirs)?;
         fs::create_dir(&tree)?;
@@ -158,16 +151,18 @@ impl Cache {
         for rel in unpacked.files.keys() {
             how = link(&unpacked.root.join(rel), &tree.join(root).join(rel), how)?;
         }
-        let record = Entry {
-            // True once `keep` put it in place, which flushes it first.
-            durable: true,
-            root: slashed(root)?,
-            dirs: dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?,
-            files: unpacked.files.clone(),
-        };
-        let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
-        fs::write(entry.path().join(FILES), json)?;
+        let dirs = dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?;
+        write_record(entry.path(), dest, unpacked, dirs)?;
         Ok(entry)
+    }
+
+    /// A new, empty entry directory in `tmp/`.
+    fn new_entry(&self) -> io::Result<tempfile::TempDir> {
+        let tmp = self.dir.join("tmp");
+        fs::create_dir_all(&tmp)?;
+        tempfile::Builder::new()
+            .prefix("unpacked-")
+            .tempdir_in(&tmp)
     }
 
     /// Whether `dir` is one of this cache's landing directories
@@ -184,25 +179,11 @@ impl Cache {
     /// left in `dest` to delete. Its files are the ones the unpack flushed,
     /// so the entry can be put in place with `keep_flushed`.
     pub fn move_unpacked(&self, dest: &Path, unpacked: &Unpacked) -> io::Result<tempfile::TempDir> {
-        let tmp = self.dir.join("tmp");
-        let entry = tempfile::Builder::new()
-            .prefix("unpacked-")
-            .tempdir_in(&tmp)?;
-        let root = unpacked
-            .root
-            .strip_prefix(dest)
-            .map_err(|_| io::Error::other("the package root is outside its staging directory"))?;
+        let entry = self.new_entry()?;
         let mut dirs = Vec::new();
         list_dirs(dest, Path::new(""), &mut dirs)?;
-        let record = Entry {
-            // True once `keep_flushed` put it in place.
-            durable: true,
-            root: slashed(root)?,
-            dirs: dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?,
-            files: unpacked.files.clone(),
-        };
-        let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
-        fs::write(entry.path().join(FILES), json)?;
+        let dirs = dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?;
+        write_record(entry.path(), dest, unpacked, dirs)?;
         fs::rename(dest, entry.path().join(TREE))?;
         Ok(entry)
     }
@@ -210,11 +191,7 @@ impl Cache {
     /// An empty new entry in `tmp/` (its `tree/` made) for an unpack to
     /// link its files into as it flushes them (`crate::fs::Links`).
     pub fn entry_dir(&self) -> io::Result<tempfile::TempDir> {
-        let tmp = self.dir.join("tmp");
-        fs::create_dir_all(&tmp)?;
-        let entry = tempfile::Builder::new()
-            .prefix("unpacked-")
-            .tempdir_in(&tmp)?;
+        let entry = self.new_entry()?;
         fs::create_dir(entry.path().join(TREE))?;
         Ok(entry)
     }
@@ -235,19 +212,7 @@ impl Cache {
         dest: &Path,
         unpacked: &Unpacked,
     ) -> io::Result<()> {
-        let root = unpacked
-            .root
-            .strip_prefix(dest)
-            .map_err(|_| io::Error::other("the package root is outside its staging directory"))?;
-        let record = Entry {
-            // True once `keep_linked` put it in place.
-            durable: true,
-            root: slashed(root)?,
-            dirs: links.dirs(),
-            files: unpacked.files.clone(),
-        };
-        let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
-        fs::write(entry.path().join(FILES), json)
+        write_record(entry.path(), dest, unpacked, links.dirs())
     }
 
     /// As `keep`, for an entry made by `record_linked`: its files are the
@@ -746,6 +711,34 @@ fn in_parallel<T: Sync>(
 
 /// The most threads a reinstall links and checks files with.
 const CHECK_THREADS: usize = 8;
+
+/// Where the package root of `unpacked` is under `dest`, its unpack.
+fn root_under<'u>(dest: &Path, unpacked: &'u Unpacked) -> io::Result<&'u Path> {
+    unpacked
+        .root
+        .strip_prefix(dest)
+        .map_err(|_| io::Error::other("the package root is outside its staging directory"))
+}
+
+/// Writes an entry's record (`files.json`): what was verified of the
+/// unpack at `dest`, and its directories `dirs` (relative to `dest`).
+fn write_record(
+    entry: &Path,
+    dest: &Path,
+    unpacked: &Unpacked,
+    dirs: Vec<String>,
+) -> io::Result<()> {
+    let record = Entry {
+        // True once `keep`, `keep_flushed` or `keep_linked` put it in
+        // place, each flushing what it has not yet.
+        durable: true,
+        root: slashed(root_under(dest, unpacked)?)?,
+        dirs,
+        files: unpacked.files.clone(),
+    };
+    let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
+    fs::write(entry.join(FILES), json)
+}
 
 /// The regular files' parent directories of a tree, parents first.
 fn list_dirs(base: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
