@@ -5,7 +5,7 @@
 //!
 //! # Format
 //!
-//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 4 <MAC>`,
+//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 5 <MAC>`,
 //! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`,
 //! `manifest` (the stamp of the manifest.json written with it), `tools`
 //! and `installed` (where those arrays' items start in it, just after their
@@ -21,8 +21,8 @@
 //! ```
 //!
 //! The root's own packages are the first items of both arrays, in the
-//! order of these lines, each after the separator the pretty printer
-//! writes (`\n    `, then `,\n    `), so a version's `installed` entry and,
+//! order of these lines, each on a line of its own after the separator
+//! the manifest's layout writes (`\n    `, then `,\n    `), so a version's `installed` entry and,
 //! when it is served (`@`), its `tools` entry are found by adding up the
 //! lengths before it. A version not served keeps its `tools` entry's text
 //! here (`=`). Lengths, not places: a name directory that did not change
@@ -85,15 +85,15 @@ use crate::root::InstallRoot;
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
 const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
-    header: "orla manifest cache 4 ",
-    purpose: b"orla manifest cache v4\0",
+    header: "orla manifest cache 5 ",
+    purpose: b"orla manifest cache v5\0",
 };
 /// How long ago a name directory must have last changed for its stamp to
 /// be trusted: longer than any filesystem's timestamp tick.
 pub const SETTLE_NS: i64 = 2_000_000_000;
 
-/// What the pretty printer writes before the first item of an array at
-/// depth 2, and between two items.
+/// What the manifest's layout writes before the first item of one of its
+/// arrays, and between two items (see `layout`).
 pub(super) const FIRST: &str = "\n    ";
 pub(super) const BETWEEN: &str = ",\n    ";
 
@@ -822,7 +822,7 @@ mod tests {
         };
         cache.prepare(Lines::default(), true).unwrap().write(&root);
         let new = fs::read_to_string(&path).unwrap();
-        assert!(new.starts_with("orla manifest cache 4 "), "{new}");
+        assert!(new.starts_with("orla manifest cache 5 "), "{new}");
         assert!(!new.contains("the old cache"), "{new}");
         #[cfg(unix)]
         {

@@ -41,6 +41,7 @@
 pub mod cache;
 mod command;
 mod inputs;
+pub mod layout;
 mod render;
 mod scan;
 mod text;
@@ -67,6 +68,8 @@ use crate::root::{InstallRoot, Installed, RootKind, StoreError};
 
 pub use crate::root::MANIFEST_FILE;
 pub const MANIFEST_VERSION: u32 = 2;
+/// The depth of the manifest's entries, each on one line (see `layout`).
+const ENTRIES_FLAT: usize = 3;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
@@ -306,7 +309,7 @@ impl Manifest {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("manifest serialises") + "\n"
+        layout::to_string(self, ENTRIES_FLAT)
     }
 
     /// Reads a root's manifest; a root with none yet is empty.

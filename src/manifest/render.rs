@@ -13,8 +13,8 @@ use super::cache::{Cache, Lines, Remembered, Tools, BETWEEN, FIRST};
 use super::scan::{Package, Scan, Scanned};
 use super::text::Text;
 use super::{
-    discovered_entry, discovered_listing, display, installed_entry, warn_shadowed, Inputs,
-    RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
+    discovered_entry, discovered_listing, display, installed_entry, layout, warn_shadowed, Inputs,
+    RootInfo, RootKindName, ToolEntry, ENTRIES_FLAT, MANIFEST_VERSION,
 };
 use crate::progress::Reporter;
 use crate::project::Settings;
@@ -105,8 +105,8 @@ struct Head<'a> {
     settings: &'a Settings,
 }
 
-/// Appends the items of a JSON array as the pretty printer writes them at
-/// depth 2, recording where each starts.
+/// Appends the items of one of the manifest's arrays, each on a line of its
+/// own (see `layout`), recording where each starts.
 struct Items<'a> {
     out: &'a mut Text,
     any: bool,
@@ -140,7 +140,7 @@ impl Items<'_> {
     }
 
     fn push<T: Serialize>(&mut self, value: &T) -> (usize, usize) {
-        self.push_text(&item(value))
+        self.push_text(&layout::item(value))
     }
 
     fn end(self) {
@@ -148,16 +148,11 @@ impl Items<'_> {
     }
 }
 
-/// `value` as the pretty printer writes an item at depth 2.
-fn item<T: Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value)
-        .expect("manifest entries serialise")
-        .replace('\n', "\n    ")
-}
-
 /// An `installed` entry remembered with one `active`, given the other.
+/// The first `"active":` of its line is its own key: the keys before it
+/// have strings for values, and no string holds an unescaped `"`.
 fn with_active(text: &str, active: bool) -> String {
-    const KEY: &str = "\n      \"active\": ";
+    const KEY: &str = ",\"active\":";
     let Some(at) = text.find(KEY).map(|i| i + KEY.len()) else {
         return text.to_string();
     };
@@ -297,8 +292,8 @@ impl Rendered {
             settings: &inputs.settings,
         };
         let mut out = Text::default();
-        let head = serde_json::to_string_pretty(&head).expect("the head serialises");
-        out.push_str(&head[..head.len() - "\n}".len()]);
+        let head = layout::to_string(&head, ENTRIES_FLAT);
+        out.push_str(&head[..head.len() - "\n}\n".len()]);
         out.push_str(",\n  \"tools\": [");
         let tools_at = out.len();
 
@@ -316,7 +311,7 @@ impl Rendered {
                     let active = group.active == Some(i);
                     let entry = match (*pkg, active) {
                         (Pkg::New(p), true) => Ok(items.push(&p.entry).1),
-                        (Pkg::New(p), false) => Err(item(&p.entry)),
+                        (Pkg::New(p), false) => Err(layout::item(&p.entry)),
                         (Pkg::Old(found), true) => Ok(match &found.tools {
                             Tools::At(start, len) => items.push_old((*start, *len)).1,
                             Tools::Inline(_) => items.push_text(&cache.tools_text(found)?).1,

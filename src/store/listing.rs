@@ -69,8 +69,11 @@ pub fn missing(root: &InstallRoot, entries: &[InstalledEntry]) -> Vec<bool> {
     gone(root, &paths, || ()).0
 }
 
-/// `list --json`'s rows: each entry as the manifest has it, and `missing:
-/// true` when its package was deleted outside orla.
+/// Where `list --json` puts each row on one line (see `manifest::layout`).
+pub const ROWS_FLAT: usize = 2;
+
+/// `list --json`'s rows, one on each line: each entry as the manifest has
+/// it, and `missing: true` when its package was deleted outside orla.
 pub fn to_json(entries: &[InstalledEntry], missing: &[bool]) -> String {
     #[derive(serde::Serialize)]
     struct Row<'a> {
@@ -87,7 +90,7 @@ pub fn to_json(entries: &[InstalledEntry], missing: &[bool]) -> String {
         .zip(missing)
         .map(|(entry, &missing)| Row { entry, missing })
         .collect();
-    serde_json::to_string_pretty(&rows).expect("serialises") + "\n"
+    crate::manifest::layout::to_string(&rows, ROWS_FLAT)
 }
 
 /// `list --json` of a global root whose manifest this very version of orla
@@ -227,20 +230,21 @@ struct Head {
 }
 
 /// `list --json`'s text before the missing marks, made in place of the
-/// manifest's `installed` part: its lines two spaces less deep.
+/// manifest's `installed` part: its rows two spaces less deep.
 struct Rows {
     bytes: Vec<u8>,
     /// Where the text is in `bytes`.
     text: std::ops::Range<usize>,
-    /// Where each row's closing line starts in the text (at its line break).
+    /// Where each row's closing brace is in the text.
     ends: Vec<usize>,
     /// Where each row's `entrypoint` is in the text, as a JSON string.
     entrypoints: Vec<std::ops::Range<usize>>,
 }
 
 impl ManifestText {
-    /// The rows, when each line is indented as `Manifest::to_json` indents
-    /// `installed` and each entry has one `entrypoint`.
+    /// The rows, when `installed` is laid out as `Manifest::to_json` lays
+    /// it out (an entry on each line, see `manifest::layout`) and each
+    /// line has an `entrypoint`.
     fn rows(self) -> Option<Rows> {
         let head = self.head()?;
         if head.manifest_version != MANIFEST_VERSION || head.root.kind != RootKindName::Global {
@@ -248,73 +252,80 @@ impl ManifestText {
         }
         let installed = self.installed()?;
         let len = installed.len();
-        let first = installed.find('\n').unwrap_or(len);
-        let mut depth = match &installed[..first] {
-            "[" => 1,
-            "[]" => 0,
-            _ => return None,
-        };
         let start = self.installed + INSTALLED_KEY.len();
-        let end = start + len;
         let mut bytes = self.bytes;
         // With the line break after it, where the last one goes.
-        let part = &mut bytes[start..=end];
-        const ENTRYPOINT: &[u8] = b"    \"entrypoint\": \"";
+        let part = &mut bytes[start..=start + len];
         let (mut ends, mut entrypoints) = (Vec::new(), Vec::new());
-        // Each line after the first moves to `at`, two spaces less deep.
-        let mut at = first;
-        let mut line = first + 1;
-        while line <= len {
+        if &part[..len] == b"[]" {
+            return Some(Rows {
+                bytes,
+                text: start..start + len + 1,
+                ends,
+                entrypoints,
+            });
+        }
+        if part.get(..2)? != b"[\n" {
+            return None;
+        }
+        // Each row moves to after `at`, two spaces less deep.
+        let mut at = 1;
+        let mut line = 2;
+        // Whether the row before ended with a comma (or there was none).
+        let mut more = true;
+        loop {
             let next = memchr::memchr(b'\n', &part[line..len]).map_or(len, |n| line + n);
-            if part.get(line..line + 2)? != b"  " {
+            let row = &part[line..next];
+            if next == len {
+                // The closing line, after a row without a comma.
+                if row != b"  ]" || more {
+                    return None;
+                }
+                break;
+            }
+            if !more {
                 return None;
             }
-            let row = line + 2..next;
-            depth = nested(&part[row.clone()], depth)?;
-            match &part[row.clone()] {
-                b"  }" | b"  }," => {
-                    if entrypoints.len() != ends.len() + 1 {
-                        return None;
-                    }
-                    ends.push(at);
-                }
-                text if text.starts_with(ENTRYPOINT) => {
-                    let value = text.strip_suffix(b",").unwrap_or(text);
-                    let from = at + 1 + ENTRYPOINT.len() - 1;
-                    entrypoints.push(from..at + 1 + value.len());
-                }
-                _ => {}
+            let body = row.strip_prefix(b"    ")?;
+            let object = body.strip_suffix(b",");
+            more = object.is_some();
+            let object = object.unwrap_or(body);
+            if object.first() != Some(&b'{') || object.last() != Some(&b'}') {
+                return None;
             }
-            part[at] = b'\n';
-            part.copy_within(row.clone(), at + 1);
-            at += 1 + row.len();
+            let to = at + 3;
+            entrypoints.push(entrypoint(object).map(|r| to + r.start..to + r.end)?);
+            ends.push(to + object.len() - 1);
+            let body = body.len();
+            part[at..to].copy_from_slice(b"\n  ");
+            part.copy_within(line + 4..next, to);
+            at = to + body;
             line = next + 1;
         }
-        part[at] = b'\n';
-        (depth == 0 && entrypoints.len() == ends.len()).then_some(Rows {
+        part[at..at + 3].copy_from_slice(b"\n]\n");
+        Some(Rows {
             bytes,
-            text: start..start + at + 1,
+            text: start..start + at + 3,
             ends,
             entrypoints,
         })
     }
 }
 
-/// The depth after `line` of pretty-printed JSON (two spaces per level)
-/// at `depth`, if it is indented as deep as it must be.
-fn nested(line: &[u8], depth: usize) -> Option<usize> {
-    let content = line.trim_ascii_start();
-    let depth = match content.first()? {
-        b'}' | b']' => depth.checked_sub(1)?,
-        _ => depth,
-    };
-    if line.len() - content.len() != 2 * depth {
-        return None;
+/// Where the first `entrypoint` key's string value is in an entry's line,
+/// quotes included. The first found is a key: no string holds an unescaped
+/// `"` (the JSON parse of the whole text checks it is the entry's own).
+fn entrypoint(line: &[u8]) -> Option<std::ops::Range<usize>> {
+    const KEY: &[u8] = b"\"entrypoint\":\"";
+    let open = memchr::memmem::find(line, KEY)? + KEY.len() - 1;
+    let mut i = open + 1;
+    loop {
+        match line.get(i)? {
+            b'\\' => i += 2,
+            b'"' => return Some(open..i + 1),
+            _ => i += 1,
+        }
     }
-    Some(match content.last()? {
-        b'{' | b'[' => depth + 1,
-        _ => depth,
-    })
 }
 
 impl Rows {
@@ -336,13 +347,13 @@ impl Rows {
             .collect()
     }
 
-    /// `text` with `"missing": true` last in each row whose package is
+    /// `text` with `"missing":true` last in each row whose package is
     /// gone, as [`to_json`] writes it.
     fn marked<'a>(&self, text: &'a str, gone: &[bool]) -> std::borrow::Cow<'a, str> {
         if !gone.contains(&true) {
             return text.into();
         }
-        const MARK: &str = ",\n    \"missing\": true";
+        const MARK: &str = ",\"missing\":true";
         let mut out = String::with_capacity(text.len() + MARK.len() * gone.len());
         let mut copied = 0;
         for (&end, _) in self.ends.iter().zip(gone).filter(|(_, &gone)| gone) {
@@ -500,7 +511,7 @@ mod tests {
         value["tools"] = (0..tools)
             .map(|i| serde_json::json!({"name": format!("t{i}"), "installed": "no"}))
             .collect();
-        let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
+        let text = crate::manifest::layout::to_string(&value, 3);
         // Laid out as `Manifest::to_json` lays it out.
         assert!(tools > 0 || text == manifest.to_json());
         std::fs::create_dir_all(&root.state_dir).unwrap();
@@ -568,7 +579,7 @@ mod tests {
                 Some(parsed.clone()),
                 "{count} entries"
             );
-            assert_eq!(parsed.contains("\"missing\": true"), count > 3);
+            assert_eq!(parsed.contains("\"missing\":true"), count > 3);
         }
     }
 
@@ -585,8 +596,9 @@ mod tests {
         for changed in [
             text.replace(&ours, "\"orla 0.0.1\""),
             text.replace("\"t1\",", "\"t1\""),
-            text.replace("\n      \"name\"", "\n     \"name\""),
-            text.replace("\n    },\n    {", "\n    }, {"),
+            text.replace("\n    {\"name\"", "\n     {\"name\""),
+            text.replace("},\n    {", "}, {"),
+            text.replace("},\n    {", "},\n    {\"a\":{}},\n    {"),
             text.replace("\"kind\": \"global\"", "\"kind\": \"project\""),
             text.replace("\n}\n", "\n}"),
         ] {
