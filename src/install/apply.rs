@@ -200,16 +200,12 @@ pub(crate) fn apply(
         let durable = fetcher.durable_files(&unpacked.root);
         ready.push((dir, unpacked.root, package, durable, receipt));
     }
-    // The receipts are written synced, all at once, so the store's flush
-    // of the packages need not wait for them again.
-    let written = super::workers::map(&ready, |(_, root, _, _, receipt)| {
+    // Not flushed here: the store flushes them with the packages, while it
+    // writes the manifest.
+    for (_, root, _, _, receipt) in &ready {
         receipt
-            .write(root)
-            .map_err(crate::root::StoreError::io("cannot write receipt in", root))
-    });
-    for ((_, root, _, durable, _), result) in ready.iter_mut().zip(written) {
-        result?;
-        durable.insert(root.join(crate::root::receipt::RECEIPT_FILE));
+            .write_unflushed(root)
+            .map_err(crate::root::StoreError::io("cannot write receipt in", root))?;
     }
     let staged: Vec<Staged<'_>> = ready
         .iter()

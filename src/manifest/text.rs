@@ -140,15 +140,26 @@ impl Text {
     /// new temporary file (whose name a killed command's leftovers are
     /// cleared by), swapped in the same way where the filesystem can swap
     /// two names, else renamed over the manifest.
-    pub fn write(&self, path: &Path, cache: &Cache) -> io::Result<()> {
+    ///
+    /// `before_swap` runs once the new text is flushed, before it takes the
+    /// manifest's place; its error stops the write there.
+    pub fn write(
+        &self,
+        path: &Path,
+        cache: &Cache,
+        before_swap: impl FnOnce() -> io::Result<()>,
+    ) -> io::Result<()> {
         let dir = path.parent().expect("files have a parent");
         fs::create_dir_all(dir)?;
         let old = cache.manifest().map(|(file, _)| file);
         let spare = dir.join(SPARE);
+        let mut before_swap = Some(before_swap);
+        let mut ready = || before_swap.take().map_or(Ok(()), |f| f());
         if let Some(unshared) = crate::fs::Unshared::open(&spare) {
             let written = self.write_whole(&unshared.file, old);
             drop(unshared.release());
             written?;
+            ready()?;
             if crate::fs::rename_exchange(&spare, path).is_ok() {
                 crate::fs::sync_dir(dir);
                 return Ok(());
@@ -158,6 +169,7 @@ impl Text {
             .prefix(crate::fs::TEMP_PREFIX)
             .tempfile_in(dir)?;
         self.write_whole(tmp.as_file(), old)?;
+        ready()?;
         let tmp = tmp.into_temp_path();
         if crate::fs::rename_exchange(&tmp, path).is_ok() {
             // The replaced manifest is at the temporary name: the next spare.
@@ -310,7 +322,13 @@ mod tests {
         let write = |content: &str| {
             let mut text = Text::default();
             text.push_str(content);
-            text.write(&path, &cache).unwrap();
+            let before = std::fs::read_to_string(&path).ok();
+            text.write(&path, &cache, || {
+                // Not swapped in yet.
+                assert_eq!(std::fs::read_to_string(&path).ok(), before);
+                Ok(())
+            })
+            .unwrap();
             assert_eq!(std::fs::read_to_string(&path).unwrap(), content);
         };
         let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
@@ -355,13 +373,25 @@ mod tests {
             std::fs::read_to_string(&elsewhere).unwrap(),
             "not the manifest's"
         );
-        // Nothing else is left beside them.
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, [SPARE, "elsewhere", "manifest.json"]);
+        // Stopped before the swap: the manifest stays as it was, whether
+        // the spare was written over or a temporary file was written.
+        let names = || {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        for reader in [false, true] {
+            let _open = reader.then(|| std::fs::File::open(&spare).unwrap());
+            let mut text = Text::default();
+            text.push_str("never\n");
+            let stopped = text.write(&path, &cache, || Err(io::Error::other("stop")));
+            assert_eq!(stopped.unwrap_err().to_string(), "stop");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "sixth\n");
+            assert_eq!(names(), [SPARE, "elsewhere", "manifest.json"]);
+        }
     }
 
     #[test]

@@ -187,8 +187,17 @@ impl Receipt {
     }
 
     pub fn write(&self, package_dir: &Path) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(self).expect("receipt serialises");
-        crate::fs::write_synced(&package_dir.join(RECEIPT_FILE), text.as_bytes())
+        crate::fs::write_synced(&package_dir.join(RECEIPT_FILE), self.text().as_bytes())
+    }
+
+    /// Writes the receipt without flushing it: for a package the store
+    /// flushes before it commits it.
+    pub fn write_unflushed(&self, package_dir: &Path) -> std::io::Result<()> {
+        std::fs::write(package_dir.join(RECEIPT_FILE), self.text())
+    }
+
+    fn text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("receipt serialises")
     }
 }
 

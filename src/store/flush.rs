@@ -24,7 +24,12 @@
 //!   (`crate::fs::sync_files`), so the disk has many requests in flight and the
 //!   filesystem can merge their journal commits, instead of one round trip
 //!   per file, one after another. The packages of one command are flushed
-//!   as one batch (`sync_trees`), before the first of them is renamed.
+//!   as one batch (`found_for`, `sync_found`), once they are renamed into
+//!   place: on a thread of their own while the manifest is rendered and
+//!   written, and always before that manifest takes effect. Until then a
+//!   journaled package can be unflushed: a command killed, or a machine
+//!   losing power, before the manifest is rolled back from the journal,
+//!   which moves the package out whatever its files hold.
 //!
 //! Measured on ext4 with a 100 MiB package of 2,000 files installed from a
 //! local server, the variants interleaved in one run on a busy machine
@@ -51,26 +56,46 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::{sync_dirs, sync_files, walk};
 
-/// Flushes every file of the trees, then every directory of them, from
-/// one pool of threads for all of them (`crate::fs::sync_files`): a
-/// command installing many packages waits for one batch, not one per
-/// package. The first error of a file is returned.
+/// What of the staged tree `staged` to flush once it is renamed to
+/// `target`, named as it will be there: its files not in `durable`, and
+/// its directories. Found before the rename, while the tree is orla's
+/// alone in staging.
+pub(super) fn found_for(
+    staged: &Path,
+    durable: &HashSet<PathBuf>,
+    target: &Path,
+    files: &mut Vec<PathBuf>,
+    dirs: &mut Vec<PathBuf>,
+) -> io::Result<()> {
+    let (mut found, mut found_dirs) = (Vec::new(), Vec::new());
+    walk(staged, &mut found, &mut found_dirs)?;
+    let there = |path: &Path| match path.strip_prefix(staged) {
+        Ok(rest) if !rest.as_os_str().is_empty() => target.join(rest),
+        _ => target.to_path_buf(),
+    };
+    files.extend(
+        found
+            .iter()
+            .filter(|f| !durable.contains(*f))
+            .map(|f| there(f)),
+    );
+    dirs.extend(found_dirs.iter().map(|d| there(d)));
+    Ok(())
+}
+
+/// Flushes every file of `files`, then every directory of `dirs`, from one
+/// pool of threads for all of them (`crate::fs::sync_files`): a command
+/// installing many packages waits for one batch, not one per package. The
+/// first error of a file is returned.
 ///
-/// The files in a tree's `durable` set are not flushed: they are hard
-/// links to files of a cache entry, flushed before that entry was put in
-/// place (`fetch`'s cache), or files written synced, so their data is on
-/// disk already and an `fsync` would only wait for nothing. Their new
-/// names are in the directories, which are flushed.
-pub(super) fn sync_trees(trees: &[(&Path, &HashSet<PathBuf>)]) -> io::Result<()> {
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for (dir, durable) in trees {
-        let mut found = Vec::new();
-        walk(dir, &mut found, &mut dirs)?;
-        files.extend(found.into_iter().filter(|f| !durable.contains(f)));
-    }
-    sync_files(&files)?;
-    sync_dirs(&dirs);
+/// The files a staged tree's `durable` set names are not in `files` (see
+/// [`found_for`]): they are hard links to files of a cache entry, flushed
+/// before that entry was put in place (`fetch`'s cache), or files written
+/// synced, so their data is on disk already and an `fsync` would only wait
+/// for nothing. Their new names are in the directories, which are flushed.
+pub(super) fn sync_found(files: &[PathBuf], dirs: &[PathBuf]) -> io::Result<()> {
+    sync_files(files)?;
+    sync_dirs(dirs);
     Ok(())
 }
 
@@ -100,9 +125,33 @@ mod tests {
         files.sort();
         expected.sort();
         assert_eq!(files, expected);
-        let none = HashSet::new();
-        sync_trees(&[(tmp.path(), &none)]).unwrap();
+    }
+
+    /// Found in staging, named as they will be once the tree is renamed,
+    /// less the durable files.
+    #[test]
+    fn what_to_flush_is_named_as_it_will_be_in_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let staged = tmp.path().join("stage").join("pkg");
+        fs::create_dir_all(staged.join("bin")).unwrap();
+        for file in ["tool.yaml", "bin/run", ".orla-receipt.json"] {
+            fs::write(staged.join(file), b"x").unwrap();
+        }
+        let durable: HashSet<PathBuf> = [staged.join("bin/run")].into();
+        let target = tmp.path().join("tools").join("pkg").join("1.0.0");
+        let (mut files, mut dirs) = (Vec::new(), Vec::new());
+        found_for(&staged, &durable, &target, &mut files, &mut dirs).unwrap();
+        files.sort();
+        assert_eq!(
+            files,
+            [target.join(".orla-receipt.json"), target.join("tool.yaml")]
+        );
+        assert_eq!(dirs, [target.clone(), target.join("bin")]);
+        assert!(sync_found(&files, &dirs).is_err(), "not there yet");
+        fs::create_dir_all(target.parent().unwrap()).unwrap();
+        fs::rename(&staged, &target).unwrap();
+        sync_found(&files, &dirs).unwrap();
         let missing = tmp.path().join("gone");
-        assert!(sync_trees(&[(tmp.path(), &none), (&missing, &none)]).is_err());
+        assert!(found_for(&missing, &durable, &target, &mut files, &mut dirs).is_err());
     }
 }

@@ -32,16 +32,23 @@
 //!
 //! The packages one command installs are committed as one batch
 //! (`commit_all`), so twenty tools do not wait for twenty rounds of
-//! flushes: every staged tree is flushed from one pool of threads, the
-//! pending marker is written once, and one journal write (one `fsync`)
-//! names every new package before the first of them is renamed into
-//! place. Each directory they were renamed into (and tools_dir, for new
-//! name directories) is then flushed once, before the manifest. Killed
-//! anywhere in between, recovery finds every package of the batch in the
-//! journal and moves out whichever of them is in place, so any subset of
-//! the renames is undone alike (`tests/it/crash_and_concurrency.rs`).
-//! Reinstalls over an installed copy follow the batch one at a time, as
-//! each moves its old copy aside first.
+//! flushes: the pending marker is written once, and one journal write (one
+//! `fsync`) names every new package before the first of them is renamed
+//! into place. Reinstalls over an installed copy follow the batch one at a
+//! time, as each moves its old copy aside first. Killed anywhere in
+//! between, recovery finds every package of the batch in the journal and
+//! moves out whichever of them is in place, so any subset of the renames
+//! is undone alike (`tests/it/crash_and_concurrency.rs`).
+//!
+//! What of the packages is not on disk yet (the receipts, the directories,
+//! the directories they were renamed into, and any file the unpack did not
+//! flush) is flushed from one pool of threads while the manifest is
+//! rendered and written (`sync_manifest`), and the manifest is swapped in
+//! only once it is: the manifest names nothing that is not on disk. Until
+//! then the journal holds, and it is flushed before the first rename, so a
+//! command killed, or a machine losing power, before the manifest is
+//! rolled back whatever the packages' files hold. The pending marker is not
+//! flushed: without the journal nothing had moved.
 
 mod flush;
 pub mod listing;
@@ -52,9 +59,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::fs::{
-    atomic_write, remove_temp_files, rename_exchange, sync_dir, sync_dirs, write_synced,
-};
+use crate::fs::{atomic_write, remove_temp_files, rename_exchange, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
 use crate::manifest::cache::{Cache, ToolsDir};
 use crate::manifest::{self, Changes, Manifest, Rendered, Written};
@@ -87,6 +92,10 @@ pub struct Store<'a> {
     /// Name directories the command reads again for the manifest beside
     /// those its journal changes (the tools a command names).
     read_again: std::sync::Mutex<BTreeSet<String>>,
+    /// What of the packages `commit_all` put in place is still to flush
+    /// (files, directories): flushed while the manifest is rendered and
+    /// written, before it takes effect (`sync_manifest`).
+    unflushed: std::sync::Mutex<(Vec<PathBuf>, Vec<PathBuf>)>,
     _lock: FileLock,
 }
 
@@ -149,6 +158,7 @@ impl<'a> Store<'a> {
             created_tools_dir: !root.tools_dir.exists(),
             at_start: (!interrupted).then(|| ToolsDir::of(&root.tools_dir)),
             read_again: Default::default(),
+            unflushed: Default::default(),
             _lock: lock,
         };
         refuse_newer_manifest(root)?;
@@ -453,9 +463,12 @@ impl<'a> Store<'a> {
             ))
     }
 
+    /// Not flushed: after a power cut the journal (flushed before any
+    /// package moves) is what says a command was interrupted, and without
+    /// it nothing had moved.
     fn mark_pending(&self) -> Result<(), StoreError> {
         let marker = self.root.pending_marker();
-        write_synced(&marker, b"the manifest is being regenerated\n")
+        fs::write(&marker, b"the manifest is being regenerated\n")
             .map_err(StoreError::io("cannot write", &marker))
     }
 
@@ -463,10 +476,11 @@ impl<'a> Store<'a> {
     /// error, once the store is dropped) none. `force`: a package already
     /// installed is replaced, else refused before anything changes.
     ///
-    /// Every staged tree is flushed first, in one batch; then the packages
-    /// not installed yet are journaled with one flushed write, renamed into
-    /// place one after another, and each directory they were renamed into
-    /// is flushed once. A kill anywhere in between leaves some of the
+    /// The packages not installed yet are journaled with one flushed
+    /// write, then renamed into place one after another; what of them is
+    /// not on disk yet is flushed, in one batch, by the next
+    /// `sync_manifest`, before that manifest takes effect. A kill anywhere
+    /// in between leaves some of the
     /// journaled renames done and the manifest unchanged: recovery moves
     /// out whichever journaled package is in place (`roll_back`), so any
     /// subset of them is undone alike. Replacements (and a second package
@@ -489,9 +503,13 @@ impl<'a> Store<'a> {
         if packages.is_empty() {
             return Ok(targets);
         }
-        let trees: Vec<_> = packages.iter().map(|p| (p.dir, p.durable)).collect();
-        let staging = self.root.staging_root();
-        flush::sync_trees(&trees).map_err(StoreError::io("cannot sync", &staging))?;
+        // What to flush, found while the packages are still in staging;
+        // flushed once they are in place, while the manifest is written.
+        let (mut files, mut dirs) = (Vec::new(), Vec::new());
+        for (package, target) in packages.iter().zip(&targets) {
+            flush::found_for(package.dir, package.durable, target, &mut files, &mut dirs)
+                .map_err(StoreError::io("cannot read", package.dir))?;
+        }
         self.mark_pending()?;
         // New directories first, all journaled at once; a package whose
         // directory exists (or an earlier one of this batch will create)
@@ -528,8 +546,6 @@ impl<'a> Store<'a> {
                 parents.push(parent.to_path_buf());
             }
         }
-        // Before the manifest (the commit point) says they are there.
-        sync_dirs(&parents);
         for &i in &replaced {
             let package = &packages[i];
             self.replace(
@@ -540,6 +556,12 @@ impl<'a> Store<'a> {
                 force,
             )?;
         }
+        // Before the manifest (the commit point) says they are there: their
+        // files and directories, and the directories they were renamed into.
+        dirs.extend(parents);
+        let mut unflushed = self.unflushed.lock().unwrap_or_else(|e| e.into_inner());
+        unflushed.0.append(&mut files);
+        unflushed.1.append(&mut dirs);
         Ok(targets)
     }
 
@@ -756,28 +778,59 @@ impl<'a> Store<'a> {
     pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Written, StoreError> {
         // Read once: nothing this does before removing it changes it.
         let steps = self.journal_steps();
-        let (rendered, cache) = self.render_manifest(&steps, reporter)?;
         let path = self.root.manifest_path();
-        // Not rewritten when it says that already (a command that changed
-        // nothing the runtime sees).
-        let rewrite = !rendered.text.is_on_disk(&cache);
-        let (text, lines, written) = (rendered.text, rendered.lines, rendered.written);
-        // The manifest is written and flushed on a second thread while what
-        // it dropped is reported and the cache that goes with it is made.
-        let (result, pending) = std::thread::scope(|s| {
-            let write = rewrite.then(|| s.spawn(|| text.write(&path, &cache)));
-            self.report_vanished(&written, &cache, reporter);
-            let pending = cache.prepare(lines, rewrite);
-            let result = match write {
-                Some(write) => write
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        let (files, dirs) =
+            std::mem::take(&mut *self.unflushed.lock().unwrap_or_else(|e| e.into_inner()));
+        // Why the packages could not be flushed, if they could not.
+        let unsynced: std::sync::Mutex<Option<io::Error>> = Default::default();
+        let done = std::thread::scope(|s| {
+            // The packages this command put in place (`commit_all`) are
+            // flushed while the manifest is rendered and written; it is
+            // swapped in only once they are.
+            let flush = (!files.is_empty() || !dirs.is_empty())
+                .then(|| s.spawn(|| flush::sync_found(&files, &dirs)));
+            let flushed = || match flush.map(|f| f.join()) {
                 None => Ok(()),
+                Some(joined) => joined
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+                    .map_err(|e| {
+                        let stop = io::Error::other(e.to_string());
+                        *unsynced.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        stop
+                    }),
             };
-            (result, pending)
+            let (rendered, cache) = self.render_manifest(&steps, reporter)?;
+            // Not rewritten when it says that already (a command that
+            // changed nothing the runtime sees).
+            let rewrite = !rendered.text.is_on_disk(&cache);
+            let (text, lines, written) = (rendered.text, rendered.lines, rendered.written);
+            // The manifest is written and flushed on another thread while
+            // what it dropped is reported and the cache that goes with it
+            // is made.
+            let (result, pending) = std::thread::scope(|w| {
+                let write = match rewrite {
+                    true => Ok(w.spawn(|| text.write(&path, &cache, flushed))),
+                    false => Err(flushed),
+                };
+                self.report_vanished(&written, &cache, reporter);
+                let pending = cache.prepare(lines, rewrite);
+                let result = match write {
+                    Ok(write) => write
+                        .join()
+                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    Err(flushed) => flushed(),
+                };
+                (result, pending)
+            });
+            Ok::<_, StoreError>((result, pending, written, cache))
         });
-        // A manifest that cannot be written (a full disk) fails the command
-        // while its journal still exists, so the store is rolled back.
+        // Packages that cannot be flushed, or a manifest that cannot be
+        // written (a full disk), fail the command while its journal still
+        // exists, so the store is rolled back.
+        if let Some(e) = unsynced.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(StoreError::io("cannot sync", &self.root.tools_dir)(e));
+        }
+        let (result, pending, written, cache) = done?;
         result.map_err(StoreError::io("cannot write", &path))?;
         // What it no longer names can go now.
         self.finish_removals(&steps)?;
@@ -1109,5 +1162,35 @@ mod tests {
         let steps: Vec<Step> = journal.lines().filter_map(Step::parse).collect();
         assert_eq!(steps.len(), 3, "{journal}");
         assert!(steps[2].aside.is_some(), "the replacement comes last");
+    }
+
+    /// The packages a command put in place are flushed while its manifest
+    /// is written, and before that manifest takes effect: one that cannot
+    /// be flushed fails the command, which is rolled back, and the
+    /// manifest stays as it was.
+    #[test]
+    fn a_package_that_cannot_be_flushed_is_never_committed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(tmp.path());
+        let version = semver::Version::new(1, 0, 0);
+        let none = HashSet::new();
+        let store = Store::open(&root, &Silent).unwrap();
+        let dir = staged_in(&store);
+        let one = [Staged {
+            dir: dir.path(),
+            name: "a",
+            version: &version,
+            durable: &none,
+        }];
+        store.commit_all(&one, false).unwrap();
+        // Not flushed yet: a file that is gone by then cannot be.
+        fs::remove_file(root.tools_dir.join("a/1.0.0/bin/run")).unwrap();
+        let failed = store.sync_manifest(&Silent).unwrap_err();
+        assert!(failed.to_string().starts_with("cannot sync"), "{failed}");
+        assert!(!root.manifest_path().exists());
+        drop(dir);
+        drop(store);
+        assert!(!root.tools_dir.join("a").exists(), "a was not rolled back");
+        assert!(!root.staging_root().exists());
     }
 }
