@@ -566,6 +566,39 @@ impl Pending {
     }
 }
 
+/// Whether `manifest`, open, is the manifest.json this orla wrote with the
+/// root's cache: the cache is genuine (its MAC), this orla's, for this
+/// tools_dir, and recorded the file's stamp (a file edited or replaced
+/// since has another change time or inode). Such a file is valid JSON laid
+/// out as `layout` lays it out, so a reader may take its lines as they are
+/// without parsing it (`orla list --json`). Costs reading the cache and its
+/// MAC, not its lines.
+pub fn vouches_for(root: &InstallRoot, manifest: &fs::File) -> bool {
+    let KeyState::Key(key) = root.key_state() else {
+        return false;
+    };
+    let Ok(bytes) = fs::read(root.state_dir.join(CACHE_FILE)) else {
+        return false;
+    };
+    let Some(body) = SEAL.open(&key, &root.state_dir, &bytes) else {
+        return false;
+    };
+    let Some(newline) = body.iter().position(|&b| b == b'\n') else {
+        return false;
+    };
+    let Ok(head) = serde_json::from_slice::<Head>(&body[..newline]) else {
+        return false;
+    };
+    let stamp = manifest
+        .metadata()
+        .ok()
+        .and_then(|m| Stamp::from_metadata(&m));
+    head.generator == generator()
+        && head.tools_dir == root.tools_dir
+        && stamp.is_some()
+        && head.manifest == stamp
+}
+
 /// The cache, if it is genuine, this orla's, for this tools_dir and for
 /// the manifest on disk.
 fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
@@ -808,6 +841,51 @@ fn write_in_place(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a genuine cache of this root vouches for its manifest, and
+    /// only for the very file written with it.
+    #[test]
+    fn the_cache_vouches_only_for_the_manifest_written_with_it() {
+        let home = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(home.path());
+        let key = root.receipt_key_or_create().unwrap();
+        fs::write(root.manifest_path(), "{}\n").unwrap();
+        let write_cache = || {
+            let cache = Cache {
+                key: Some(key),
+                ..Cache::default()
+            };
+            cache.prepare(Lines::default(), true).unwrap().write(&root);
+        };
+        let open = || fs::File::open(root.manifest_path()).unwrap();
+        assert!(!vouches_for(&root, &open()), "no cache yet");
+        write_cache();
+        assert!(vouches_for(&root, &open()));
+        // Another file with the same bytes.
+        let other = root.state_dir.join("other");
+        fs::write(&other, "{}\n").unwrap();
+        fs::rename(&other, root.manifest_path()).unwrap();
+        assert!(!vouches_for(&root, &open()));
+        write_cache();
+        assert!(vouches_for(&root, &open()));
+        // A cache changed by anyone but orla.
+        let path = root.state_dir.join(CACHE_FILE);
+        let genuine = fs::read_to_string(&path).unwrap();
+        fs::write(&path, genuine.replacen("\"tools\":", "\"tools\": ", 1)).unwrap();
+        assert!(!vouches_for(&root, &open()));
+        // Another root's.
+        fs::write(&path, &genuine).unwrap();
+        assert!(vouches_for(&root, &open()));
+        let elsewhere = InstallRoot::global(&home.path().join("elsewhere"));
+        fs::create_dir_all(&elsewhere.state_dir).unwrap();
+        fs::copy(
+            root.state_dir.join("receipt.key"),
+            elsewhere.state_dir.join("receipt.key"),
+        )
+        .unwrap();
+        fs::write(elsewhere.state_dir.join(CACHE_FILE), &genuine).unwrap();
+        assert!(!vouches_for(&elsewhere, &open()));
+    }
 
     #[test]
     fn the_cache_is_written_over_in_place_with_nothing_beside_it() {

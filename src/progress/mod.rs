@@ -106,7 +106,7 @@ fn maybe_unsafe(text: &str, lines: bool) -> bool {
     // Without an early exit inside a chunk, each loop is vectorised.
     fn any(bytes: &[u8], suspect: impl Fn(u8) -> bool) -> bool {
         bytes
-            .chunks(64)
+            .chunks(1024)
             .any(|chunk| chunk.iter().fold(false, |any, &b| any | suspect(b)))
     }
     if lines {

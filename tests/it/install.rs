@@ -95,6 +95,33 @@ fn installed_tool_runs_with_json_on_stdin() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "world\n");
 }
 
+/// `list --json` prints one row per line, and the same bytes whether the
+/// manifest is taken as orla wrote it (the manifest cache vouches for it),
+/// checked as JSON first (no cache), or parsed (not laid out as orla lays
+/// it out).
+#[test]
+fn list_json_is_the_same_however_the_manifest_is_read() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-read@1.1.0", "fs-read@1.2", "json-query"])
+        .success();
+    let taken = t.run(&["list", "--json"]).success().stdout.clone();
+    let lines: Vec<&str> = taken.lines().collect();
+    assert_eq!(lines.len(), 5, "{taken}");
+    assert_eq!((lines[0], lines[4]), ("[", "]"));
+    for row in &lines[1..4] {
+        assert!(row.starts_with("  {\"name\":"), "{row}");
+        let row = row.trim_start().trim_end_matches(',');
+        serde_json::from_str::<serde_json::Value>(row).unwrap();
+    }
+    std::fs::remove_file(t.home.join(".manifest-cache")).unwrap();
+    assert_eq!(t.run(&["list", "--json"]).success().stdout, taken);
+    let manifest = t.home.join("manifest.json");
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    std::fs::write(&manifest, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    assert_eq!(t.run(&["list", "--json"]).success().stdout, taken);
+}
+
 #[test]
 fn list_json_has_one_object_per_installed_version() {
     let t = TestContext::new();
