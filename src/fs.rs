@@ -42,6 +42,20 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
+/// Replaces `path` by `bytes` as `atomic_write` does, without flushing
+/// anything: for a cache whose reader can tell a file a crash left torn or
+/// empty, and fetches it again.
+pub fn replace_unflushed(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().expect("files have a parent");
+    fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Writes `path` so that readers see either the old or the new content:
 /// a temporary file in the same directory, flushed, then renamed over it.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {

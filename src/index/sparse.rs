@@ -186,7 +186,7 @@ impl SparseIndex {
     ) -> Result<Option<Vec<u8>>, String> {
         let path = self.dir.join(rel);
         let etag_path = PathBuf::from(format!("{}.etag", path.display()));
-        let cached = std::fs::read(&path).ok();
+        let cached = std::fs::read(&path).ok().and_then(unsealed);
         let age_secs = modified_age(&path);
         if self.offline {
             return match cached {
@@ -220,10 +220,13 @@ impl SparseIndex {
         match client.get_small(&self.url(rel), etag.as_deref(), super::MAX_INDEX_FILE) {
             Ok(Small::Found(bytes, etag)) => {
                 // A cache that cannot be written only costs a later request.
-                if crate::fs::atomic_write(&path, &bytes).is_ok() {
+                // Not flushed: a file lost in a crash is fetched again, and
+                // one left torn fails its digest (`unsealed`). The tag is
+                // written after the file, so it never outlives it.
+                if crate::fs::replace_unflushed(&path, &sealed(&bytes)).is_ok() {
                     match etag {
                         Some(tag) => {
-                            let _ = crate::fs::atomic_write(&etag_path, tag.as_bytes());
+                            let _ = crate::fs::replace_unflushed(&etag_path, tag.as_bytes());
                         }
                         None => {
                             let _ = std::fs::remove_file(&etag_path);
@@ -258,6 +261,35 @@ impl SparseIndex {
     }
 }
 
+/// How long a cached file's seal is: a NUL byte (which no index file
+/// holds), the BLAKE3 of the bytes before it in hex, and a line break.
+const SEAL_LEN: usize = 1 + 64 + 1;
+
+/// `bytes` as they are cached: followed by their seal.
+fn sealed(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + SEAL_LEN);
+    out.extend_from_slice(bytes);
+    out.push(0);
+    out.extend_from_slice(blake3::hash(bytes).to_hex().as_bytes());
+    out.push(b'\n');
+    out
+}
+
+/// The bytes of a cached file whose seal holds; None for one a crash left
+/// empty or torn, or written by an orla that did not seal its cache (then
+/// it is fetched again).
+fn unsealed(mut cached: Vec<u8>) -> Option<Vec<u8>> {
+    let len = cached.len().checked_sub(SEAL_LEN)?;
+    let (bytes, seal) = cached.split_at(len);
+    let holds = seal[0] == 0
+        && seal[SEAL_LEN - 1] == b'\n'
+        && seal[1..SEAL_LEN - 1] == *blake3::hash(bytes).to_hex().as_bytes();
+    holds.then(|| {
+        cached.truncate(len);
+        cached
+    })
+}
+
 fn modified_age(path: &Path) -> Option<u64> {
     let modified = std::fs::metadata(path).ok()?.modified().ok()?;
     Some(
@@ -266,4 +298,30 @@ fn modified_age(path: &Path) -> Option<u64> {
             .unwrap_or_default()
             .as_secs(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cached file reads back only whole and as written: one cut short
+    /// anywhere (a crash before its data reached the disk), changed, or
+    /// never sealed (an older orla's) is fetched again.
+    #[test]
+    fn a_cached_file_reads_back_only_whole() {
+        let bytes = br#"{"name":"beta","version":"1.0.0"}"#.to_vec();
+        let cached = sealed(&bytes);
+        assert_eq!(cached.len(), bytes.len() + SEAL_LEN);
+        assert_eq!(unsealed(cached.clone()), Some(bytes.clone()));
+        assert_eq!(unsealed(sealed(b"")), Some(Vec::new()));
+        for len in 0..cached.len() {
+            assert_eq!(unsealed(cached[..len].to_vec()), None, "cut at {len}");
+        }
+        for at in 0..cached.len() {
+            let mut changed = cached.clone();
+            changed[at] ^= 1;
+            assert_eq!(unsealed(changed), None, "byte {at} changed");
+        }
+        assert_eq!(unsealed(bytes), None, "not sealed");
+    }
 }

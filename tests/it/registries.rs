@@ -912,6 +912,15 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     t.run(&["install", "beta", "--registry", &location])
         .success();
     assert_eq!(server.requests(), 3);
+    // The cache is not flushed: a file a crash left empty is fetched again,
+    // not read as a tool without versions.
+    let cached = find_file(&t.cache.join("sparse"), "beta").expect("beta's file is cached");
+    std::fs::write(&cached, "").unwrap();
+    t.run(&["uninstall", "beta"]).success();
+    t.run(&["install", "beta", "--registry", &location])
+        .success();
+    assert_eq!(server.requests(), 4);
+    assert_eq!(server.log()[3].0, "/index/be/ta/beta");
     // A missing tool is a 404, and a clear error.
     t.run(&["install", "nope", "--registry", &location])
         .failure(1)
@@ -1387,4 +1396,19 @@ fn a_misspelt_registry_name_suggests_the_configured_one() {
         .stderr_has("hint: did you mean 'company'?");
     t.run(&["info", "--registry", "company", "fs-read"])
         .success();
+}
+
+/// The file named `name` somewhere under `dir`.
+fn find_file(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if entry.file_name() == name {
+            return Some(path);
+        }
+    }
+    None
 }
