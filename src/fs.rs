@@ -46,30 +46,36 @@ pub fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// anything: for a cache whose reader can tell a file a crash left torn or
 /// empty, and fetches it again.
 pub fn replace_unflushed(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().expect("files have a parent");
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    replace(path, bytes, |_| Ok(()))
 }
 
 /// Writes `path` so that readers see either the old or the new content:
 /// a temporary file in the same directory, flushed, then renamed over it.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, |file| {
+        // tempfile creates 0600; state files are for every local reader.
+        set_mode(file, 0o644)?;
+        file.sync_all()
+    })?;
+    sync_dir(path.parent().expect("files have a parent"));
+    Ok(())
+}
+
+/// `bytes` written to a temporary file of `path`'s directory, `finish`ed,
+/// then renamed over `path`.
+fn replace(
+    path: &Path,
+    bytes: &[u8],
+    finish: impl FnOnce(&fs::File) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path.parent().expect("files have a parent");
     fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    // tempfile creates 0600; state files are for every local reader.
-    set_mode(tmp.as_file(), 0o644)?;
-    tmp.as_file().sync_all()?;
+    finish(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir);
     Ok(())
 }
 
