@@ -222,15 +222,17 @@ impl Fetcher {
     /// taken. Otherwise, or when a link could not be made, the landing
     /// directory becomes the entry and is linked back under the lock.
     /// `Ok` without a cache that can be written: the install then
-    /// downloads under the lock.
+    /// downloads under the lock. True when the landing directory was kept
+    /// for this process: then the install needs nothing of the new entry,
+    /// which joins the cache with `keep_downloads`.
     pub fn land(
         &self,
         job: &Job,
         reporter: &dyn Reporter,
         keep_tree: bool,
-    ) -> Result<(), FetchError> {
+    ) -> Result<bool, FetchError> {
         let Ok(landing) = self.cache.landing_dir() else {
-            return Ok(());
+            return Ok(false);
         };
         let entry = keep_tree.then(|| self.cache.entry_dir().ok()).flatten();
         let mirror = entry.map(|entry| {
@@ -241,7 +243,7 @@ impl Fetcher {
         if kept {
             self.cache.land(&job.expected.blake3, landing, unpacked);
         }
-        Ok(())
+        Ok(kept)
     }
 
     /// [`Fetcher::fetch_unpack`]; with `mirror`, a new cache entry and the

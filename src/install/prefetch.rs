@@ -10,6 +10,12 @@
 //! lock; elsewhere the landing directory becomes the entry and is copied
 //! from the cache into staging.
 //!
+//! When every package landed for the install, the new entries join the
+//! cache (their records and directories flushed, then renamed in) on a
+//! thread of their own while the install goes on under the root's lock,
+//! since the install takes the landing directories, not the entries; the
+//! install waits for that thread before it keeps or drops them.
+//!
 //! Nothing here touches the install root. A download that fails or is
 //! refused fails the install before anything is locked or staged. An entry
 //! added here for an install that is then refused (a package whose name,
@@ -50,12 +56,30 @@ pub(crate) struct Prefetched {
     /// `None` when the cache cannot be locked (it cannot be written
     /// either, so nothing is added to it).
     lock: Option<FileLock>,
+    /// The new cache entries being put in place (flushed and renamed into
+    /// the cache) on a thread of their own while the install goes on under
+    /// the root's lock, when every package landed for it; with their
+    /// digests, `added` once they are in.
+    joining: Option<(std::thread::JoinHandle<()>, Vec<Digest>)>,
 }
 
 impl Prefetched {
+    /// Waits for the new entries to be in the cache, and counts them as
+    /// added.
+    fn joined(&mut self) {
+        if let Some((thread, digests)) = self.joining.take() {
+            let _ = thread.join();
+            self.added = digests
+                .into_iter()
+                .filter(|digest| self.cache.archive(digest).is_some())
+                .collect();
+        }
+    }
+
     /// The packages were installed: their downloads stay in the cache,
     /// which is then trimmed to its size limit.
     pub(crate) fn keep(mut self) {
+        self.joined();
         self.added.clear();
         self.cache.drop_landed();
         drop(self.lock.take());
@@ -72,6 +96,7 @@ impl Prefetched {
 
 impl Drop for Prefetched {
     fn drop(&mut self) {
+        self.joined();
         self.cache.drop_landed();
         for digest in &self.added {
             self.cache.forget_unpacked(digest);
@@ -116,6 +141,7 @@ pub(crate) fn prefetch(
         used,
         max_size: ctx.cache_max_size,
         lock,
+        joining: None,
     };
     if jobs.is_empty() {
         return Ok(prefetched);
@@ -129,22 +155,32 @@ pub(crate) fn prefetch(
         .ancestors()
         .find(|dir| dir.is_dir())
         .is_some_and(|dir| cache.can_link(dir));
-    let results = super::workers::map(&jobs, |job| -> Result<(), Error> {
+    let results = super::workers::map(&jobs, |job| -> Result<bool, Error> {
         // Without a cache to download into, downloaded under the lock.
-        fetcher.land(job, reporter, keep_tree)?;
-        // Verified against the registry's digest, so it may join the cache
-        // now, flushed while the other downloads still run. (Tidying the
-        // cache's `tmp/` removes it only once empty, and the other
-        // workers' landing directories are in it.)
-        fetcher.keep_downloads();
-        Ok(())
+        Ok(fetcher.land(job, reporter, keep_tree)?)
     });
+    let digests: Vec<Digest> = jobs.iter().map(|job| job.expected.blake3).collect();
+    // Every package landed for this install, which takes it from there
+    // (`Cache::take_landed`, under the lock): the entries made beside them
+    // join the cache (their records and directories flushed, then renamed
+    // in) on a thread of their own while the install goes on, and
+    // `Prefetched` waits for it before it keeps or drops them.
+    if results.iter().all(|landed| matches!(landed, Ok(true))) {
+        let joining = std::thread::Builder::new().spawn(move || fetcher.keep_downloads());
+        if let Ok(thread) = joining {
+            prefetched.joining = Some((thread, digests));
+            return Ok(prefetched);
+        }
+        return Err(crate::error::Error::other("cannot start a thread", None));
+    }
+    // Otherwise the install links from the entries, which must be in first.
+    // Verified against the registry's digest, so they may join the cache.
+    fetcher.keep_downloads();
     // `Prefetched` takes them out again if the install fails or is refused.
-    prefetched.added = jobs
-        .iter()
-        .map(|job| job.expected.blake3)
+    prefetched.added = digests
+        .into_iter()
         .filter(|digest| cache.archive(digest).is_some())
         .collect();
-    results.into_iter().collect::<Result<Vec<()>, Error>>()?;
+    results.into_iter().collect::<Result<Vec<bool>, Error>>()?;
     Ok(prefetched)
 }
