@@ -616,7 +616,7 @@ mod tests {
     #[test]
     fn an_unpacked_package_s_files_need_no_flush_from_the_store() {
         // The unpack flushed each file as it wrote it: the store's flush
-        // before the rename skips them (and flushes the directories).
+        // before the manifest skips them (and flushes the directories).
         let bytes = archive();
         let job = job_for(
             &bytes,

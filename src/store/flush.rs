@@ -1,6 +1,6 @@
-//! Flushing a staged package before it is renamed into place, so that after
-//! a power loss the package is either absent or whole: no empty or missing
-//! files behind an installed name.
+//! Flushing a package put in place before the manifest names it, so that
+//! after a power loss the package is either absent or whole: no empty or
+//! missing files behind a tool the runtime serves.
 //!
 //! Every regular file is flushed with `fsync`, then every directory (their
 //! entries). The guarantee is the one a loop of `fsync` over the files gives;
