@@ -1064,8 +1064,11 @@ impl Cache {
         path == self.lock_path()
     }
 
-    /// `orla cache clear`: removes everything but the lock file, holding
-    /// the lock exclusively; returns the bytes removed.
+    /// `orla cache clear`: removes everything but the lock files, holding
+    /// the lock exclusively; returns the bytes removed. A git repository
+    /// (a registry's clone, or git-source tools') is removed holding its
+    /// own lock too, which a fetch into it holds without the cache's: it
+    /// waits for the fetch, saying so.
     pub fn clear(&self, reporter: &dyn crate::progress::Reporter) -> Result<u64, CacheError> {
         let _lock = self.lock_exclusively(reporter)?;
         let entries = fs::read_dir(&self.dir).map_err(|source| CacheError::Read {
@@ -1073,9 +1076,12 @@ impl Cache {
             source,
         })?;
         let mut bytes = 0;
+        for dir in REPOSITORIES {
+            bytes += self.clear_repositories(&self.dir.join(dir), reporter)?;
+        }
         for entry in entries.flatten() {
             let path = entry.path();
-            if self.is_lock(&path) {
+            if self.is_lock(&path) || REPOSITORIES.iter().any(|dir| path == self.dir.join(dir)) {
                 continue;
             }
             let removed = match fs::symlink_metadata(&path) {
@@ -1087,6 +1093,51 @@ impl Cache {
                     bytes += meta.len();
                     fs::remove_file(&path)
                 }
+                Err(e) => Err(e),
+            };
+            removed.map_err(|source| CacheError::Remove { path, source })?;
+        }
+        Ok(bytes)
+    }
+
+    /// Removes every repository in `dir` (and what else is there) but the
+    /// lock files, each repository holding its lock; returns the bytes
+    /// removed.
+    fn clear_repositories(
+        &self,
+        dir: &Path,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> Result<u64, CacheError> {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+            Err(source) => {
+                return Err(CacheError::Read {
+                    dir: dir.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        let mut bytes = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "lock") {
+                continue;
+            }
+            let _held = repository_lock(&path, reporter).map_err(|source| CacheError::Remove {
+                path: path.clone(),
+                source,
+            })?;
+            let removed = match fs::symlink_metadata(&path) {
+                Ok(meta) if meta.is_dir() => {
+                    bytes += tree_size(&path, false).0;
+                    fs::remove_dir_all(&path)
+                }
+                Ok(meta) => {
+                    bytes += meta.len();
+                    fs::remove_file(&path)
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
                 Err(e) => Err(e),
             };
             removed.map_err(|source| CacheError::Remove { path, source })?;
@@ -1269,6 +1320,13 @@ impl Cache {
     /// a removal killed part way leaves no half entry under its digest
     /// (`tidy` removes the rest later).
     fn remove(&self, item: &Item) -> io::Result<()> {
+        // A fetch into a repository holds its lock, not the cache's.
+        let _held = match (&item.kind, item.paths.first()) {
+            (Kind::Registry(_) | Kind::Repository, Some(path)) => {
+                repository_lock(path, &crate::progress::Silent)?
+            }
+            _ => None,
+        };
         for path in &item.paths {
             let meta = match fs::symlink_metadata(path) {
                 Ok(m) => m,
@@ -1296,6 +1354,27 @@ impl Cache {
         }
         Ok(())
     }
+}
+
+/// The cache's directories of git repositories, each `<name>/` beside its
+/// `<name>.lock`, which whoever fetches into it holds.
+const REPOSITORIES: [&str; 2] = ["registries", "git-tools"];
+
+/// The lock of the repository (or its state file) at `path`, held, when it
+/// has one; waits for a fetch into it to end.
+fn repository_lock(
+    path: &Path,
+    reporter: &dyn crate::progress::Reporter,
+) -> io::Result<Option<crate::lock::FileLock>> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let repository = name.strip_suffix(".state.json").unwrap_or(&name);
+    let lock = path.with_file_name(format!("{repository}.lock"));
+    if !lock.is_file() {
+        return Ok(None);
+    }
+    let what = "a git repository in the cache";
+    crate::lock::FileLock::acquire(&lock, crate::lock::LockKind::Exclusive, what, reporter)
+        .map(Some)
 }
 
 fn item(

@@ -164,6 +164,47 @@ fn cache_clear_waits_for_a_command_holding_the_cache() {
     assert_eq!(t.list(), [("held".to_string(), "1.0.0".to_string())]);
 }
 
+/// A fetch into a registry's clone holds the clone's lock, not the
+/// cache's: `orla cache clear` waits for it before it removes the clone,
+/// and keeps the lock file.
+#[test]
+fn cache_clear_waits_for_a_fetch_into_a_registry_clone() {
+    let t = TestContext::new();
+    let mut served = common::index::ServedIndex::new(&t, common::index::IndexKind::Git);
+    served.publish(&PackageBuilder::new("cloned", "1.0.0"));
+    t.run(&["search", "cloned", "--registry", &served.location()])
+        .success();
+    let registries = t.cache.join("registries");
+    let clone = std::fs::read_dir(&registries)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .expect("the registry is cloned into the cache");
+    let lock = clone.with_extension("lock");
+    let held = orla::lock::FileLock::acquire(
+        &lock,
+        orla::lock::LockKind::Exclusive,
+        "the registry cache",
+        &orla::progress::Silent,
+    )
+    .unwrap();
+    let clear = t
+        .command(&["cache", "clear"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(clone.is_dir(), "not removed while a fetch holds it");
+    drop(held);
+    let run = common::to_run(clear.wait_with_output().unwrap());
+    run.success()
+        .stderr_has("Waiting for lock on a git repository in the cache");
+    assert!(!clone.exists());
+    assert!(lock.is_file(), "whoever waits on it next still shares it");
+    t.run(&["search", "cloned", "--registry", &served.location()])
+        .success();
+}
+
 #[test]
 fn orla_run_waits_while_the_cache_is_cleared() {
     let t = TestContext::new();
