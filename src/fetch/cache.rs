@@ -436,7 +436,7 @@ pub struct Linked {
     pub unpacked: Unpacked,
     /// The files of `unpacked` that are hard links into a flushed entry:
     /// their data is on disk already (see `Cache::keep`).
-    pub durable: HashSet<PathBuf>,
+    pub durable: crate::fs::Durable,
     /// How many files were read back and hashed (the others were vouched
     /// for by their stamps).
     pub hashed: usize,
@@ -539,18 +539,31 @@ fn link_back(
         .enumerate()
         .map(|(i, (rel, want))| Ok((i, rel, want, checked(rel)?)))
         .collect::<Result<_, Damaged>>()?;
-    // Every file's directory, made once here rather than asked for per file.
-    let parents: std::collections::BTreeSet<PathBuf> = files
-        .iter()
-        .filter_map(|(_, _, _, rel)| rel.parent())
-        .map(|p| dest.join(&root).join(p))
+    // The files by directory (by the text of their paths: comparing and
+    // hashing `Path`s goes component by component).
+    let total = files.len();
+    let mut by_dir: HashMap<&str, Vec<Item>> = HashMap::new();
+    for item in files {
+        let dir = item.1.rsplit_once('/').map_or("", |(dir, _)| dir);
+        by_dir.entry(dir).or_default().push(item);
+    }
+    let mut groups: Vec<(PathBuf, Vec<Item>)> = by_dir
+        .into_iter()
+        .map(|(dir, items)| (PathBuf::from(dir), items))
         .collect();
-    for parent in &parents {
-        fs::create_dir_all(parent).map_err(Damaged::Io)?;
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
+    // Every file's directory the record does not list (an older record
+    // lists none), made once here rather than asked for per file.
+    let listed: HashSet<&Path> = record.dirs.iter().map(Path::new).collect();
+    for (dir, _) in &groups {
+        let dir = root.join(dir);
+        if !listed.contains(dir.as_path()) {
+            fs::create_dir_all(dest.join(dir)).map_err(Damaged::Io)?;
+        }
     }
     // Linking (and hashing) run on every core, a directory at a time (two
     // threads linking into one directory wait for each other's lock).
-    let durable = Mutex::new(HashSet::new());
+    let durable = Mutex::new(crate::fs::Durable::default());
     // The files read back, and their stamps as checked (None: not settled).
     let fresh: Mutex<Vec<(usize, Option<stamps::Stamp>)>> = Mutex::new(Vec::new());
     type Item<'a> = (usize, &'a String, &'a FileRecord, PathBuf);
@@ -593,13 +606,6 @@ fn link_back(
         }
         Ok(how)
     };
-    let total = files.len();
-    let mut groups: BTreeMap<PathBuf, Vec<Item>> = BTreeMap::new();
-    for item in files {
-        let parent = item.3.parent().map(Path::to_path_buf).unwrap_or_default();
-        groups.entry(parent).or_default().push(item);
-    }
-    let groups: Vec<(PathBuf, Vec<Item>)> = groups.into_iter().collect();
     let link_group = |mut how: Link, (parent, items): &(PathBuf, Vec<Item>)| {
         let dirs = Dirs::open(
             &tree.join(&root).join(parent),
@@ -1607,7 +1613,7 @@ mod tests {
                 > 1
         };
         if hard {
-            let want: HashSet<PathBuf> = ["tool.yaml", "bin/run"]
+            let want: crate::fs::Durable = ["tool.yaml", "bin/run"]
                 .iter()
                 .map(|f| linked.unpacked.root.join(f))
                 .collect();

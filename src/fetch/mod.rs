@@ -112,12 +112,7 @@ pub struct Fetcher {
     unpacked: std::sync::Mutex<Vec<(tempfile::TempDir, crate::verify::Digest, Made)>>,
     /// Packages linked from the cache, by their root: the files that need
     /// no flush (see `durable_files`).
-    durable: std::sync::Mutex<
-        std::collections::HashMap<
-            std::path::PathBuf,
-            std::collections::HashSet<std::path::PathBuf>,
-        >,
-    >,
+    durable: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, crate::fs::Durable>>,
 }
 
 /// How an unpack's cache entry was made, which says what is left to flush
@@ -176,7 +171,7 @@ impl Fetcher {
     /// The files of the package this fetcher put at `root` whose data is on
     /// disk already: hard links into a flushed cache entry, or files the
     /// unpack flushed as it wrote them. The store need not flush them again.
-    pub fn durable_files(&self, root: &Path) -> std::collections::HashSet<std::path::PathBuf> {
+    pub fn durable_files(&self, root: &Path) -> crate::fs::Durable {
         self.durable
             .lock()
             .expect("durable lock")

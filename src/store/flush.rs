@@ -50,7 +50,6 @@
 //! joined the cache: those files are skipped, and only the new ones (the
 //! receipt) and the directories are flushed.
 
-use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -62,7 +61,7 @@ use crate::fs::{sync_dirs, sync_files, walk};
 /// alone in staging.
 pub(super) fn found_for(
     staged: &Path,
-    durable: &HashSet<PathBuf>,
+    durable: &crate::fs::Durable,
     target: &Path,
     files: &mut Vec<PathBuf>,
     dirs: &mut Vec<PathBuf>,
@@ -76,7 +75,7 @@ pub(super) fn found_for(
     files.extend(
         found
             .iter()
-            .filter(|f| !durable.contains(*f))
+            .filter(|f| !durable.contains(f))
             .map(|f| there(f)),
     );
     dirs.extend(found_dirs.iter().map(|d| there(d)));
@@ -137,7 +136,7 @@ mod tests {
         for file in ["tool.yaml", "bin/run", ".orla-receipt.json"] {
             fs::write(staged.join(file), b"x").unwrap();
         }
-        let durable: HashSet<PathBuf> = [staged.join("bin/run")].into();
+        let durable: crate::fs::Durable = [staged.join("bin/run")].into_iter().collect();
         let target = tmp.path().join("tools").join("pkg").join("1.0.0");
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
         found_for(&staged, &durable, &target, &mut files, &mut dirs).unwrap();

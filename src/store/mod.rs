@@ -54,7 +54,7 @@ mod flush;
 pub mod listing;
 pub mod verify;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -107,7 +107,7 @@ pub struct Staged<'p> {
     pub version: &'p semver::Version,
     /// Files of `dir` already on disk (hard links into a flushed cache
     /// entry, or written synced), whose data needs no flush.
-    pub durable: &'p HashSet<PathBuf>,
+    pub durable: &'p crate::fs::Durable,
 }
 
 fn already_installed(name: &str, version: &semver::Version, target: &Path) -> StoreError {
@@ -1081,7 +1081,7 @@ mod tests {
     fn abc<'p>(
         dirs: &'p [tempfile::TempDir],
         version: &'p semver::Version,
-        durable: &'p HashSet<PathBuf>,
+        durable: &'p crate::fs::Durable,
     ) -> Vec<Staged<'p>> {
         ["a", "b", "c"]
             .iter()
@@ -1107,7 +1107,7 @@ mod tests {
         let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
         // b's name directory cannot be made: its rename fails after a's.
         fs::write(root.tools_dir.join("b"), "not a directory").unwrap();
-        let none = HashSet::new();
+        let none = crate::fs::Durable::default();
         let staged = abc(&dirs, &version, &none);
         assert!(store.commit_all(&staged, false).is_err());
         let journal = fs::read_to_string(store.journal_path()).unwrap();
@@ -1135,7 +1135,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(tmp.path());
         let version = semver::Version::new(1, 0, 0);
-        let none = HashSet::new();
+        let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let first = staged_in(&store);
         let one = [Staged {
@@ -1173,7 +1173,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(tmp.path());
         let version = semver::Version::new(1, 0, 0);
-        let none = HashSet::new();
+        let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let dir = staged_in(&store);
         let one = [Staged {

@@ -74,26 +74,34 @@ pub struct DigestParseError {
 impl FromStr for Digest {
     type Err = DigestParseError;
     fn from_str(s: &str) -> Result<Digest, DigestParseError> {
-        // Lowercase only, as written: a digest has one spelling.
-        fn nibble(b: u8) -> Option<u8> {
-            match b {
-                b'0'..=b'9' => Some(b - b'0'),
-                b'a'..=b'f' => Some(b - b'a' + 10),
-                _ => None,
+        // Lowercase only, as written: a digest has one spelling. By table:
+        // a record and a receipt hold one digest per file.
+        const NIBBLE: [u8; 256] = {
+            let mut table = [0xff; 256];
+            let mut i = 0;
+            while i < 16 {
+                table[b"0123456789abcdef"[i] as usize] = i as u8;
+                i += 1;
             }
-        }
-        let invalid = || DigestParseError {
-            text: s.to_string(),
+            table
         };
-        if s.len() != 64 {
-            return Err(invalid());
+        let hex = s.as_bytes();
+        if hex.len() != 64 {
+            return Err(DigestParseError {
+                text: s.to_string(),
+            });
         }
         let mut out = [0u8; 32];
-        for (byte, pair) in out.iter_mut().zip(s.as_bytes().chunks_exact(2)) {
-            *byte = nibble(pair[0])
-                .zip(nibble(pair[1]))
-                .map(|(h, l)| h << 4 | l)
-                .ok_or_else(invalid)?;
+        let mut bad = 0;
+        for (byte, pair) in out.iter_mut().zip(hex.chunks_exact(2)) {
+            let (high, low) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
+            bad |= high | low;
+            *byte = high << 4 | (low & 15);
+        }
+        if bad > 15 {
+            return Err(DigestParseError {
+                text: s.to_string(),
+            });
         }
         Ok(Digest(out))
     }
@@ -320,6 +328,27 @@ mod tests {
         for s in ["", "abc", &"A".repeat(64), &"g".repeat(64), &"a".repeat(65)] {
             assert!(s.parse::<Digest>().is_err(), "{s}");
         }
+        // Any one character that is not a lowercase hex digit, anywhere.
+        let hex = Digest::of(b"orla").to_hex();
+        for at in 0..64 {
+            for c in ['A', 'F', 'g', 'G', '/', ':', '`', ' ', '\0', '\u{e9}'] {
+                let mut bad = hex.clone();
+                bad.replace_range(at..at + 1, &c.to_string());
+                assert!(bad.parse::<Digest>().is_err(), "{bad}");
+            }
+        }
+        // Read by serde from the text as it is, escapes and all.
+        let quoted = format!("\"{hex}\"");
+        assert_eq!(
+            serde_json::from_str::<Digest>(&quoted).unwrap(),
+            Digest::of(b"orla")
+        );
+        let escaped = format!("\"\\u0030{}\"", &hex[1..]);
+        assert_eq!(
+            serde_json::from_str::<Digest>(&escaped).unwrap(),
+            format!("0{}", &hex[1..]).parse::<Digest>().unwrap()
+        );
+        assert!(serde_json::from_str::<Digest>("7").is_err());
     }
 
     #[test]
