@@ -115,6 +115,9 @@ pub struct Fetcher {
     durable: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, crate::fs::Durable>>,
 }
 
+/// How many new cache entries are put in place at once.
+const KEEP_THREADS: usize = 8;
+
 /// How an unpack's cache entry was made, which says what is left to flush
 /// before it is put in place.
 #[derive(Clone, Copy, PartialEq)]
@@ -158,13 +161,26 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
-        for (entry, digest, made) in unpacked {
+        // Each entry waits for its flushes: several at once, so that the
+        // disk has them in flight together (twenty tools of one command).
+        let threads = unpacked.len().min(KEEP_THREADS);
+        let queue = std::sync::Mutex::new(unpacked);
+        let keep = || loop {
+            let Some((entry, digest, made)) = queue.lock().expect("entries lock").pop() else {
+                break;
+            };
             let _ = match made {
                 Made::Linked => self.cache.keep(entry, &digest),
                 Made::Moved => self.cache.keep_flushed(entry, &digest),
                 Made::LinkedWhileUnpacked => self.cache.keep_linked(entry, &digest),
             };
-        }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(keep);
+            }
+            keep();
+        });
         self.cache.tidy();
     }
 
