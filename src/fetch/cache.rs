@@ -1090,18 +1090,7 @@ impl Cache {
             if self.is_lock(&path) || REPOSITORIES.iter().any(|dir| path == self.dir.join(dir)) {
                 continue;
             }
-            let removed = match fs::symlink_metadata(&path) {
-                Ok(meta) if meta.is_dir() => {
-                    bytes += tree_size(&path, false).0;
-                    fs::remove_dir_all(&path)
-                }
-                Ok(meta) => {
-                    bytes += meta.len();
-                    fs::remove_file(&path)
-                }
-                Err(e) => Err(e),
-            };
-            removed.map_err(|source| CacheError::Remove { path, source })?;
+            bytes += remove_counted(&path).map_err(|source| CacheError::Remove { path, source })?;
         }
         Ok(bytes)
     }
@@ -1134,19 +1123,10 @@ impl Cache {
                 path: path.clone(),
                 source,
             })?;
-            let removed = match fs::symlink_metadata(&path) {
-                Ok(meta) if meta.is_dir() => {
-                    bytes += tree_size(&path, false).0;
-                    fs::remove_dir_all(&path)
-                }
-                Ok(meta) => {
-                    bytes += meta.len();
-                    fs::remove_file(&path)
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                Err(e) => Err(e),
+            bytes += match remove_counted(&path) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
+                removed => removed.map_err(|source| CacheError::Remove { path, source })?,
             };
-            removed.map_err(|source| CacheError::Remove { path, source })?;
         }
         Ok(bytes)
     }
@@ -1359,6 +1339,19 @@ impl Cache {
             fs::remove_dir_all(&doomed)?;
         }
         Ok(())
+    }
+}
+
+/// Removes the file or tree at `path`; returns the bytes it held.
+fn remove_counted(path: &Path) -> io::Result<u64> {
+    let meta = fs::symlink_metadata(path)?;
+    if meta.is_dir() {
+        let bytes = tree_size(path, false).0;
+        fs::remove_dir_all(path)?;
+        Ok(bytes)
+    } else {
+        fs::remove_file(path)?;
+        Ok(meta.len())
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::common::server::{Behaviour, Server};
 use crate::common::{self, IndexBuilder, PackageBuilder, TestContext};
+use orla::lock::LockKind;
 use orla::verify::Digest;
 
 /// An index whose tools `names` are served over HTTP (so they are cached),
@@ -132,6 +133,24 @@ fn the_size_limit_trims_the_least_recently_used_after_an_install() {
     assert_eq!(t.list(), [("new".to_string(), "1.0.0".to_string())]);
 }
 
+/// `orla cache clear` started while `lock` is held as another orla would
+/// hold it, half a second on: the lock, and the clear still waiting.
+fn clear_while_held(
+    t: &TestContext,
+    lock: &std::path::Path,
+    kind: LockKind,
+) -> (orla::lock::FileLock, std::process::Child) {
+    let held =
+        orla::lock::FileLock::acquire(lock, kind, "a test", &orla::progress::Silent).unwrap();
+    let clear = t
+        .command(&["cache", "clear"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    (held, clear)
+}
+
 #[test]
 fn cache_clear_waits_for_a_command_holding_the_cache() {
     let t = TestContext::new();
@@ -140,19 +159,7 @@ fn cache_clear_waits_for_a_command_holding_the_cache() {
     t.run(&["install", "held", "--registry", &index.location()])
         .success();
     // Another orla using the cache (as an install does while it links).
-    let held = orla::lock::FileLock::acquire(
-        &t.cache.join(".lock"),
-        orla::lock::LockKind::Shared,
-        "the cache",
-        &orla::progress::Silent,
-    )
-    .unwrap();
-    let clear = t
-        .command(&["cache", "clear"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    let (held, clear) = clear_while_held(&t, &t.cache.join(".lock"), LockKind::Shared);
     assert!(
         entry(&t, &d[0]).is_dir(),
         "nothing removed while it is held"
@@ -181,19 +188,7 @@ fn cache_clear_waits_for_a_fetch_into_a_registry_clone() {
         .find(|p| p.is_dir())
         .expect("the registry is cloned into the cache");
     let lock = clone.with_extension("lock");
-    let held = orla::lock::FileLock::acquire(
-        &lock,
-        orla::lock::LockKind::Exclusive,
-        "the registry cache",
-        &orla::progress::Silent,
-    )
-    .unwrap();
-    let clear = t
-        .command(&["cache", "clear"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    let (held, clear) = clear_while_held(&t, &lock, LockKind::Exclusive);
     assert!(clone.is_dir(), "not removed while a fetch holds it");
     drop(held);
     let run = common::to_run(clear.wait_with_output().unwrap());
