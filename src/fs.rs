@@ -268,16 +268,14 @@ fn for_each_parallel<T: Sync>(
             break;
         }
     };
+    // The calling thread takes its share: one thread fewer to start.
     let threads = FLUSH_THREADS.min(items.len());
-    if threads <= 1 {
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
         work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
+    });
     match failed.into_inner().expect("flush error lock") {
         Some(e) => Err(e),
         None => Ok(()),
