@@ -577,31 +577,19 @@ pub fn vouches_for(root: &InstallRoot, manifest: &fs::File) -> bool {
     let KeyState::Key(key) = root.key_state() else {
         return false;
     };
-    let Ok(bytes) = fs::read(root.state_dir.join(CACHE_FILE)) else {
-        return false;
-    };
-    let Some(body) = SEAL.open(&key, &root.state_dir, &bytes) else {
-        return false;
-    };
-    let Some(newline) = body.iter().position(|&b| b == b'\n') else {
-        return false;
-    };
-    let Ok(head) = serde_json::from_slice::<Head>(&body[..newline]) else {
+    let Some((head, _, _)) = opened(root, &key) else {
         return false;
     };
     let stamp = manifest
         .metadata()
         .ok()
         .and_then(|m| Stamp::from_metadata(&m));
-    head.generator == generator()
-        && head.tools_dir == root.tools_dir
-        && stamp.is_some()
-        && head.manifest == stamp
+    stamp.is_some() && head.manifest == stamp
 }
 
-/// The cache, if it is genuine, this orla's, for this tools_dir and for
-/// the manifest on disk.
-fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
+/// The root's cache file, its head and where its lines start in it, if it
+/// is genuine (its MAC), this orla's and for this tools_dir.
+fn opened(root: &InstallRoot, key: &[u8; 32]) -> Option<(Head, Vec<u8>, usize)> {
     let bytes = fs::read(root.state_dir.join(CACHE_FILE)).ok()?;
     let body = SEAL.open(key, &root.state_dir, &bytes)?;
     let newline = body.iter().position(|&b| b == b'\n')?;
@@ -609,7 +597,16 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
     if head.generator != generator() || head.tools_dir != root.tools_dir {
         return None;
     }
-    let lines = String::from_utf8(body[newline + 1..].to_vec()).ok()?;
+    let lines = bytes.len() - body.len() + newline + 1;
+    Some((head, bytes, lines))
+}
+
+/// The cache, if it is genuine, this orla's, for this tools_dir and for
+/// the manifest on disk.
+fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
+    let (head, mut bytes, lines) = opened(root, key)?;
+    bytes.drain(..lines);
+    let lines = String::from_utf8(bytes).ok()?;
     let manifest = fs::File::open(root.manifest_path()).ok()?;
     let meta = manifest.metadata().ok()?;
     if head.manifest != Stamp::from_metadata(&meta) {
