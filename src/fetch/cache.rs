@@ -205,35 +205,40 @@ impl Cache {
     /// the landing directory `dest` was unpacked) what was verified, to be
     /// put in place with `keep_linked`. The landing directory keeps its
     /// files: this process installs them from there (`landed`).
+    /// `dirs` are those `links` made (`Links::dirs`).
     pub fn record_linked(
         &self,
         entry: &tempfile::TempDir,
-        links: &crate::fs::Links,
+        dirs: Vec<String>,
         dest: &Path,
         unpacked: &Unpacked,
     ) -> io::Result<()> {
-        write_record(entry.path(), dest, unpacked, links.dirs())
+        write_record(entry.path(), dest, unpacked, dirs)
     }
 
-    /// As `keep`, for an entry made by `record_linked`: its files are the
-    /// unpack's, flushed as they were written, so only its record and
-    /// its directories (named in the record) are flushed before the
-    /// rename. No stamps are taken: this process installs the landing
-    /// directory's tree, not the entry's.
-    pub fn keep_linked(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
+    /// As `keep`, for an entry made by `record_linked` with `dirs`: its
+    /// files are the unpack's, flushed as they were written, so only its
+    /// record and its directories are flushed before the rename (the
+    /// record is not read back: a large package's is thousands of files).
+    /// No stamps are taken: this process installs the landing directory's
+    /// tree, not the entry's.
+    pub fn keep_linked(
+        &self,
+        entry: tempfile::TempDir,
+        digest: &Digest,
+        dirs: &[String],
+    ) -> io::Result<()> {
         fs::create_dir_all(self.unpacked())?;
         let path = self.unpacked_path(digest);
         if path.exists() {
             return Ok(());
         }
         let record = entry.path().join(FILES);
-        let bytes = fs::read(&record)?;
-        let parsed: Entry = serde_json::from_slice(&bytes).map_err(io::Error::other)?;
         let tree = entry.path().join(TREE);
-        let mut dirs = vec![entry.path().to_path_buf(), tree.clone()];
-        dirs.extend(parsed.dirs.iter().map(|d| tree.join(d)));
+        let mut flushed = vec![entry.path().to_path_buf(), tree.clone()];
+        flushed.extend(dirs.iter().map(|d| tree.join(d)));
         crate::fs::sync_files(&[record])?;
-        crate::fs::sync_dirs(&dirs);
+        crate::fs::sync_dirs(&flushed);
         fs::rename(entry.keep(), &path)?;
         crate::fs::sync_dir(&self.unpacked());
         Ok(())

@@ -120,7 +120,6 @@ const KEEP_THREADS: usize = 8;
 
 /// How an unpack's cache entry was made, which says what is left to flush
 /// before it is put in place.
-#[derive(Clone, Copy, PartialEq)]
 enum Made {
     /// Linked file by file from the unpack afterwards (`Cache::keep`).
     Linked,
@@ -128,8 +127,9 @@ enum Made {
     /// (`Cache::keep_flushed`).
     Moved,
     /// Linked by the unpack's flushing threads as each file was flushed,
-    /// the landing directory kept for the install (`Cache::keep_linked`).
-    LinkedWhileUnpacked,
+    /// the landing directory kept for the install (`Cache::keep_linked`);
+    /// with the directories the links made.
+    LinkedWhileUnpacked(Vec<String>),
 }
 
 impl Drop for Fetcher {
@@ -172,7 +172,7 @@ impl Fetcher {
             let _ = match made {
                 Made::Linked => self.cache.keep(entry, &digest),
                 Made::Moved => self.cache.keep_flushed(entry, &digest),
-                Made::LinkedWhileUnpacked => self.cache.keep_linked(entry, &digest),
+                Made::LinkedWhileUnpacked(dirs) => self.cache.keep_linked(entry, &digest, &dirs),
             };
         };
         std::thread::scope(|scope| {
@@ -443,16 +443,17 @@ impl Fetcher {
         // file by file and then deleted).
         let landing = self.cache.is_landing(dest);
         if let (true, Some((entry, links))) = (landing, mirror) {
+            let dirs = links.dirs();
             let recorded = links.complete()
                 && self
                     .cache
-                    .record_linked(&entry, &links, dest, &unpacked)
+                    .record_linked(&entry, dirs.clone(), dest, &unpacked)
                     .is_ok();
             if recorded {
                 self.unpacked.lock().expect("unpacked lock").push((
                     entry,
                     job.expected.blake3,
-                    Made::LinkedWhileUnpacked,
+                    Made::LinkedWhileUnpacked(dirs),
                 ));
                 return Ok((unpacked, true));
             }
