@@ -1077,7 +1077,7 @@ mod tests {
         dir
     }
 
-    /// Tools a, b and c at `version`, staged in `dirs`.
+    /// Tools a, b and c (as many as `dirs`) at `version`, staged in `dirs`.
     fn abc<'p>(
         dirs: &'p [tempfile::TempDir],
         version: &'p semver::Version,
@@ -1138,12 +1138,7 @@ mod tests {
         let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let first = staged_in(&store);
-        let one = [Staged {
-            dir: first.path(),
-            name: "a",
-            version: &version,
-            durable: &none,
-        }];
+        let one = abc(std::slice::from_ref(&first), &version, &none);
         store.commit_all(&one, false).unwrap();
         fs::remove_file(store.journal_path()).unwrap();
         let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
@@ -1176,12 +1171,7 @@ mod tests {
         let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let dir = staged_in(&store);
-        let one = [Staged {
-            dir: dir.path(),
-            name: "a",
-            version: &version,
-            durable: &none,
-        }];
+        let one = abc(std::slice::from_ref(&dir), &version, &none);
         store.commit_all(&one, false).unwrap();
         // Not flushed yet: a file that is gone by then cannot be.
         fs::remove_file(root.tools_dir.join("a/1.0.0/bin/run")).unwrap();
