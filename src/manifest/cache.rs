@@ -85,8 +85,8 @@ use crate::root::InstallRoot;
 /// The cache's file name, in the state directory.
 pub const CACHE_FILE: &str = ".manifest-cache";
 const SEAL: crate::verify::seal::Seal = crate::verify::seal::Seal {
-    header: "orla manifest cache 5 ",
-    purpose: b"orla manifest cache v5\0",
+    header: "orla manifest cache 6 ",
+    purpose: b"orla manifest cache v6\0",
 };
 /// How long ago a name directory must have last changed for its stamp to
 /// be trusted: longer than any filesystem's timestamp tick.
@@ -160,8 +160,9 @@ fn links(_: &fs::Metadata) -> u64 {
 /// Where a remembered package's `tools` entry is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tools {
-    /// `[start, len]` in manifest.json (the version is served).
-    At(usize, usize),
+    /// `[start, len]` in manifest.json (the version is served), and the
+    /// room left before it (see [`Room`]).
+    At(usize, usize, usize),
     /// Not in the manifest (the version is not served): its text, as a
     /// JSON string at this range of the cache's lines.
     Inline(Range<usize>),
@@ -176,6 +177,22 @@ pub struct Remembered {
     pub tools: Tools,
     /// `[start, len]` of its `installed` entry in manifest.json.
     pub installed: (usize, usize),
+    /// The room left before that entry (see [`Room`]).
+    pub installed_room: usize,
+}
+
+/// Where a manifest leaves room between two items of an array: where the
+/// separator before an item starts, and how many bytes longer than the
+/// shortest separator it is (see `render`), sorted.
+pub type Room = Vec<(usize, usize)>;
+
+/// What the manifest's spare (see `text`) holds: the file of this stamp,
+/// whose bytes are the manifest's but at these ranges (`[start, len]`,
+/// sorted), and which may be longer or shorter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spare {
+    pub stamp: Stamp,
+    pub changed: Vec<(usize, usize)>,
 }
 
 /// One name directory as the last manifest rendered it.
@@ -204,6 +221,10 @@ struct Head {
     /// tools_dir once the command that wrote the cache was done with it.
     #[serde(default)]
     listed: Option<ToolsDir>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    room: Room,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    spare: Option<Spare>,
 }
 
 /// The cache of one root as read: usable only when everything checked out.
@@ -223,6 +244,10 @@ pub struct Cache {
     manifest: Option<(fs::File, u64)>,
     /// tools_dir as the command that wrote the cache left it.
     listed: Option<ToolsDir>,
+    /// Where the manifest leaves room.
+    room: Room,
+    /// What the spare holds, as the command that wrote the cache left it.
+    spare: Option<Spare>,
 }
 
 fn generator() -> String {
@@ -255,7 +280,7 @@ impl Cache {
         for (name, stamp) in names {
             lines.push_name(name, *stamp);
         }
-        let (names, packages) = from_text(&lines.text, (0, 0)).expect("lines as written");
+        let (names, packages) = from_text(&lines.text, (0, 0), &[]).expect("lines as written");
         Cache {
             key: Some([7; 32]),
             lines: lines.text,
@@ -264,6 +289,8 @@ impl Cache {
             at: (0, 0),
             manifest: Some((manifest, 0)),
             listed,
+            room: Room::new(),
+            spare: None,
         }
     }
 
@@ -373,7 +400,7 @@ impl Cache {
     /// one in it).
     pub fn tools_text(&self, found: &Remembered) -> std::io::Result<String> {
         match &found.tools {
-            Tools::At(start, len) => utf8(self.read_at(*start, *len)?),
+            Tools::At(start, len, _) => utf8(self.read_at(*start, *len)?),
             Tools::Inline(json) => {
                 serde_json::from_str(&self.lines[json.clone()]).map_err(std::io::Error::other)
             }
@@ -386,20 +413,29 @@ impl Cache {
         utf8(self.read_at(start, len)?)
     }
 
+    /// What the spare holds, as the last command left it.
+    pub fn spare(&self) -> Option<&Spare> {
+        self.spare.as_ref()
+    }
+
     /// The cache to write for `lines` (see [`Lines`]), rendered into the
     /// manifest on disk (just written, or left as it was): None when there
     /// is no key. Made
     /// while the manifest is still being written: only its stamp is
-    /// needed after (see [`Pending::write`]).
+    /// needed after (see [`Pending::write`]), and, when it was written,
+    /// what the spare holds then ([`Pending::spare_replaced`]).
     pub fn prepare(&self, lines: Lines, rewritten: bool) -> Option<Pending> {
         let key = self.key?;
-        let same = lines.text == self.lines && lines.at == self.at;
+        let same = lines.text == self.lines && lines.at == self.at && lines.room == self.room;
         // Still written if tools_dir changed (see [`Pending::write`]).
         let written = (!rewritten && self.manifest.is_some() && same).then_some(self.listed);
         Some(Pending {
             key,
             lines,
             written,
+            // A manifest left as it was leaves the spare as it was.
+            spare: (!rewritten).then(|| self.spare.clone()).flatten(),
+            replaced: None,
         })
     }
 }
@@ -410,6 +446,8 @@ pub struct Lines {
     text: String,
     /// Where the arrays' items start in the manifest they describe.
     at: (usize, usize),
+    /// Where that manifest leaves room.
+    room: Room,
     /// The last name pushed is not written, nor are its packages.
     skipping: bool,
 }
@@ -426,6 +464,11 @@ impl Lines {
     /// Where the `tools` and `installed` items start in the manifest.
     pub fn starts(&mut self, tools: usize, installed: usize) {
         self.at = (tools, installed);
+    }
+
+    /// Where the manifest leaves room (see [`Room`]).
+    pub fn room(&mut self, room: Room) {
+        self.room = room;
     }
 
     /// A name directory's lines as the last cache had them.
@@ -520,9 +563,20 @@ pub struct Pending {
     /// Some when the cache on disk says this already, with the tools_dir
     /// it recorded.
     written: Option<Option<ToolsDir>>,
+    /// What the spare holds, when it is what the last cache said.
+    spare: Option<Spare>,
+    /// Set when the spare holds the manifest this one replaced: the ranges
+    /// where they differ.
+    replaced: Option<Vec<(usize, usize)>>,
 }
 
 impl Pending {
+    /// The manifest was written and the one it replaced is the spare now,
+    /// the same but at `changed` (see [`Spare`]).
+    pub fn spare_replaced(&mut self, changed: Vec<(usize, usize)>) {
+        self.replaced = Some(changed);
+    }
+
     /// Writes the cache for the manifest on disk. Call only under the
     /// root's lock, once the command has made its last change to
     /// tools_dir: its stamp now is what the next command compares.
@@ -545,6 +599,15 @@ impl Pending {
             let _ = fs::remove_file(&path);
             return;
         }
+        // The spare's stamp once it was swapped out: nothing writes it
+        // between then and the next command that trusts this cache.
+        let spare = match self.replaced {
+            Some(changed) => fs::symlink_metadata(root.state_dir.join(super::text::SPARE))
+                .ok()
+                .and_then(|m| Stamp::from_metadata(&m))
+                .map(|stamp| Spare { stamp, changed }),
+            None => self.spare,
+        };
         let head = Head {
             generator: generator(),
             tools_dir: root.tools_dir.clone(),
@@ -552,6 +615,8 @@ impl Pending {
             tools: self.lines.at.0,
             installed: self.lines.at.1,
             listed,
+            room: self.lines.room,
+            spare,
         };
         let mut body = serde_json::to_string(&head).expect("the head serialises");
         body.push('\n');
@@ -612,7 +677,7 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
     if head.manifest != Stamp::from_metadata(&meta) {
         return None;
     }
-    let (names, packages) = from_text(&lines, (head.tools, head.installed))?;
+    let (names, packages) = from_text(&lines, (head.tools, head.installed), &head.room)?;
     // The lengths are orla's own, under the MAC, and the manifest is the
     // one written with them (its stamp); that the entries they place lie
     // inside it is checked all the same (the manifest is not read: that
@@ -628,7 +693,7 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
     };
     if !last(|p| Some(p.installed))
         || !last(|p| match p.tools {
-            Tools::At(start, n) => Some((start, n)),
+            Tools::At(start, n, _) => Some((start, n)),
             Tools::Inline(_) => None,
         })
     {
@@ -642,25 +707,68 @@ fn read(root: &InstallRoot, key: &[u8; 32]) -> Option<Cache> {
         at: (head.tools, head.installed),
         manifest: Some((manifest, len)),
         listed: head.listed,
+        room: head.room,
+        spare: head.spare,
     })
 }
 
+/// Where the next item of one of the manifest's arrays goes, while a
+/// cache's lines are read.
+struct Placing<'r> {
+    next: usize,
+    /// Whether an item came before.
+    any: bool,
+    /// The room in the array not passed yet.
+    room: &'r [(usize, usize)],
+}
+
+impl Placing<'_> {
+    /// Places an item of `len` bytes after the last: its start, its length
+    /// and the room before it. None if room was recorded where no
+    /// separator is.
+    fn place(&mut self, len: usize) -> Option<(usize, usize, usize)> {
+        let extra = match self.room.first() {
+            Some(&(at, extra)) if at == self.next => {
+                self.room = &self.room[1..];
+                extra
+            }
+            Some(&(at, _)) if at < self.next => return None,
+            _ => 0,
+        };
+        let sep = if self.any { BETWEEN } else { FIRST };
+        let start = self.next.checked_add(sep.len())?.checked_add(extra)?;
+        self.next = start.checked_add(len)?;
+        self.any = true;
+        Some((start, len, extra))
+    }
+}
+
 /// The names and packages of the cache's lines, the packages' entries
-/// placed from the arrays' starts `at`; None if any line is not as
-/// [`Lines`] writes it, or the names are not sorted.
-fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remembered>)> {
+/// placed from the arrays' starts `at` with the manifest's `room`; None if
+/// any line is not as [`Lines`] writes it, or the names are not sorted.
+fn from_text(
+    text: &str,
+    at: (usize, usize),
+    room: &[(usize, usize)],
+) -> Option<(Vec<Known>, Vec<Remembered>)> {
     // A line per name and per package: room for them all at once.
     let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     let mut names: Vec<Known> = Vec::with_capacity(lines);
     let mut packages = Vec::with_capacity(lines);
-    // Where the next item of each array starts, and whether one came before.
-    let (mut tools, mut installed) = ((at.0, false), (at.1, false));
-    let place = |(next, any): &mut (usize, bool), len: usize| -> Option<(usize, usize)> {
-        let sep = if *any { BETWEEN } else { FIRST };
-        let start = next.checked_add(sep.len())?;
-        *next = start.checked_add(len)?;
-        *any = true;
-        Some((start, len))
+    if !room.windows(2).all(|w| w[0].0 < w[1].0) {
+        return None;
+    }
+    // The `tools` array ends before `installed` starts.
+    let split = room.partition_point(|&(pos, _)| pos < at.1);
+    let mut tools = Placing {
+        next: at.0,
+        any: false,
+        room: &room[..split],
+    };
+    let mut installed = Placing {
+        next: at.1,
+        any: false,
+        room: &room[split..],
     };
     let mut offset = 0;
     while offset < text.len() {
@@ -704,8 +812,8 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
             let installed_len = int(words.next()?)?;
             let tools = match (words.next()?, words.rest()?) {
                 ("@", len) => {
-                    let (start, len) = place(&mut tools, int(len)?)?;
-                    Tools::At(start, len)
+                    let (start, len, room) = tools.place(int(len)?)?;
+                    Tools::At(start, len, room)
                 }
                 ("=", json) => {
                     let start = offset - 1 - json.len();
@@ -713,12 +821,13 @@ fn from_text(text: &str, at: (usize, usize)) -> Option<(Vec<Known>, Vec<Remember
                 }
                 _ => return None,
             };
-            let (start, len) = place(&mut installed, installed_len)?;
+            let (start, len, room) = installed.place(installed_len)?;
             packages.push(Remembered {
                 version: version_at..version_at + version.len(),
                 active,
                 tools,
                 installed: (start, len),
+                installed_room: room,
             });
             known.packages.end = packages.len();
             known.lines.end = offset;
@@ -903,7 +1012,7 @@ mod tests {
         };
         cache.prepare(Lines::default(), true).unwrap().write(&root);
         let new = fs::read_to_string(&path).unwrap();
-        assert!(new.starts_with("orla manifest cache 5 "), "{new}");
+        assert!(new.starts_with("orla manifest cache 6 "), "{new}");
         assert!(!new.contains("the old cache"), "{new}");
         #[cfg(unix)]
         {
@@ -931,7 +1040,7 @@ mod tests {
         lines.push_name("json-query", None);
         lines.push_package("0.3.0", true, 12, Ok(7));
         let text = lines.text.clone();
-        let (names, packages) = from_text(&text, (100, 500)).unwrap();
+        let (names, packages) = from_text(&text, (100, 500), &[]).unwrap();
         assert_eq!(names.len(), 2);
         assert_eq!(&text[names[0].name.clone()], "fs-read");
         assert_eq!(
@@ -951,8 +1060,8 @@ mod tests {
         // versions' tools items from 100, each after its separator.
         let installed: Vec<_> = packages.iter().map(|p| p.installed).collect();
         assert_eq!(installed, [(505, 20), (531, 9), (546, 12)]);
-        assert_eq!(packages[1].tools, Tools::At(105, 40));
-        assert_eq!(packages[2].tools, Tools::At(151, 7));
+        assert_eq!(packages[1].tools, Tools::At(105, 40, 0));
+        assert_eq!(packages[2].tools, Tools::At(151, 7, 0));
         let Tools::Inline(json) = &packages[0].tools else {
             panic!("{:?}", packages[0].tools)
         };
@@ -962,14 +1071,14 @@ mod tests {
         );
         // A line it does not know, a version before any name, names out of
         // order: no cache.
-        assert_eq!(from_text(&format!("{text}X 1\n"), (0, 0)), None);
-        assert_eq!(from_text("P 1.0.0 1 2 @ 4\n", (0, 0)), None);
-        assert_eq!(from_text("N fs-read\n", (0, 0)), None);
+        assert_eq!(from_text(&format!("{text}X 1\n"), (0, 0), &[]), None);
+        assert_eq!(from_text("P 1.0.0 1 2 @ 4\n", (0, 0), &[]), None);
+        assert_eq!(from_text("N fs-read\n", (0, 0), &[]), None);
         // A stamp is checked when it is parsed (only where it is asked for).
         assert_eq!(parse_stamp("1 2"), None);
         assert_eq!(parse_stamp("1 2 3 4 5 6"), None);
         assert_eq!(parse_stamp("1 2 3 4 x"), None);
-        assert_eq!(from_text("N b -\nN a -\n", (0, 0)), None);
+        assert_eq!(from_text("N b -\nN a -\n", (0, 0), &[]), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::cache::{Cache, Lines, Remembered, Tools, BETWEEN, FIRST};
+use super::cache::{Cache, Lines, Remembered, Room, Tools, BETWEEN, FIRST};
 use super::scan::{Package, Scan, Scanned};
 use super::text::Text;
 use super::{
@@ -105,38 +105,150 @@ struct Head<'a> {
     settings: &'a Settings,
 }
 
+/// How a manifest's entries are placed (docs/manifest.md, "Room").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// Each entry copied from the last manifest where it was there, when
+    /// the room before it allows: an install into a large manifest changes
+    /// a few of its pages, which is all the spare is written and flushed
+    /// at (see `text`).
+    Kept,
+    /// One after another, room left every [`ROOM_EVERY`] bytes.
+    Fresh,
+}
+
+/// A fresh layout leaves room every this many bytes (a manifest shorter
+/// than this has none), and a manifest at least this long is laid out as
+/// the last one was ([`Fit::Kept`]).
+pub const ROOM_EVERY: usize = 32 * 1024;
+/// How much room a fresh layout leaves: a few entries' worth.
+pub const ROOM: usize = 4 * 1024;
+
+/// A manifest being laid out.
+#[derive(Debug)]
+struct Lay {
+    fit: Fit,
+    /// From where a fresh layout leaves room next.
+    next_room: usize,
+    room: Room,
+    /// Bytes of entries copied from the last manifest to another place.
+    shifted: usize,
+}
+
+impl Lay {
+    fn new(fit: Fit) -> Lay {
+        Lay {
+            fit,
+            next_room: ROOM_EVERY,
+            room: Room::new(),
+            shifted: 0,
+        }
+    }
+
+    /// The room a fresh layout leaves in a separator that starts `at`.
+    fn fresh(&mut self, at: usize) -> usize {
+        if self.fit != Fit::Fresh || at < self.next_room {
+            return 0;
+        }
+        self.next_room = at + ROOM + ROOM_EVERY;
+        ROOM
+    }
+
+    /// Whether a layout kept from the last manifest has come to move too
+    /// much of it (its room used up where tools are installed), or to be
+    /// too much room (where they were removed), for a manifest of `len`.
+    fn crowded(&self, len: usize) -> bool {
+        let room: usize = self.room.iter().map(|&(_, n)| n).sum();
+        self.fit == Fit::Kept && (self.shifted * 8 > len || room * 4 > len)
+    }
+}
+
+/// The separator before an item (`any`: one came before it in its array)
+/// with `room` bytes more: a line of spaces, which JSON reads as the
+/// whitespace it is.
+fn separator(any: bool, room: usize) -> std::borrow::Cow<'static, str> {
+    let sep = if any { BETWEEN } else { FIRST };
+    if room == 0 {
+        return sep.into();
+    }
+    let (end, indent) = sep.split_at(sep.len() - "    ".len());
+    let mut text = String::with_capacity(sep.len() + room);
+    text.push_str(end);
+    text.extend(std::iter::repeat_n(' ', room - 1));
+    text.push('\n');
+    text.push_str(indent);
+    text.into()
+}
+
 /// Appends the items of one of the manifest's arrays, each on a line of its
 /// own (see `layout`), recording where each starts.
 struct Items<'a> {
     out: &'a mut Text,
+    lay: &'a mut Lay,
     any: bool,
 }
 
 impl Items<'_> {
+    /// The separator's length before the next item, with no room.
+    fn shortest(&self) -> usize {
+        if self.any {
+            BETWEEN.len()
+        } else {
+            FIRST.len()
+        }
+    }
+
+    /// Appends a separator with `room` more bytes, starting `at`.
+    fn push_separator(&mut self, at: usize, room: usize) {
+        self.out.push_str(&separator(self.any, room));
+        if room > 0 {
+            self.lay.room.push((at, room));
+        }
+        self.any = true;
+    }
+
     /// Appends one item; returns its range in the output.
     fn push_text(&mut self, text: &str) -> (usize, usize) {
-        self.out.push_str(if self.any { BETWEEN } else { FIRST });
-        self.any = true;
+        let at = self.out.len();
+        let room = self.lay.fresh(at);
+        self.push_separator(at, room);
         let start = self.out.len();
         self.out.push_str(text);
         (start, text.len())
     }
 
-    /// Appends the item at `[start, len]` of the last manifest; returns its
-    /// range in the output. Two items that were next to each other in the
-    /// same array of the last manifest are copied as one run, with the
-    /// separator between them.
-    fn push_old(&mut self, (start, len): (usize, usize)) -> (usize, usize) {
-        let joined = self.any && self.out.old_end().map(|end| end + BETWEEN.len()) == Some(start);
+    /// Appends the item at `[start, len]` of the last manifest, which had
+    /// `room` before it; returns its range in the output. Kept, it goes
+    /// where it was when the items before it leave it room to. Two items
+    /// next to each other in the same array of the last manifest, with the
+    /// same separator between them, are copied as one run.
+    fn push_old(&mut self, (start, len): (usize, usize), room: usize) -> (usize, usize) {
+        let at = self.out.len();
+        let shortest = self.shortest();
+        let extra = match self.lay.fit {
+            Fit::Kept => start.saturating_sub(at + shortest),
+            Fit::Fresh => self.lay.fresh(at),
+        };
+        let was = BETWEEN.len() + room;
+        let joined = self.any
+            && shortest + extra == was
+            && start.checked_sub(was).is_some()
+            && self.out.old_end() == Some(start - was);
         if joined {
-            self.out
-                .push_old(start - BETWEEN.len(), BETWEEN.len() + len);
+            self.out.push_old(start - was, was + len);
+            if extra > 0 {
+                self.lay.room.push((at, extra));
+            }
         } else {
-            self.out.push_str(if self.any { BETWEEN } else { FIRST });
+            self.push_separator(at, extra);
             self.out.push_old(start, len);
         }
         self.any = true;
-        (self.out.len() - len, len)
+        let placed = self.out.len() - len;
+        if placed != start {
+            self.lay.shifted += len;
+        }
+        (placed, len)
     }
 
     fn push<T: Serialize>(&mut self, value: &T) -> (usize, usize) {
@@ -263,6 +375,30 @@ impl Rendered {
         inputs: &Inputs,
         reporter: &dyn Reporter,
     ) -> std::io::Result<Rendered> {
+        let kept = cache
+            .manifest()
+            .is_some_and(|(_, len)| len >= ROOM_EVERY as u64);
+        let fit = if kept { Fit::Kept } else { Fit::Fresh };
+        let (rendered, crowded) =
+            Rendered::laid(root, &scan, cache, leaving, inputs, reporter, fit)?;
+        if !crowded {
+            return Ok(rendered);
+        }
+        // Laid out afresh, room and all (what it says was reported).
+        let silent = crate::progress::Silent;
+        Ok(Rendered::laid(root, &scan, cache, leaving, inputs, &silent, Fit::Fresh)?.0)
+    }
+
+    fn laid(
+        root: &InstallRoot,
+        scan: &Scan,
+        cache: &Cache,
+        leaving: &[(String, semver::Version)],
+        inputs: &Inputs,
+        reporter: &dyn Reporter,
+        fit: Fit,
+    ) -> std::io::Result<(Rendered, bool)> {
+        let mut lay = Lay::new(fit);
         let kind: RootKindName = root.kind.into();
         let groups: Vec<Group> = scan
             .names
@@ -304,6 +440,7 @@ impl Rendered {
         {
             let mut items = Items {
                 out: &mut out,
+                lay: &mut lay,
                 any: false,
             };
             for group in &groups {
@@ -313,7 +450,7 @@ impl Rendered {
                         (Pkg::New(p), true) => Ok(items.push(&p.entry).1),
                         (Pkg::New(p), false) => Err(layout::item(&p.entry)),
                         (Pkg::Old(found), true) => Ok(match &found.tools {
-                            Tools::At(start, len) => items.push_old((*start, *len)).1,
+                            Tools::At(start, len, room) => items.push_old((*start, *len), *room).1,
                             Tools::Inline(_) => items.push_text(&cache.tools_text(found)?).1,
                         }),
                         // Its text is needed only for cache lines made anew.
@@ -359,6 +496,7 @@ impl Rendered {
         {
             let mut items = Items {
                 out: &mut out,
+                lay: &mut lay,
                 any: false,
             };
             let mut tools = tools.into_iter();
@@ -367,7 +505,7 @@ impl Rendered {
                 if group.carried {
                     for (pkg, _) in group.pkgs.iter().zip(tools.by_ref()) {
                         if let Pkg::Old(found) = pkg {
-                            items.push_old(found.installed);
+                            items.push_old(found.installed, found.installed_room);
                         }
                     }
                     let kept = group.scanned.kept.expect("a carried name is remembered");
@@ -386,7 +524,7 @@ impl Rendered {
                     let (_, installed) = match pkg {
                         Pkg::New(p) => items.push(&installed_entry(&p.entry, kind, active)),
                         Pkg::Old(found) if found.active == active => {
-                            items.push_old(found.installed)
+                            items.push_old(found.installed, found.installed_room)
                         }
                         Pkg::Old(found) => {
                             items.push_text(&with_active(&cache.installed_text(found)?, active))
@@ -413,11 +551,16 @@ impl Rendered {
             items.end();
         }
         out.push_str("\n}\n");
-        Ok(Rendered {
-            text: out,
-            lines,
-            written,
-        })
+        let crowded = lay.crowded(out.len());
+        lines.room(lay.room);
+        Ok((
+            Rendered {
+                text: out,
+                lines,
+                written,
+            },
+            crowded,
+        ))
     }
 }
 
@@ -425,23 +568,136 @@ impl Rendered {
 mod tests {
     use super::*;
 
+    fn items<'a>(out: &'a mut Text, lay: &'a mut Lay) -> Items<'a> {
+        Items {
+            out,
+            lay,
+            any: false,
+        }
+    }
+
     #[test]
     fn neighbours_in_the_last_manifest_are_copied_as_one_run() {
         let mut out = Text::default();
-        let mut items = Items {
-            out: &mut out,
-            any: false,
-        };
+        let mut lay = Lay::new(Fit::Fresh);
+        let mut items = items(&mut out, &mut lay);
         // Where each lands in the new text: after "\n    ", and after
         // the separator it is copied with.
-        assert_eq!(items.push_old((100, 10)), (5, 10));
-        assert_eq!(items.push_old((116, 4)), (21, 4));
+        assert_eq!(items.push_old((100, 10), 0), (5, 10));
+        assert_eq!(items.push_old((116, 4), 0), (21, 4));
         // Not next to the last one there: a separator of its own.
-        assert_eq!(items.push_old((200, 3)), (31, 3));
+        assert_eq!(items.push_old((200, 3), 0), (31, 3));
         items.push_text("{}");
-        assert_eq!(items.push_old((203 + BETWEEN.len(), 3)), (48, 3));
+        assert_eq!(items.push_old((203 + BETWEEN.len(), 3), 0), (48, 3));
+        // Next to it, but with room between them there: laid out afresh,
+        // a separator of its own, without the room.
+        assert_eq!(
+            items.push_old((209 + 3 + BETWEEN.len() + 50, 3), 50),
+            (57, 3)
+        );
         items.end();
-        assert_eq!(out.copied(), [(100, 20), (200, 3), (209, 3)]);
-        assert_eq!(out.len(), 51 + "\n  ]".len());
+        assert_eq!(out.copied(), [(100, 20), (200, 3), (209, 3), (268, 3)]);
+        assert_eq!(out.len(), 60 + "\n  ]".len());
+        assert!(lay.room.is_empty());
+    }
+
+    /// Kept, each entry goes back where it was when the room before it
+    /// allows: after one removed, and after one inserted where the last
+    /// manifest left room.
+    #[test]
+    fn kept_entries_stay_where_they_were_when_there_is_room() {
+        let mut out = Text::default();
+        out.push_str(&"h".repeat(10));
+        let mut lay = Lay::new(Fit::Kept);
+        let mut items = items(&mut out, &mut lay);
+        // The last manifest: A at 15 (after "\n    "), B at 27, C at 39
+        // after 100 bytes of room, D at 151.
+        assert_eq!(items.push_old((15, 6), 0), (15, 6));
+        // B is gone: C goes where it was, the room grown by B's line.
+        assert_eq!(items.push_old((139, 6), 100), (139, 6));
+        // Something new 40 bytes long, where D was.
+        assert_eq!(items.push_text(&"n".repeat(40)), (151, 40));
+        // D moved by it; E after it had 30 bytes of room, not enough.
+        assert_eq!(items.push_old((151, 6), 0), (197, 6));
+        assert_eq!(items.push_old((163 + 30, 6), 30), (209, 6));
+        // F had 100: taken up, F is back where it was.
+        assert_eq!(items.push_old((205 + 100, 6), 100), (305, 6));
+        // G right after F there: copied with it.
+        assert_eq!(items.push_old((317, 6), 0), (317, 6));
+        items.end();
+        assert_eq!(
+            out.copied(),
+            [(15, 6), (139, 6), (151, 6), (193, 6), (305, 18)]
+        );
+        assert_eq!(lay.room, [(21, 112), (215, 84)]);
+        assert_eq!(lay.shifted, 12);
+        // What changed: the head, the separators with room, the new entry,
+        // and the two moved; not A, C, F, G.
+        assert_eq!(out.changed(), [(0, 15), (21, 118), (145, 160), (323, 4)]);
+    }
+
+    #[test]
+    fn a_fresh_layout_leaves_room_every_so_often() {
+        let mut out = Text::default();
+        let mut lay = Lay::new(Fit::Fresh);
+        let mut items = items(&mut out, &mut lay);
+        let entry = "e".repeat(1000);
+        let mut starts = Vec::new();
+        for _ in 0..100 {
+            starts.push(items.push_text(&entry).0);
+        }
+        items.end();
+        // After the first ROOM_EVERY bytes, then every ROOM_EVERY more.
+        let room: Vec<usize> = lay.room.iter().map(|&(at, _)| at).collect();
+        assert!(room.len() >= 2, "{room:?}");
+        assert!(room[0] >= ROOM_EVERY && room[0] < ROOM_EVERY + 1006);
+        for pair in room.windows(2) {
+            assert!(pair[1] - pair[0] >= ROOM_EVERY + ROOM);
+            assert!(pair[1] - pair[0] < ROOM_EVERY + ROOM + 1006);
+        }
+        assert!(lay.room.iter().all(|&(_, n)| n == ROOM));
+        // Still JSON, with the entries where they were said to be.
+        let text = format!(
+            "[{}\n]",
+            &out.contents(&Cache::default()).unwrap()[..out.len() - 4]
+        );
+        let parsed: Vec<String> = serde_json::from_str(&text.replace(&entry, "\"e\"")).unwrap();
+        assert_eq!(parsed.len(), 100);
+        assert!(starts.iter().all(|&s| text[s + 1..s + 1 + 1000] == entry));
+        // Too much room, or too much moved, for a kept layout.
+        let mut kept = Lay::new(Fit::Kept);
+        kept.room.push((0, 300));
+        assert!(!kept.crowded(1200));
+        assert!(kept.crowded(1199));
+        kept.room.clear();
+        kept.shifted = 100;
+        assert!(!kept.crowded(800));
+        assert!(kept.crowded(799));
+        assert!(!Lay {
+            shifted: 100,
+            ..Lay::new(Fit::Fresh)
+        }
+        .crowded(1));
+    }
+
+    #[test]
+    fn room_is_a_line_of_spaces_json_reads_as_whitespace() {
+        for any in [false, true] {
+            for room in [0, 1, 2, 7] {
+                let sep = separator(any, room);
+                let shortest = if any { BETWEEN } else { FIRST };
+                assert_eq!(sep.len(), shortest.len() + room);
+                assert!(sep.ends_with("\n    "));
+                let text = if any {
+                    format!("[1{sep}2]")
+                } else {
+                    format!("[{sep}2]")
+                };
+                let parsed: Vec<u32> = serde_json::from_str(&text).unwrap();
+                assert_eq!(parsed.last(), Some(&2), "{text:?}");
+            }
+        }
+        assert_eq!(separator(true, 3), ",\n  \n    ");
+        assert_eq!(separator(false, 1), "\n\n    ");
     }
 }

@@ -315,6 +315,12 @@ impl ManifestText {
             if !more {
                 return None;
             }
+            // A line of spaces: room a large manifest leaves between its
+            // entries (see `manifest::render`), not a row.
+            if row.iter().all(|&b| b == b' ') {
+                line = next + 1;
+                continue;
+            }
             let body = row.strip_prefix(b"    ")?;
             let object = body.strip_suffix(b",");
             more = object.is_some();

@@ -804,23 +804,32 @@ impl<'a> Store<'a> {
             // changed nothing the runtime sees).
             let rewrite = !rendered.text.is_on_disk(&cache);
             let (text, lines, written) = (rendered.text, rendered.lines, rendered.written);
+            // What the spare holds is believed only under a journal on
+            // disk, which has a command that stops while the spare is half
+            // written recovered (`Text::write`), and not while recovering.
+            let spare = (self.at_start.is_some() && self.journal_path().exists())
+                .then(|| cache.spare())
+                .flatten();
             // The manifest is written and flushed on another thread while
             // what it dropped is reported and the cache that goes with it
             // is made.
             let (result, pending) = std::thread::scope(|w| {
                 let write = match rewrite {
-                    true => Ok(w.spawn(|| text.write(&path, &cache, flushed))),
+                    true => Ok(w.spawn(|| text.write(&path, &cache, spare, flushed))),
                     false => Err(flushed),
                 };
                 self.report_vanished(&written, &cache, reporter);
-                let pending = cache.prepare(lines, rewrite);
+                let mut pending = cache.prepare(lines, rewrite);
                 let result = match write {
                     Ok(write) => write
                         .join()
                         .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    Err(flushed) => flushed(),
+                    Err(flushed) => flushed().map(|()| false),
                 };
-                (result, pending)
+                if let (Ok(true), Some(pending)) = (&result, pending.as_mut()) {
+                    pending.spare_replaced(text.changed());
+                }
+                (result.map(drop), pending)
             });
             Ok::<_, StoreError>((result, pending, written, cache))
         });
