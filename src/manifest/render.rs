@@ -155,11 +155,13 @@ impl Lay {
     }
 
     /// Whether a layout kept from the last manifest has come to move too
-    /// much of it (its room used up where tools are installed), or to be
-    /// too much room (where they were removed), for a manifest of `len`.
+    /// much of it (its room used up where tools are installed: more than
+    /// the entries up to the next room in each array, and an eighth of the
+    /// manifest), or to be too much room (a quarter of it, where tools were
+    /// removed), for a manifest of `len` bytes.
     fn crowded(&self, len: usize) -> bool {
         let room: usize = self.room.iter().map(|&(_, n)| n).sum();
-        self.fit == Fit::Kept && (self.shifted * 8 > len || room * 4 > len)
+        self.fit == Fit::Kept && (self.shifted > 2 * ROOM_EVERY + len / 8 || room * 4 > len)
     }
 }
 
@@ -207,10 +209,16 @@ impl Items<'_> {
         self.any = true;
     }
 
-    /// Appends one item; returns its range in the output.
-    fn push_text(&mut self, text: &str) -> (usize, usize) {
+    /// Appends one item, read or serialised anew, which started at `was`
+    /// in the last manifest (the same package's entry, read again): kept,
+    /// it goes there again when the items before it leave it room to.
+    /// Returns its range in the output.
+    fn push_text(&mut self, text: &str, was: Option<usize>) -> (usize, usize) {
         let at = self.out.len();
-        let room = self.lay.fresh(at);
+        let room = match (self.lay.fit, was) {
+            (Fit::Kept, Some(start)) => start.saturating_sub(at + self.shortest()),
+            _ => self.lay.fresh(at),
+        };
         self.push_separator(at, room);
         let start = self.out.len();
         self.out.push_str(text);
@@ -251,8 +259,8 @@ impl Items<'_> {
         (placed, len)
     }
 
-    fn push<T: Serialize>(&mut self, value: &T) -> (usize, usize) {
-        self.push_text(&layout::item(value))
+    fn push<T: Serialize>(&mut self, value: &T, was: Option<usize>) -> (usize, usize) {
+        self.push_text(&layout::item(value), was)
     }
 
     fn end(self) {
@@ -343,6 +351,17 @@ impl<'a> Group<'a> {
             carried,
         }
     }
+}
+
+/// How the last manifest had the package `p`, read again, of `group`.
+fn remembered<'a>(cache: &'a Cache, group: &Group<'_>, p: &Package) -> Option<&'a Remembered> {
+    if !cache.describes_manifest() {
+        return None;
+    }
+    let name = group.scanned.name(cache);
+    let version = p.version.to_string();
+    let packages = cache.packages(cache.find(name)?);
+    packages.iter().find(|r| cache.version(r) == version)
 }
 
 fn version_text<'a>(pkg: Pkg<'a>, cache: &'a Cache) -> std::borrow::Cow<'a, str> {
@@ -447,11 +466,17 @@ impl Rendered {
                 for (i, pkg) in group.pkgs.iter().enumerate() {
                     let active = group.active == Some(i);
                     let entry = match (*pkg, active) {
-                        (Pkg::New(p), true) => Ok(items.push(&p.entry).1),
+                        (Pkg::New(p), true) => {
+                            let was = remembered(cache, group, p).and_then(|r| match r.tools {
+                                Tools::At(start, ..) => Some(start),
+                                Tools::Inline(_) => None,
+                            });
+                            Ok(items.push(&p.entry, was).1)
+                        }
                         (Pkg::New(p), false) => Err(layout::item(&p.entry)),
                         (Pkg::Old(found), true) => Ok(match &found.tools {
                             Tools::At(start, len, room) => items.push_old((*start, *len), *room).1,
-                            Tools::Inline(_) => items.push_text(&cache.tools_text(found)?).1,
+                            Tools::Inline(_) => items.push_text(&cache.tools_text(found)?, None).1,
                         }),
                         // Its text is needed only for cache lines made anew.
                         (Pkg::Old(_), false) if group.carried => Ok(0),
@@ -470,7 +495,7 @@ impl Rendered {
                 }
                 let entry = discovered_entry(found, kind, root.project_dir.as_deref());
                 if !clash {
-                    items.push(&entry);
+                    items.push(&entry, None);
                 }
                 served.push(entry);
             }
@@ -480,7 +505,7 @@ impl Rendered {
                 if !own(&global.name) {
                     let mut entry = global.clone();
                     entry.root = RootKindName::Global;
-                    items.push(&entry);
+                    items.push(&entry, None);
                 }
             }
             items.end();
@@ -522,13 +547,17 @@ impl Rendered {
                 for (i, (pkg, tools)) in group.pkgs.iter().zip(tools.by_ref()).enumerate() {
                     let active = group.active == Some(i);
                     let (_, installed) = match pkg {
-                        Pkg::New(p) => items.push(&installed_entry(&p.entry, kind, active)),
+                        Pkg::New(p) => items.push(
+                            &installed_entry(&p.entry, kind, active),
+                            remembered(cache, group, p).map(|r| r.installed.0),
+                        ),
                         Pkg::Old(found) if found.active == active => {
                             items.push_old(found.installed, found.installed_room)
                         }
-                        Pkg::Old(found) => {
-                            items.push_text(&with_active(&cache.installed_text(found)?, active))
-                        }
+                        Pkg::Old(found) => items.push_text(
+                            &with_active(&cache.installed_text(found)?, active),
+                            Some(found.installed.0),
+                        ),
                     };
                     let version = version_text(*pkg, cache);
                     let tools = tools.as_ref().map(|len| *len).map_err(String::as_str);
@@ -540,13 +569,13 @@ impl Rendered {
             }
             for (found, entry) in inputs.discovered.iter().zip(&served) {
                 let clash = serves(&found.name);
-                items.push(&discovered_listing(entry, kind, !clash));
+                items.push(&discovered_listing(entry, kind, !clash), None);
             }
             for global in &inputs.global_installed {
                 let mut entry = global.clone();
                 entry.root = RootKindName::Global;
                 entry.active = entry.active && !own(&entry.name);
-                items.push(&entry);
+                items.push(&entry, None);
             }
             items.end();
         }
@@ -587,7 +616,7 @@ mod tests {
         assert_eq!(items.push_old((116, 4), 0), (21, 4));
         // Not next to the last one there: a separator of its own.
         assert_eq!(items.push_old((200, 3), 0), (31, 3));
-        items.push_text("{}");
+        items.push_text("{}", None);
         assert_eq!(items.push_old((203 + BETWEEN.len(), 3), 0), (48, 3));
         // Next to it, but with room between them there: laid out afresh,
         // a separator of its own, without the room.
@@ -616,7 +645,7 @@ mod tests {
         // B is gone: C goes where it was, the room grown by B's line.
         assert_eq!(items.push_old((139, 6), 100), (139, 6));
         // Something new 40 bytes long, where D was.
-        assert_eq!(items.push_text(&"n".repeat(40)), (151, 40));
+        assert_eq!(items.push_text(&"n".repeat(40), None), (151, 40));
         // D moved by it; E after it had 30 bytes of room, not enough.
         assert_eq!(items.push_old((151, 6), 0), (197, 6));
         assert_eq!(items.push_old((163 + 30, 6), 30), (209, 6));
@@ -644,7 +673,7 @@ mod tests {
         let entry = "e".repeat(1000);
         let mut starts = Vec::new();
         for _ in 0..100 {
-            starts.push(items.push_text(&entry).0);
+            starts.push(items.push_text(&entry, None).0);
         }
         items.end();
         // After the first ROOM_EVERY bytes, then every ROOM_EVERY more.
@@ -670,7 +699,7 @@ mod tests {
         assert!(!kept.crowded(1200));
         assert!(kept.crowded(1199));
         kept.room.clear();
-        kept.shifted = 100;
+        kept.shifted = 2 * ROOM_EVERY + 100;
         assert!(!kept.crowded(800));
         assert!(kept.crowded(799));
         assert!(!Lay {

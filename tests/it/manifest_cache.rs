@@ -10,7 +10,7 @@ use crate::common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::TestContext;
+use common::{IndexBuilder, PackageBuilder, TestContext};
 
 /// Name directories changed less than two seconds ago are read again by
 /// the next command; waiting this long lets the next one trust them.
@@ -312,4 +312,145 @@ fn an_install_into_a_remembered_name_directory_is_served() {
     assert_eq!(served(&t, "fs-read").as_deref(), Some("1.2.1"));
     let incremental = read(&t.home.join("manifest.json"));
     assert_eq!(incremental, regenerated(&t));
+}
+
+/// The lines of a manifest that are room left between its entries (a
+/// line of spaces, docs/manifest.md "Layout"), and where each line of the
+/// `tools` and `installed` entries of `name` starts.
+fn layout_of(text: &str, name: &str) -> (usize, Vec<usize>) {
+    let mut room = 0;
+    let mut entries = Vec::new();
+    let mut at = 0;
+    let prefix = format!("    {{\"name\":\"{name}\",");
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        if body.bytes().all(|b| b == b' ') {
+            room += 1;
+        } else if body.starts_with(&prefix) {
+            entries.push(at);
+        }
+        at += line.len();
+    }
+    (room, entries)
+}
+
+/// In a large root an install writes a few pages of the manifest, not all
+/// of it: the entries it copies stay where they were, the room between
+/// them taking up what moved, and only what the spare lacks is written.
+/// What it says is what a full regeneration says, and `list --json` reads
+/// the same rows past the room.
+#[test]
+fn a_large_manifest_keeps_its_entries_in_place_and_says_what_a_regeneration_says() {
+    let t = TestContext::new();
+    let mut index = IndexBuilder::new(&t.dir.path().join("index"));
+    let mut names = Vec::new();
+    for i in 0..60 {
+        let name = format!("tool-{i:02}");
+        index.publish(
+            &PackageBuilder::new(&name, "1.0.0")
+                .yaml(&format!("keywords: [{}]\n", "padding ".repeat(20).trim())),
+        );
+        names.push(format!("{name}@1.0.0"));
+    }
+    for name in ["aaa-first", "tool-20a", "zzz-last"] {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    index.publish(&PackageBuilder::new("tool-05", "2.0.0"));
+    let registry = index.location();
+    let manifest = t.home.join("manifest.json");
+    let mut args = vec!["install"];
+    args.extend(names.iter().map(String::as_str));
+    args.extend(["--registry", &registry]);
+    t.run(&args).success();
+    let first = read(&manifest);
+    assert!(first.len() >= 32 * 1024, "{}", first.len());
+    let (room, tool_59) = layout_of(&first, "tool-59");
+    assert!(
+        room >= 1,
+        "a fresh layout of {} bytes leaves room",
+        first.len()
+    );
+    assert_eq!(tool_59.len(), 2);
+    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+    let entries =
+        |text: &str, list: &str| -> std::collections::BTreeMap<String, serde_json::Value> {
+            json(text)[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| (format!("{}@{}", e["name"], e["version"]), e.clone()))
+                .collect()
+        };
+    let mut installed: std::collections::BTreeSet<String> =
+        entries(&first, "installed").into_keys().collect();
+    // The entries of the name directories no step changes are then copied
+    // from the last manifest.
+    settle();
+    for (step, args) in [
+        vec!["install", "aaa-first"],
+        vec!["install", "tool-20a"],
+        vec!["uninstall", "tool-10"],
+        vec!["install", "tool-05@2.0.0"],
+        vec!["uninstall", "tool-05@1.0.0", "tool-30"],
+        vec!["install", "zzz-last"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut args = args.clone();
+        if args[0] == "install" {
+            args.extend(["--registry", &registry]);
+        }
+        t.run(&args).success();
+        let after = read(&manifest);
+        // tool-59's entries come after every change but the last: they
+        // stay where they were, the room before them taking the change.
+        if step < 5 {
+            assert_eq!(
+                layout_of(&after, "tool-59").1,
+                tool_59,
+                "step {step} ({args:?})"
+            );
+        }
+        // What it says: every entry it had, the changes, nothing else.
+        for arg in &args[1..] {
+            let (name, version) = arg.split_once('@').unwrap_or((arg, "1.0.0"));
+            let key = format!("\"{name}\"@\"{version}\"");
+            match args[0] {
+                "install" if !arg.starts_with("--") && !arg.starts_with('/') => {
+                    installed.insert(key)
+                }
+                "uninstall" => installed.remove(&key),
+                _ => false,
+            };
+        }
+        let now = entries(&after, "installed");
+        assert_eq!(
+            now.keys()
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>(),
+            installed
+        );
+        let was = entries(&first, "installed");
+        for (key, entry) in &now {
+            if let Some(old) = was.get(key).filter(|_| !key.starts_with("\"tool-05\"")) {
+                assert_eq!(entry, old, "step {step}: {key}");
+            }
+        }
+        let listed = t.run(&["list", "--json"]).success().stdout.clone();
+        let rows: Vec<serde_json::Value> = serde_json::from_str(&listed).unwrap();
+        assert_eq!(rows.len(), installed.len(), "step {step}");
+    }
+    // `list --json` reads the same rows from the file, past its room, as
+    // through a parse of it (once the file is not as orla lays it out).
+    let listed = t.run(&["list", "--json"]).success().stdout.clone();
+    assert!(layout_of(&read(&manifest), "-").0 > 0);
+    std::fs::remove_file(t.home.join(".manifest-cache")).unwrap();
+    assert_eq!(t.run(&["list", "--json"]).success().stdout, listed);
+    let written = read(&manifest);
+    let value = json(&written);
+    std::fs::write(&manifest, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    assert_eq!(t.run(&["list", "--json"]).success().stdout, listed);
+    std::fs::write(&manifest, &written).unwrap();
+    assert_eq!(value, json(&regenerated(&t)));
 }
