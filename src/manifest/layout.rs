@@ -45,6 +45,20 @@ pub fn item<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).expect("JSON serialises")
 }
 
+/// `text` without the lines of spaces a large manifest leaves as room
+/// between its entries (see `render`): two manifests that say the same,
+/// laid out with room in different places, are the same without it.
+pub fn without_room(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        if !line.ends_with(b"\n") || body.iter().any(|&b| b != b' ') {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
 /// Indents as [`PrettyFormatter`] above `flat_from`, writes as
 /// [`CompactFormatter`] from there.
 struct Layout {
@@ -141,6 +155,14 @@ impl Formatter for Layout {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn room_is_left_out_and_nothing_else() {
+        let with = b"[\n    1,\n      \n    2,\n\n    3\n  ]\n";
+        assert_eq!(without_room(with), b"[\n    1,\n    2,\n    3\n  ]\n");
+        assert_eq!(without_room(b"  x\n  "), b"  x\n  ");
+        assert_eq!(without_room(b""), b"");
+    }
+
     use super::*;
     use serde_json::json;
 

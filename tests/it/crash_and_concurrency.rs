@@ -259,7 +259,28 @@ fn sigkill_at_random_points_leaves_before_or_after() {
     ] {
         index.publish(&bulky(name, version));
     }
+    // Tools that stay: a manifest of more than 32 KiB, whose entries are
+    // kept in place and which is written in part (docs/manifest.md,
+    // "Layout"), here while commands are killed.
+    let mut fillers = vec!["install".to_string()];
+    for i in 0..40 {
+        let name = format!("filler-{i:02}");
+        index.publish(
+            &PackageBuilder::new(&name, "1.0.0")
+                .yaml(&format!("keywords: [{}]\n", "padding ".repeat(20).trim())),
+        );
+        fillers.push(name);
+    }
     let registry = index.location();
+    fillers.extend(["--registry".to_string(), registry.clone()]);
+    t.run(&fillers.iter().map(String::as_str).collect::<Vec<_>>())
+        .success();
+    assert!(
+        std::fs::metadata(t.home.join("manifest.json"))
+            .unwrap()
+            .len()
+            > 32 * 1024
+    );
     t.run(&["install", "alpha@1.0.0", "--registry", &registry])
         .success();
 
@@ -348,7 +369,11 @@ fn sigkill_at_random_points_leaves_before_or_after() {
                 )
             }
             _ => {
-                let names: Vec<String> = before.iter().map(|(n, _)| n.clone()).collect();
+                let names: Vec<String> = before
+                    .iter()
+                    .map(|(n, _)| n.clone())
+                    .filter(|n| !n.starts_with("filler-"))
+                    .collect();
                 if names.is_empty() {
                     let mut after = before.clone();
                     after.insert(("gamma".into(), "1.0.0".into()));

@@ -334,14 +334,10 @@ fn layout_of(text: &str, name: &str) -> (usize, Vec<usize>) {
     (room, entries)
 }
 
-/// In a large root an install writes a few pages of the manifest, not all
-/// of it: the entries it copies stay where they were, the room between
-/// them taking up what moved, and only what the spare lacks is written.
-/// What it says is what a full regeneration says, and `list --json` reads
-/// the same rows past the room.
-#[test]
-fn a_large_manifest_keeps_its_entries_in_place_and_says_what_a_regeneration_says() {
-    let t = TestContext::new();
+/// A root of 60 tools `tool-00`..`tool-59` at 1.0.0 (a manifest of about
+/// 90 KB), from a registry (returned) that also has `aaa-first`,
+/// `tool-20a`, `zzz-last` and `tool-05@2.0.0`.
+fn large_root(t: &TestContext) -> String {
     let mut index = IndexBuilder::new(&t.dir.path().join("index"));
     let mut names = Vec::new();
     for i in 0..60 {
@@ -357,11 +353,23 @@ fn a_large_manifest_keeps_its_entries_in_place_and_says_what_a_regeneration_says
     }
     index.publish(&PackageBuilder::new("tool-05", "2.0.0"));
     let registry = index.location();
-    let manifest = t.home.join("manifest.json");
     let mut args = vec!["install"];
     args.extend(names.iter().map(String::as_str));
     args.extend(["--registry", &registry]);
     t.run(&args).success();
+    registry
+}
+
+/// In a large root an install writes a few pages of the manifest, not all
+/// of it: the entries it copies stay where they were, the room between
+/// them taking up what moved, and only what the spare lacks is written.
+/// What it says is what a full regeneration says, and `list --json` reads
+/// the same rows past the room.
+#[test]
+fn a_large_manifest_keeps_its_entries_in_place_and_says_what_a_regeneration_says() {
+    let t = TestContext::new();
+    let registry = large_root(&t);
+    let manifest = t.home.join("manifest.json");
     let first = read(&manifest);
     assert!(first.len() >= 32 * 1024, "{}", first.len());
     let (room, tool_59) = layout_of(&first, "tool-59");
@@ -453,4 +461,43 @@ fn a_large_manifest_keeps_its_entries_in_place_and_says_what_a_regeneration_says
     assert_eq!(t.run(&["list", "--json"]).success().stdout, listed);
     std::fs::write(&manifest, &written).unwrap();
     assert_eq!(value, json(&regenerated(&t)));
+}
+
+/// An uninstall killed once its manifest took effect (swapped in), before
+/// its journal went and its cache was written: the next command finishes
+/// it forward, though rendered without that cache the same entries are
+/// laid out with room in other places than in the manifest on disk.
+#[test]
+fn a_large_root_killed_once_its_manifest_took_effect_is_finished_forward() {
+    let t = TestContext::new();
+    large_root(&t);
+    settle();
+    t.run(&["uninstall", "tool-03"]).success();
+    let cache = t.home.join(".manifest-cache");
+    let cache_before = std::fs::read(&cache).unwrap();
+    let tool_30 = t.tools_dir().join("tool-30/1.0.0");
+    let kept = t.dir.path().join("tool-30");
+    common::copy_dir(&tool_30, &kept);
+    t.run(&["uninstall", "tool-30"]).success();
+    let manifest = read(&t.home.join("manifest.json"));
+    assert!(!manifest.contains("\"name\":\"tool-30\""));
+    assert!(layout_of(&manifest, "-").0 > 0, "with room");
+    // The state a kill there leaves: the package still in place, the
+    // journal naming its removal, the pending marker, the last cache.
+    std::fs::create_dir_all(tool_30.parent().unwrap()).unwrap();
+    std::fs::rename(&kept, &tool_30).unwrap();
+    let staging = t.tools_dir().join(".orla-staging");
+    std::fs::create_dir_all(staging.join("stage-killed")).unwrap();
+    std::fs::write(
+        staging.join("journal"),
+        "remove tool-30/1.0.0 stage-killed\n",
+    )
+    .unwrap();
+    std::fs::write(t.home.join(".manifest-pending"), "").unwrap();
+    std::fs::write(&cache, cache_before).unwrap();
+    let listed = t.list();
+    assert!(!listed.iter().any(|(n, _)| n == "tool-30"), "{listed:?}");
+    assert!(!t.tools_dir().join("tool-30").exists(), "finished forward");
+    assert!(!staging.exists());
+    assert!(!read(&t.home.join("manifest.json")).contains("\"name\":\"tool-30\""));
 }
