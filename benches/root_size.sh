@@ -15,6 +15,9 @@
 #                              nothing orla remembered about the root holds)
 #   uninstall one tool         the same tool, installed again (untimed) before
 #                              each run
+#   install a new tool         each run a tool not in the root yet, their
+#                              names spread over the root's (bench-fNNNN-new),
+#                              so each lands somewhere else in the manifest
 #   list --json                the root unchanged between runs
 # It prints the median of each and the ratio big/small. Copies replaced are
 # moved aside, not deleted (ext4 delays the reuse of freed inodes).
@@ -32,6 +35,11 @@ trap 'rm -rf "$WORK"' EXIT
 ORLA="$WORK/orla"
 cp "${ORLA_BIN:-$ROOT/target/release/orla}" "$ORLA"
 
+# Tools new to both roots, one per timed run (and the warm-up), their names
+# spread over the big root's.
+NEW_TOOLS=$(python3 -c "import sys; n, r = int(sys.argv[1]), int(sys.argv[2]) + 1
+print(' '.join('bench-f%04d-new' % (i * max(n, 1) // r) for i in range(r)))" "$ROOT_TOOLS" "$RUNS")
+export NEW_TOOLS
 python3 - "$WORK" "$ROOT_TOOLS" <<'PY'
 import os, sys
 work, n = sys.argv[1], int(sys.argv[2])
@@ -49,6 +57,8 @@ def package(name):
 package("bench-one")
 for i in range(n):
     package("bench-f%04d" % i)
+for name in os.environ["NEW_TOOLS"].split():
+    package(name)
 PY
 INDEX="$WORK/index"
 echo "== publishing $((ROOT_TOOLS + 1)) tools" >&2
@@ -76,6 +86,7 @@ python3 - "$WORK" "$ORLA" "$INDEX" "$RUNS" "$ROOT_TOOLS" <<'PY'
 import os, statistics, subprocess, sys, time
 work, orla, index, runs, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 trash = os.path.join(work, "trash")
+new = os.environ["NEW_TOOLS"].split()
 def run(root, argv, quiet=False):
     env = dict(os.environ, ORLA_HOME=os.path.join(work, root, "home"),
                ORLA_CACHE_DIR=os.path.join(work, "cache"))
@@ -98,7 +109,7 @@ def timed(root, argv, prepare):
         if prepare:
             prepare(root)
         t0 = time.perf_counter()
-        run(root, argv)
+        run(root, argv(i) if callable(argv) else argv)
         if i:
             times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000
@@ -107,6 +118,8 @@ cases = [
     ("install one tool, root in use", install, uninstalled),
     ("install one tool, root just copied", install, copied),
     ("uninstall one tool", ["uninstall", "bench-one", "-q"], installed),
+    ("install a new tool", lambda i: ["install", new[i], "--registry", index, "-y", "-q"],
+     lambda root: os.sync()),
     ("list --json", ["list", "--json"], None),
 ]
 print("| case | 1 tool | %d tools | ratio |" % n)

@@ -5,12 +5,15 @@
 //!
 //! # Format
 //!
-//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 5 <MAC>`,
+//! `<state_dir>/.manifest-cache`: one line `orla manifest cache 6 <MAC>`,
 //! then one line of JSON: `generator` (the orla that wrote it), `tools_dir`,
 //! `manifest` (the stamp of the manifest.json written with it), `tools`
 //! and `installed` (where those arrays' items start in it, just after their
-//! `[`) and `listed` (tools_dir's stamp and link count once the command
-//! that wrote the cache was done with it), then a line per
+//! `[`), `listed` (tools_dir's stamp and link count once the command
+//! that wrote the cache was done with it), `room` (where the manifest
+//! leaves room between two items, and how much: see [`Room`]; left out
+//! when there is none) and `spare` (the spare manifest's stamp and where it
+//! differs from the manifest: see [`Spare`]), then a line per
 //! `<tools_dir>/<name>/` directory, sorted by name, each followed by a line
 //! per installed version of it:
 //!
@@ -22,9 +25,10 @@
 //!
 //! The root's own packages are the first items of both arrays, in the
 //! order of these lines, each on a line of its own after the separator
-//! the manifest's layout writes (`\n    `, then `,\n    `), so a version's `installed` entry and,
-//! when it is served (`@`), its `tools` entry are found by adding up the
-//! lengths before it. A version not served keeps its `tools` entry's text
+//! the manifest's layout writes (`\n    `, then `,\n    `, longer by the
+//! room recorded there), so a version's `installed` entry and, when it is
+//! served (`@`), its `tools` entry are found by adding up the lengths
+//! before it. A version not served keeps its `tools` entry's text
 //! here (`=`). Lengths, not places: a name directory that did not change
 //! has the same lines whatever was installed before it, so they are copied
 //! into the next cache as they are. Lines, not one JSON document: the file
