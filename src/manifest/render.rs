@@ -2,8 +2,11 @@
 //! entries of packages taken from the last manifest (see `cache`) are
 //! copied as they are, file to file (see `text`), and only the packages
 //! read again, the header and a project's other inputs are serialised. The
-//! text is exactly what [`Manifest::to_json`] gives for the same store (a
-//! test holds it so).
+//! text is what [`Manifest::to_json`] gives for the same store (a test
+//! holds it so), but for the room a manifest of [`ROOM_EVERY`] bytes or
+//! more leaves between its entries: lines of spaces where the entries of
+//! the last manifest go back to where they were, so that the next write
+//! changes a few pages of the file (see `text`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
