@@ -1085,6 +1085,82 @@ mod tests {
         assert_eq!(from_text("N b -\nN a -\n", (0, 0), &[]), None);
     }
 
+    /// What the spare holds is recorded with the spare's stamp once it
+    /// replaced the manifest, and carried over by a command that left the
+    /// manifest as it was.
+    #[test]
+    fn the_spare_is_recorded_by_its_stamp_and_carried_over() {
+        let home = tempfile::tempdir().unwrap();
+        let root = InstallRoot::global(home.path());
+        fs::create_dir_all(&root.state_dir).unwrap();
+        fs::write(root.manifest_path(), "{}\n").unwrap();
+        let spare = root.state_dir.join(super::super::text::SPARE);
+        fs::write(&spare, "{ }\n").unwrap();
+        let key = [7; 32];
+        let cache = Cache {
+            key: Some(key),
+            ..Cache::default()
+        };
+        let mut pending = cache.prepare(Lines::default(), true).unwrap();
+        pending.spare_replaced(vec![(0, 2)]);
+        pending.write(&root);
+        let read_back = read(&root, &key).unwrap();
+        let stamp = Stamp::from_metadata(&fs::metadata(&spare).unwrap());
+        assert_eq!(
+            read_back.spare(),
+            stamp
+                .map(|stamp| Spare {
+                    stamp,
+                    changed: vec![(0, 2)]
+                })
+                .as_ref()
+        );
+        // Left as it was: the same spare, even with the cache written again
+        // (tools_dir changed).
+        fs::create_dir_all(&root.tools_dir).unwrap();
+        read_back
+            .prepare(Lines::default(), false)
+            .unwrap()
+            .write(&root);
+        assert_eq!(read(&root, &key).unwrap().spare(), read_back.spare());
+        // Rewritten without a spare swapped out: none.
+        read_back
+            .prepare(Lines::default(), true)
+            .unwrap()
+            .write(&root);
+        assert_eq!(read(&root, &key).unwrap().spare(), None);
+    }
+
+    /// Room recorded where a separator starts lengthens it; room recorded
+    /// anywhere else means the lines are not the manifest's.
+    #[test]
+    fn room_places_the_entries_after_it() {
+        let mut lines = Lines::default();
+        lines.push_name("a", None);
+        lines.push_package("1.0.0", true, 20, Ok(40));
+        lines.push_name("b", None);
+        lines.push_package("1.0.0", true, 9, Ok(7));
+        lines.push_package("2.0.0", false, 5, Err("{}"));
+        let text = lines.text.clone();
+        // tools from 100: a at 105..145, b's separator at 145 (+30 room);
+        // installed from 500: a at 505..525, b 1.0.0's separator at 525,
+        // b 2.0.0's at 540 (+4 room).
+        let room = [(145, 30), (540, 4)];
+        let (_, packages) = from_text(&text, (100, 500), &room).unwrap();
+        assert_eq!(packages[0].tools, Tools::At(105, 40, 0));
+        assert_eq!(packages[1].tools, Tools::At(181, 7, 30));
+        let installed: Vec<_> = packages
+            .iter()
+            .map(|p| (p.installed, p.installed_room))
+            .collect();
+        assert_eq!(installed, [((505, 20), 0), ((531, 9), 0), ((550, 5), 4)]);
+        // Room where no separator starts, or out of order: not believed.
+        assert_eq!(from_text(&text, (100, 500), &[(144, 30)]), None);
+        assert_eq!(from_text(&text, (100, 500), &[(540, 4), (145, 30)]), None);
+        // Room past the last remembered entry (a project's other entries).
+        assert!(from_text(&text, (100, 500), &[(900, 8)]).is_some());
+    }
+
     #[test]
     fn words_and_integers_read_back_as_split_and_parse_would() {
         for line in ["a b  c", "", " ", "a", "a ", "P 1.0.0 1 12 = \"x y\""] {
