@@ -161,10 +161,22 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
-        // Each entry waits for its flushes: several at once, so that the
-        // disk has them in flight together (twenty tools of one command).
-        let threads = unpacked.len().min(KEEP_THREADS);
-        let queue = std::sync::Mutex::new(unpacked);
+        // The entries linked while they were unpacked wait for the disk
+        // together, in one batch (`Cache::keep_linked`).
+        let (mut linked, mut others) = (Vec::new(), Vec::new());
+        for (entry, digest, made) in unpacked {
+            match made {
+                Made::LinkedWhileUnpacked(dirs) => linked.push((entry, digest, dirs)),
+                made => others.push((entry, digest, made)),
+            }
+        }
+        if !linked.is_empty() {
+            let _ = self.cache.keep_linked(linked);
+        }
+        // Each other entry waits for its flushes: several at once, so that
+        // the disk has them in flight together.
+        let threads = others.len().min(KEEP_THREADS);
+        let queue = std::sync::Mutex::new(others);
         let keep = || loop {
             let Some((entry, digest, made)) = queue.lock().expect("entries lock").pop() else {
                 break;
@@ -172,7 +184,8 @@ impl Fetcher {
             let _ = match made {
                 Made::Linked => self.cache.keep(entry, &digest),
                 Made::Moved => self.cache.keep_flushed(entry, &digest),
-                Made::LinkedWhileUnpacked(dirs) => self.cache.keep_linked(entry, &digest, &dirs),
+                // Put in place above, with the others made that way.
+                Made::LinkedWhileUnpacked(_) => Ok(()),
             };
         };
         std::thread::scope(|scope| {
