@@ -163,11 +163,13 @@ impl Fetcher {
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
         // The entries linked while they were unpacked wait for the disk
         // together, in one batch (`Cache::keep_linked`).
+        // The others: each with whether its tree was flushed already.
         let (mut linked, mut others) = (Vec::new(), Vec::new());
         for (entry, digest, made) in unpacked {
             match made {
                 Made::LinkedWhileUnpacked(dirs) => linked.push((entry, digest, dirs)),
-                made => others.push((entry, digest, made)),
+                Made::Linked => others.push((entry, digest, false)),
+                Made::Moved => others.push((entry, digest, true)),
             }
         }
         if !linked.is_empty() {
@@ -178,14 +180,13 @@ impl Fetcher {
         let threads = others.len().min(KEEP_THREADS);
         let queue = std::sync::Mutex::new(others);
         let keep = || loop {
-            let Some((entry, digest, made)) = queue.lock().expect("entries lock").pop() else {
+            let Some((entry, digest, flushed)) = queue.lock().expect("entries lock").pop() else {
                 break;
             };
-            let _ = match made {
-                Made::Linked => self.cache.keep(entry, &digest),
-                Made::Moved => self.cache.keep_flushed(entry, &digest),
-                // Put in place above, with the others made that way.
-                Made::LinkedWhileUnpacked(_) => Ok(()),
+            let _ = if flushed {
+                self.cache.keep_flushed(entry, &digest)
+            } else {
+                self.cache.keep(entry, &digest)
             };
         };
         std::thread::scope(|scope| {
