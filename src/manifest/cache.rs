@@ -101,6 +101,16 @@ pub const SETTLE_NS: i64 = 2_000_000_000;
 pub(super) const FIRST: &str = "\n    ";
 pub(super) const BETWEEN: &str = ",\n    ";
 
+/// The separator before an item, without room: [`BETWEEN`] when another
+/// came before it in its array (`any`), else [`FIRST`].
+pub(super) fn separator(any: bool) -> &'static str {
+    if any {
+        BETWEEN
+    } else {
+        FIRST
+    }
+}
+
 /// The identity and version of a file or directory: a changed byte (or
 /// directory entry) changes its ctime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -739,7 +749,7 @@ impl Placing<'_> {
             Some(&(at, _)) if at < self.next => return None,
             _ => 0,
         };
-        let sep = if self.any { BETWEEN } else { FIRST };
+        let sep = separator(self.any);
         let start = self.next.checked_add(sep.len())?.checked_add(extra)?;
         self.next = start.checked_add(len)?;
         self.any = true;

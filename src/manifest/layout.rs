@@ -51,12 +51,18 @@ pub fn item<T: Serialize + ?Sized>(value: &T) -> String {
 pub fn without_room(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for line in text.split_inclusive(|&b| b == b'\n') {
-        let body = line.strip_suffix(b"\n").unwrap_or(line);
-        if !line.ends_with(b"\n") || body.iter().any(|&b| b != b' ') {
-            out.extend_from_slice(line);
+        match line.strip_suffix(b"\n") {
+            Some(body) if is_room(body) => {}
+            _ => out.extend_from_slice(line),
         }
     }
     out
+}
+
+/// Whether a line (without its line break) is room: spaces only, or
+/// nothing.
+pub fn is_room(line: &[u8]) -> bool {
+    line.iter().all(|&b| b == b' ')
 }
 
 /// Indents as [`PrettyFormatter`] above `flat_from`, writes as

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::cache::{Cache, Lines, Remembered, Room, Tools, BETWEEN, FIRST};
+use super::cache::{self, Cache, Lines, Remembered, Room, Tools, BETWEEN};
 use super::scan::{Package, Scan, Scanned};
 use super::text::Text;
 use super::{
@@ -172,7 +172,7 @@ impl Lay {
 /// with `room` bytes more: a line of spaces, which JSON reads as the
 /// whitespace it is.
 fn separator(any: bool, room: usize) -> std::borrow::Cow<'static, str> {
-    let sep = if any { BETWEEN } else { FIRST };
+    let sep = cache::separator(any);
     if room == 0 {
         return sep.into();
     }
@@ -196,11 +196,7 @@ struct Items<'a> {
 impl Items<'_> {
     /// The separator's length before the next item, with no room.
     fn shortest(&self) -> usize {
-        if self.any {
-            BETWEEN.len()
-        } else {
-            FIRST.len()
-        }
+        cache::separator(self.any).len()
     }
 
     /// Appends a separator with `room` more bytes, starting `at`.
@@ -243,8 +239,9 @@ impl Items<'_> {
         let was = BETWEEN.len() + room;
         let joined = self.any
             && shortest + extra == was
-            && start.checked_sub(was).is_some()
-            && self.out.old_end() == Some(start - was);
+            && start
+                .checked_sub(was)
+                .is_some_and(|sep| self.out.old_end() == Some(sep));
         if joined {
             self.out.push_old(start - was, was + len);
             if extra > 0 {
@@ -300,6 +297,9 @@ struct Group<'a> {
     /// Its cache lines can be copied as they are: its remembered packages
     /// whole, nothing read, nothing leaving, the same one served.
     carried: bool,
+    /// How the last manifest had this name's packages, for those read
+    /// again to go back where they were (see [`Group::was`]).
+    remembered: &'a [Remembered],
 }
 
 impl<'a> Group<'a> {
@@ -311,6 +311,16 @@ impl<'a> Group<'a> {
     ) -> Group<'a> {
         let name = scanned.name(cache);
         let old = scanned.kept.map(|k| cache.packages(k)).unwrap_or_default();
+        // A name read again is looked for among those the cache remembers
+        // (once, not per package).
+        let remembered = match scanned.kept {
+            Some(_) => old,
+            None if !scanned.read.is_empty() && cache.describes_manifest() => cache
+                .find(name)
+                .map(|k| cache.packages(k))
+                .unwrap_or_default(),
+            None => &[],
+        };
         let mut pkgs: Vec<Pkg> = old.iter().map(Pkg::Old).collect();
         if !scanned.read.is_empty() {
             pkgs.extend(scanned.read.iter().map(Pkg::New));
@@ -352,19 +362,15 @@ impl<'a> Group<'a> {
             pkgs,
             active,
             carried,
+            remembered,
         }
     }
-}
 
-/// How the last manifest had the package `p`, read again, of `group`.
-fn remembered<'a>(cache: &'a Cache, group: &Group<'_>, p: &Package) -> Option<&'a Remembered> {
-    if !cache.describes_manifest() {
-        return None;
+    /// How the last manifest had the package `p`, read again.
+    fn was(&self, cache: &Cache, p: &Package) -> Option<&'a Remembered> {
+        let version = p.version.to_string();
+        self.remembered.iter().find(|r| cache.version(r) == version)
     }
-    let name = group.scanned.name(cache);
-    let version = p.version.to_string();
-    let packages = cache.packages(cache.find(name)?);
-    packages.iter().find(|r| cache.version(r) == version)
 }
 
 fn version_text<'a>(pkg: Pkg<'a>, cache: &'a Cache) -> std::borrow::Cow<'a, str> {
@@ -470,7 +476,7 @@ impl Rendered {
                     let active = group.active == Some(i);
                     let entry = match (*pkg, active) {
                         (Pkg::New(p), true) => {
-                            let was = remembered(cache, group, p).and_then(|r| match r.tools {
+                            let was = group.was(cache, p).and_then(|r| match r.tools {
                                 Tools::At(start, ..) => Some(start),
                                 Tools::Inline(_) => None,
                             });
@@ -552,7 +558,7 @@ impl Rendered {
                     let (_, installed) = match pkg {
                         Pkg::New(p) => items.push(
                             &installed_entry(&p.entry, kind, active),
-                            remembered(cache, group, p).map(|r| r.installed.0),
+                            group.was(cache, p).map(|r| r.installed.0),
                         ),
                         Pkg::Old(found) if found.active == active => {
                             items.push_old(found.installed, found.installed_room)
@@ -717,7 +723,7 @@ mod tests {
         for any in [false, true] {
             for room in [0, 1, 2, 7] {
                 let sep = separator(any, room);
-                let shortest = if any { BETWEEN } else { FIRST };
+                let shortest = cache::separator(any);
                 assert_eq!(sep.len(), shortest.len() + room);
                 assert!(sep.ends_with("\n    "));
                 let text = if any {

@@ -317,7 +317,7 @@ impl ManifestText {
             }
             // A line of spaces: room a large manifest leaves between its
             // entries (see `manifest::render`), not a row.
-            if row.iter().all(|&b| b == b' ') {
+            if crate::manifest::layout::is_room(row) {
                 line = next + 1;
                 continue;
             }
