@@ -100,14 +100,28 @@ fn replace(
     finish: impl FnOnce(&fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
     let dir = path.parent().expect("files have a parent");
-    fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
+    let mut tmp = made_in(dir, |dir| {
+        tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .tempfile_in(dir)
+    })?;
     tmp.write_all(bytes)?;
     finish(tmp.as_file())?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// What `make` makes in `dir`, which is created (with its parents) only
+/// when `make` finds it missing: where it exists, as it mostly does, that
+/// saves a `mkdir` that fails.
+pub fn made_in<T>(dir: &Path, make: impl Fn(&Path) -> io::Result<T>) -> io::Result<T> {
+    match make(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(dir)?;
+            make(dir)
+        }
+        made => made,
+    }
 }
 
 /// Flushes a directory entry change (a rename) to disk, where the platform allows.

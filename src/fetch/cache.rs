@@ -71,8 +71,9 @@ pub struct Cache {
     /// Packages this process downloaded and verified before the root's
     /// lock, still in their landing directories, whose files the cache
     /// entry of the same digest has its own names for (`landed`). Under
-    /// the lock, such a tree is renamed into staging whole (`take_landed`)
-    /// instead of being linked back from the entry one file at a time.
+    /// the lock, such a tree is renamed into place from where it landed
+    /// (`take_landed`) instead of being linked back from the entry one
+    /// file at a time.
     landed: std::sync::Arc<Mutex<HashMap<Digest, Landed>>>,
 }
 
@@ -158,11 +159,12 @@ impl Cache {
 
     /// A new, empty entry directory in `tmp/`.
     fn new_entry(&self) -> io::Result<tempfile::TempDir> {
-        let tmp = self.dir.join("tmp");
-        fs::create_dir_all(&tmp)?;
-        tempfile::Builder::new()
-            .prefix("unpacked-")
-            .tempdir_in(&tmp)
+        self.in_tmp(|tmp| tempfile::Builder::new().prefix("unpacked-").tempdir_in(tmp))
+    }
+
+    /// What `make` makes in the cache's `tmp/` (`crate::fs::made_in`).
+    fn in_tmp<T>(&self, make: impl Fn(&Path) -> io::Result<T>) -> io::Result<T> {
+        crate::fs::made_in(&self.dir.join("tmp"), make)
     }
 
     /// Whether `dir` is one of this cache's landing directories
@@ -261,7 +263,7 @@ impl Cache {
     }
 
     /// Keeps the verified unpack in the landing directory `dir` for this
-    /// process: `take_landed` moves it into staging.
+    /// process: `take_landed` hands it to the install.
     pub fn land(&self, digest: &Digest, dir: tempfile::TempDir, unpacked: Unpacked) {
         let landed = Landed { dir, unpacked };
         self.landed
@@ -270,25 +272,12 @@ impl Cache {
             .insert(*digest, landed);
     }
 
-    /// Moves the landed unpack of `digest`, if any, into the empty
-    /// directory `dest` (one rename, on the same filesystem): the package
-    /// as it is there. None when there is none, or when it cannot be
-    /// renamed (it is then removed, and the entry linked back instead).
-    pub fn take_landed(&self, digest: &Digest, dest: &Path) -> Option<Unpacked> {
+    /// Takes the landed unpack of `digest`, if any, with the landing
+    /// directory that holds it: the caller installs it from there, on the
+    /// cache's filesystem, and removes the directory once it is empty.
+    pub fn take_landed(&self, digest: &Digest) -> Option<(tempfile::TempDir, Unpacked)> {
         let landed = self.landed.lock().expect("landed lock").remove(digest)?;
-        let rel = landed
-            .unpacked
-            .root
-            .strip_prefix(landed.dir.path())
-            .ok()?
-            .to_path_buf();
-        fs::rename(landed.dir.path(), dest).ok()?;
-        // Renamed away: nothing is left to remove where it was.
-        let _ = landed.dir.keep();
-        Some(Unpacked {
-            root: dest.join(rel),
-            files: landed.unpacked.files,
-        })
+        Some((landed.dir, landed.unpacked))
     }
 
     /// Removes the landed unpacks no install took.
@@ -395,20 +384,18 @@ impl Cache {
 
     /// A temporary file beside the cached archives, for a download in flight.
     pub fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
-        let dir = self.dir.join("tmp");
-        fs::create_dir_all(&dir)?;
-        tempfile::Builder::new()
-            .prefix("download-")
-            .tempfile_in(dir)
+        self.in_tmp(|tmp| {
+            tempfile::Builder::new()
+                .prefix("download-")
+                .tempfile_in(tmp)
+        })
     }
 
     /// An empty directory in `tmp/` to unpack a download into before the
     /// install root is locked; the verified unpack is linked into the cache
     /// from there (`link_unpacked`) and the directory is then removed.
     pub fn landing_dir(&self) -> io::Result<tempfile::TempDir> {
-        let tmp = self.dir.join("tmp");
-        fs::create_dir_all(&tmp)?;
-        tempfile::Builder::new().prefix("landing-").tempdir_in(&tmp)
+        self.in_tmp(|tmp| tempfile::Builder::new().prefix("landing-").tempdir_in(tmp))
     }
 
     /// Removes what killed processes left of their downloads and unpacked
@@ -1345,12 +1332,7 @@ impl Cache {
                 continue;
             }
             let doomed = if matches!(item.kind, Kind::Package(_)) {
-                let tmp = self.dir.join("tmp");
-                fs::create_dir_all(&tmp)?;
-                let aside = tempfile::Builder::new()
-                    .prefix("unpacked-")
-                    .tempdir_in(&tmp)?
-                    .keep();
+                let aside = self.new_entry()?.keep();
                 let doomed = aside.join("old");
                 fs::rename(path, &doomed)?;
                 aside

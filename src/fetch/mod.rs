@@ -242,9 +242,9 @@ impl Fetcher {
     /// cache. With `keep_tree` (the install root is on the cache's
     /// filesystem), the unpack's flushing threads link every file into a
     /// new cache entry as they flush it, and the landing directory is kept
-    /// for this process (`Cache::land`): under the root's lock it is
-    /// renamed into staging whole, so no file is linked once the lock is
-    /// taken. Otherwise, or when a link could not be made, the landing
+    /// for this process (`Cache::land`): under the root's lock the
+    /// package is renamed into place from there (`take_landed`), so no
+    /// file is linked or moved into staging once the lock is taken. Otherwise, or when a link could not be made, the landing
     /// directory becomes the entry and is linked back under the lock.
     /// `Ok` without a cache that can be written: the install then
     /// downloads under the lock. True when the landing directory was kept
@@ -271,6 +271,18 @@ impl Fetcher {
         Ok(kept)
     }
 
+    /// The package of `job` this process downloaded and verified before
+    /// the lock (`Fetcher::land`), with the landing directory it is still
+    /// in, on the cache's filesystem, which is the install root's: the
+    /// install renames it into place from there, and removes the directory
+    /// once it is empty. Its files were flushed by the unpack
+    /// (`durable_files`).
+    pub fn take_landed(&self, job: &Job) -> Option<(tempfile::TempDir, Unpacked)> {
+        let (dir, unpacked) = self.cache.take_landed(&job.expected.blake3)?;
+        self.all_durable(&unpacked);
+        Some((dir, unpacked))
+    }
+
     /// [`Fetcher::fetch_unpack`]; with `mirror`, a new cache entry and the
     /// links that fill its tree as the files are flushed. Also says
     /// whether the unpack stays in `dest` for this process, the entry made
@@ -286,12 +298,6 @@ impl Fetcher {
         let cacheable = matches!(job.location, ArchiveLocation::Http(_));
         let link = cacheable && self.cache.can_link(dest);
         if cacheable {
-            // Downloaded by this process before the lock, and still where
-            // it landed: moved here whole.
-            if let Some(unpacked) = self.cache.take_landed(&job.expected.blake3, dest) {
-                self.all_durable(&unpacked);
-                return Ok((unpacked, false));
-            }
             match self.cache.unpacked_into(&job.expected.blake3, dest) {
                 Ok(Some(linked)) => {
                     self.durable
@@ -723,7 +729,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_download_landed_before_the_lock_is_renamed_into_staging_and_its_entry_shares_its_files() {
+    fn a_download_landed_before_the_lock_is_installed_from_there_and_its_entry_shares_its_files() {
         let bytes = tree_archive();
         let job = job_for(&bytes, ArchiveLocation::Http(serve(bytes.clone())));
         let silent = crate::progress::Silent;
@@ -743,21 +749,27 @@ mod tests {
                 usize::from(keep_tree),
                 "kept only with keep_tree"
             );
-            let landed_dir = landed.first().map(|path| inode(path).0);
 
             // Under the lock (`install::apply`).
-            let dest = tmp.path().join("stage");
-            std::fs::create_dir(&dest).unwrap();
             let fetcher = Fetcher::new(cache.clone(), false);
-            let unpacked = fetcher.fetch_unpack(&job, &dest, &silent).unwrap();
-            assert_eq!(unpacked.root, dest.join("t-1.0.0"));
+            let taken = fetcher.take_landed(&job);
+            assert_eq!(taken.is_some(), keep_tree);
+            let (_kept, unpacked) = match taken {
+                Some((landing, unpacked)) => {
+                    // The landing directory itself: nothing moved or copied.
+                    assert_eq!(landing.path(), landed[0]);
+                    assert_eq!(unpacked.root, landed[0].join("t-1.0.0"));
+                    assert!(fetcher.take_landed(&job).is_none(), "taken once");
+                    (landing, unpacked)
+                }
+                None => {
+                    let dest = tempfile::tempdir_in(tmp.path()).unwrap();
+                    let unpacked = fetcher.fetch_unpack(&job, dest.path(), &silent).unwrap();
+                    assert_eq!(unpacked.root, dest.path().join("t-1.0.0"));
+                    (dest, unpacked)
+                }
+            };
             assert_eq!(unpacked.files.len(), 3);
-            if keep_tree {
-                // Renamed whole: staging is the landing directory.
-                assert_eq!(Some(inode(&dest).0), landed_dir);
-                assert!(!landed[0].exists(), "moved, not copied");
-            }
-            assert!(landings(&dir).is_empty());
             for rel in unpacked.files.keys() {
                 let (staged, cached) = (
                     unpacked.root.join(rel),

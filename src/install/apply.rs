@@ -60,6 +60,14 @@ pub(crate) fn apply(
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
     let staged = super::workers::map(plans, |plan| -> Result<_, Error> {
+        // Downloaded before the lock, on the root's filesystem: installed
+        // from where it landed, with no staging directory to make, move it
+        // into and remove.
+        if let Fetch::Archive(job) = &plan.fetch {
+            if let Some((dir, unpacked)) = fetcher.take_landed(job) {
+                return Ok((dir, unpacked, None));
+            }
+        }
         let dir = store.staging_dir()?;
         match &plan.fetch {
             Fetch::Archive(job) => {

@@ -6,9 +6,9 @@
 //! ([`super::apply`]), so a slow server never holds up the other orla
 //! commands on that root. Where the root is on the cache's filesystem, the
 //! entry's files are linked by the unpack's flushing threads as they flush
-//! them, and the landing directory is renamed into staging whole under the
-//! lock; elsewhere the landing directory becomes the entry and is copied
-//! from the cache into staging.
+//! them, and under the lock the package is renamed into place from its
+//! landing directory; elsewhere the landing directory becomes the entry and
+//! is copied from the cache into staging.
 //!
 //! When every package landed for the install, the new entries join the
 //! cache (their records and directories flushed, then renamed in) on a
@@ -107,7 +107,7 @@ impl Drop for Prefetched {
 /// Downloads and verifies into the cache, in parallel, every HTTP archive
 /// of `plans` that it does not hold. Where `root` is on the cache's
 /// filesystem, each unpack is also kept where it landed, for `apply` to
-/// rename into staging (`Fetcher::land`).
+/// rename into place from there (`Fetcher::land`).
 pub(crate) fn prefetch(
     ctx: &Context,
     root: &InstallRoot,
@@ -148,10 +148,10 @@ pub(crate) fn prefetch(
     }
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(cache.clone(), ctx.offline).with_http_limits(ctx.http_limits());
-    // The staging directory does not exist yet: the nearest directory
-    // that does is on its filesystem.
-    let staging = root.staging_root();
-    let keep_tree = staging
+    // Landed trees are renamed into the tools directory, which may not
+    // exist yet: the nearest directory that does is on its filesystem.
+    let keep_tree = root
+        .tools_dir
         .ancestors()
         .find(|dir| dir.is_dir())
         .is_some_and(|dir| cache.can_link(dir));

@@ -456,14 +456,15 @@ impl<'a> Store<'a> {
     /// A fresh, empty directory on the same filesystem as the store.
     pub fn staging_dir(&self) -> Result<tempfile::TempDir, StoreError> {
         let staging = self.root.staging_root();
-        fs::create_dir_all(&staging).map_err(StoreError::io("cannot create", &staging))?;
-        tempfile::Builder::new()
-            .prefix("stage-")
-            .tempdir_in(&staging)
-            .map_err(StoreError::io(
-                "cannot create a staging directory in",
-                &staging,
-            ))
+        crate::fs::made_in(&staging, |staging| {
+            tempfile::Builder::new()
+                .prefix("stage-")
+                .tempdir_in(staging)
+        })
+        .map_err(StoreError::io(
+            "cannot create a staging directory in",
+            &staging,
+        ))
     }
 
     /// Not flushed: after a power cut the journal (flushed before any
