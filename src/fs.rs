@@ -296,33 +296,24 @@ fn for_each_parallel<T: Sync>(
     }
 }
 
-/// Flushes files (`fsync`) on a few background threads as they are handed
-/// over, so that the waits for the disk overlap whatever the caller does
+/// Flushes files (`fsync`) on background threads as they are handed over,
+/// so that the waits for the disk overlap whatever the caller does
 /// meanwhile (unpacking the rest of an archive) instead of coming after it.
 /// Files may also be handed over as bytes in memory
 /// ([`Flusher::write_hashed`]): then other background threads, one per
-/// core, create, write and hash them before they are flushed.
-/// `finish` waits for the last of them and returns the first error, with
-/// the path of the file that failed: after a failed `fsync` the data may be
-/// lost even if a later `fsync` succeeds, so the caller must give up.
+/// core, create, write and hash them before they are flushed. The threads
+/// are the process's ([`Pool`]), shared by all its flushers: a command
+/// unpacking twenty packages at once starts them once, not once for each.
+/// `finish` waits for the last file of this flusher and returns the first
+/// error, with the path of the file that failed: after a failed `fsync` the
+/// data may be lost even if a later `fsync` succeeds, so the caller must
+/// give up.
 pub struct Flusher {
-    /// Files to write, for the writing threads (started as files are
-    /// handed over as bytes, up to one per core).
-    writes: Option<std::sync::mpsc::SyncSender<WriteJob>>,
-    write_jobs: Option<std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<WriteJob>>>>,
-    writers: Vec<std::thread::JoinHandle<()>>,
-    /// Files to flush, for the flushing threads.
-    queue: Option<std::sync::mpsc::SyncSender<Job>>,
-    jobs: std::sync::Arc<std::sync::Mutex<std::sync::mpsc::Receiver<Job>>>,
-    /// Started as files are handed over, one per file up to
-    /// `BACKGROUND_FLUSHES`: a package of three files starts three, not
-    /// all of them (when it was sixteen, a command installing twenty small
-    /// packages at once started 360 threads).
-    threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
-    handed: std::sync::atomic::AtomicUsize,
     state: std::sync::Arc<FlushState>,
     /// Where each flushed file is linked too, if anywhere.
     links: Option<std::sync::Arc<Links>>,
+    /// Whether `finish` ran (else dropping abandons what is still queued).
+    finished: bool,
 }
 
 /// Where [`Flusher::flush_hashed`] leaves a file's BLAKE3, once flushed.
@@ -566,6 +557,18 @@ struct FlushState {
     abandoned: std::sync::atomic::AtomicBool,
     memory: std::sync::Mutex<Memory>,
     room: std::sync::Condvar,
+    files: std::sync::Mutex<Files>,
+    /// Signalled as files are flushed (or fail).
+    progress: std::sync::Condvar,
+}
+
+/// The files of one flusher on their way.
+#[derive(Default)]
+struct Files {
+    /// Handed over and not yet flushed or failed.
+    outstanding: usize,
+    /// In the flushing threads' queue, not started yet.
+    queued: usize,
 }
 
 impl FlushState {
@@ -579,21 +582,32 @@ impl FlushState {
     fn abandoned(&self) -> bool {
         self.abandoned.load(std::sync::atomic::Ordering::Relaxed)
     }
+
+    fn files(&self) -> std::sync::MutexGuard<'_, Files> {
+        self.files.lock().expect("flush files lock")
+    }
+
+    /// One file handed over is flushed, or failed.
+    fn settled(&self) {
+        self.files().outstanding -= 1;
+        self.progress.notify_all();
+    }
 }
 
-/// How many files a `Flusher` flushes at once, and how many more may wait
-/// (each holds an open descriptor): enough for the disk to have several
-/// requests in flight, few enough that a slow disk holds up the writer
-/// rather than piling up descriptors. Each `fsync` mostly waits (for the
-/// data, the inode, the parent directory, the disk's cache), so threads
-/// beyond the cores pay. 8 measured best when these threads also read
-/// each file back to hash it; with the files handed over as bytes they
-/// only wait, and 16 took the 2,000-file install to 309 ms of CPU against
-/// 327 with 8 (median of 20 interleaved runs). With the disk's flushes
-/// slower (3.9 ms for a lone one), 32 took it from 355-391 ms to 312-364 ms
-/// in three interleaved runs, and 64 gained nothing more
+/// How many files the process flushes at once (its flushing threads):
+/// enough for the disk to have several requests in flight. Each `fsync`
+/// mostly waits (for the data, the inode, the parent directory, the disk's
+/// cache), so threads beyond the cores pay. 8 measured best when these
+/// threads also read each file back to hash it; with the files handed over
+/// as bytes they only wait, and 16 took the 2,000-file install to 309 ms
+/// of CPU against 327 with 8 (median of 20 interleaved runs). With the
+/// disk's flushes slower (3.9 ms for a lone one), 32 took it from 355-391
+/// ms to 312-364 ms in three interleaved runs, and 64 gained nothing more
 /// (docs/benchmarks.md).
 const BACKGROUND_FLUSHES: usize = 32;
+/// How many more files of one flusher may wait for a flushing thread (each
+/// holds an open descriptor): past it the writer waits, so that a slow
+/// disk holds up the writer rather than piling up descriptors.
 const FLUSH_QUEUE: usize = 64;
 /// Files waiting in the queues of all of a process's flushers together: a
 /// command unpacking many packages at once must not run out of descriptors
@@ -604,48 +618,131 @@ static QUEUED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::
 /// Threads that create and write the files handed over as bytes: at most
 /// one per core, as they compute rather than wait.
 const MAX_WRITERS: usize = 4;
-const WRITE_QUEUE: usize = 64;
 
-/// Queues `job` for the flush threads; waits only while the queue is full,
-/// and flushes it right here when the process has `MAX_QUEUED` files
-/// waiting already or the queue is closed.
-fn queue(
-    queue: Option<&std::sync::mpsc::SyncSender<Job>>,
-    job: Job,
-) -> Result<(), (PathBuf, io::Error)> {
-    use std::sync::atomic::Ordering;
-    if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
-        QUEUED.fetch_sub(1, Ordering::Relaxed);
-        return job.run();
+/// Background threads of the process, started as work arrives (one for
+/// each task queued beyond those waiting for work), up to `max`, and kept
+/// for the process's life: starting and ending a thread costs tens of
+/// microseconds, which twenty small packages of four files each, flushed
+/// by threads of their own, paid more than a hundred times.
+struct Pool {
+    max: usize,
+    tasks: std::sync::Mutex<PoolTasks>,
+    work: std::sync::Condvar,
+}
+
+type Task = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
+struct PoolTasks {
+    queue: std::collections::VecDeque<Task>,
+    threads: usize,
+    /// Threads waiting for a task.
+    idle: usize,
+}
+
+impl Pool {
+    fn new(max: usize) -> Pool {
+        Pool {
+            max,
+            tasks: Default::default(),
+            work: Default::default(),
+        }
     }
-    match queue {
-        Some(queue) => {
-            if let Err(unsent) = queue.send(job) {
-                QUEUED.fetch_sub(1, Ordering::Relaxed);
-                return unsent.0.run();
+
+    /// Runs `task` on one of the pool's threads, starting one if every
+    /// thread is busy and there are fewer than `max`; right here when
+    /// there is no thread and none can be started.
+    fn run(&'static self, task: Task) {
+        let mut tasks = self.tasks.lock().expect("pool lock");
+        tasks.queue.push_back(task);
+        if tasks.queue.len() > tasks.idle && tasks.threads < self.max {
+            match std::thread::Builder::new().spawn(move || self.serve()) {
+                Ok(_) => tasks.threads += 1,
+                Err(_) if tasks.threads == 0 => {
+                    let task = tasks.queue.pop_back().expect("queued above");
+                    drop(tasks);
+                    return task();
+                }
+                // Another thread of the pool takes it.
+                Err(_) => {}
             }
         }
-        None => {
-            QUEUED.fetch_sub(1, Ordering::Relaxed);
-            return job.run();
+        drop(tasks);
+        self.work.notify_one();
+    }
+
+    fn serve(&self) {
+        let mut tasks = self.tasks.lock().expect("pool lock");
+        loop {
+            if let Some(task) = tasks.queue.pop_front() {
+                drop(tasks);
+                task();
+                tasks = self.tasks.lock().expect("pool lock");
+                continue;
+            }
+            tasks.idle += 1;
+            tasks = self.work.wait(tasks).expect("pool lock");
+            tasks.idle -= 1;
         }
     }
+}
+
+/// The process's flushing threads.
+fn flushing() -> &'static Pool {
+    static POOL: std::sync::OnceLock<Pool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| Pool::new(BACKGROUND_FLUSHES))
+}
+
+/// The process's writing threads.
+fn writing() -> &'static Pool {
+    static POOL: std::sync::OnceLock<Pool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| Pool::new(cores().min(MAX_WRITERS)))
+}
+
+/// Queues `job`, a file of the flusher of `state` counted as outstanding,
+/// for the flushing threads; waits only while that flusher has
+/// `FLUSH_QUEUE` files queued already, and flushes it right here when the
+/// process has `MAX_QUEUED` files queued or no thread can be started.
+/// Either way the file is settled (`FlushState::settled`) once flushed;
+/// a failure here is returned, one in the background recorded.
+fn queue(state: &std::sync::Arc<FlushState>, job: Job) -> Result<(), (PathBuf, io::Error)> {
+    use std::sync::atomic::Ordering;
+    let here = |job: Job| {
+        let flushed = job.run();
+        state.settled();
+        flushed
+    };
+    if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
+        QUEUED.fetch_sub(1, Ordering::Relaxed);
+        return here(job);
+    }
+    let mut files = state.files();
+    while files.queued >= FLUSH_QUEUE {
+        files = state.progress.wait(files).expect("flush files lock");
+    }
+    files.queued += 1;
+    drop(files);
+    let state = state.clone();
+    flushing().run(Box::new(move || {
+        state.files().queued -= 1;
+        state.progress.notify_all();
+        QUEUED.fetch_sub(1, Ordering::Relaxed);
+        if !state.abandoned() {
+            if let Err(failed) = job.run() {
+                state.fail(failed);
+            }
+        }
+        state.settled();
+    }));
     Ok(())
 }
 
 impl Flusher {
     pub fn new() -> Flusher {
-        let (queue, jobs) = std::sync::mpsc::sync_channel::<Job>(FLUSH_QUEUE);
         Flusher {
-            writes: None,
-            write_jobs: None,
-            writers: Vec::new(),
-            queue: Some(queue),
-            jobs: std::sync::Arc::new(std::sync::Mutex::new(jobs)),
-            threads: std::sync::Mutex::new(Vec::new()),
-            handed: std::sync::atomic::AtomicUsize::new(0),
             state: std::sync::Arc::new(FlushState::default()),
             links: None,
+            finished: false,
         }
     }
 
@@ -656,65 +753,14 @@ impl Flusher {
         self
     }
 
-    /// Fails when an earlier file failed; else counts one more file handed
-    /// over and starts a flushing thread for it while there are fewer than
-    /// files and than `BACKGROUND_FLUSHES`.
+    /// Fails when an earlier file failed; else counts one more file
+    /// handed over.
     fn hand_over(&self) -> Result<(), (PathBuf, io::Error)> {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
-        let handed = self
-            .handed
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            + 1;
-        let mut threads = self.threads.lock().expect("flush threads lock");
-        if threads.len() >= BACKGROUND_FLUSHES.min(handed) {
-            return Ok(());
-        }
-        let (jobs, state) = (self.jobs.clone(), self.state.clone());
-        threads.push(std::thread::spawn(move || loop {
-            let job = jobs.lock().expect("flush queue lock").recv();
-            let Ok(job) = job else {
-                break; // the queue was closed
-            };
-            if !state.abandoned() {
-                if let Err(failed) = job.run() {
-                    state.fail(failed);
-                }
-            }
-            QUEUED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        }));
+        self.state.files().outstanding += 1;
         Ok(())
-    }
-
-    /// The writing threads, started when the first file is handed over as
-    /// bytes.
-    fn writes(&mut self) -> &std::sync::mpsc::SyncSender<WriteJob> {
-        if self.writes.is_none() {
-            let (writes, jobs) = std::sync::mpsc::sync_channel::<WriteJob>(WRITE_QUEUE);
-            self.writes = Some(writes);
-            self.write_jobs = Some(std::sync::Arc::new(std::sync::Mutex::new(jobs)));
-        }
-        let handed = self.handed.load(std::sync::atomic::Ordering::Relaxed);
-        if self.writers.len() < cores().min(MAX_WRITERS).min(handed) {
-            let jobs = self.write_jobs.clone().expect("made above");
-            let state = self.state.clone();
-            let flushes = self.queue.clone();
-            self.writers.push(std::thread::spawn(move || loop {
-                let write = jobs.lock().expect("write queue lock").recv();
-                let Ok(write) = write else {
-                    break; // the queue was closed
-                };
-                if state.abandoned() {
-                    continue;
-                }
-                let flushed = write.run().and_then(|job| queue(flushes.as_ref(), job));
-                if let Err(failed) = flushed {
-                    state.fail(failed);
-                }
-            }));
-        }
-        self.writes.as_ref().expect("made above")
     }
 
     /// Queues `file` (written in full, found at `path`) to be flushed;
@@ -724,7 +770,7 @@ impl Flusher {
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
         self.hand_over()?;
         queue(
-            self.queue.as_ref(),
+            &self.state,
             Job {
                 file,
                 path,
@@ -747,7 +793,7 @@ impl Flusher {
         self.hand_over()?;
         let slot = HashSlot::default();
         queue(
-            self.queue.as_ref(),
+            &self.state,
             Job {
                 file,
                 path,
@@ -789,7 +835,7 @@ impl Flusher {
     /// with its path. The caller's thread neither writes nor hashes it,
     /// and nothing is read back. Fails early when an earlier file failed.
     pub fn write_hashed(
-        &mut self,
+        &self,
         path: PathBuf,
         data: Buffer,
         mode: u32,
@@ -803,18 +849,32 @@ impl Flusher {
             hash: slot.clone(),
             links: self.links.clone(),
         };
-        if let Err(unsent) = self.writes().send(write) {
-            // The writing threads are gone: only after `finish`.
-            let job = unsent.0.run()?;
-            queue(self.queue.as_ref(), job)?;
-        }
+        let state = self.state.clone();
+        writing().run(Box::new(move || {
+            if state.abandoned() {
+                return state.settled();
+            }
+            match write.run() {
+                // Settled by `queue` once flushed, or failed.
+                Ok(job) => {
+                    if let Err(failed) = queue(&state, job) {
+                        state.fail(failed);
+                    }
+                }
+                Err(failed) => {
+                    state.fail(failed);
+                    state.settled();
+                }
+            }
+        }));
         Ok(slot)
     }
 
     /// Waits until every file handed over was written and flushed; the
     /// first error.
     pub fn finish(mut self) -> Result<(), (PathBuf, io::Error)> {
-        self.join();
+        self.finished = true;
+        self.wait();
         match self.take_failure() {
             Some(failed) => Err(failed),
             None => Ok(()),
@@ -825,17 +885,11 @@ impl Flusher {
         self.state.failed.lock().expect("flush error lock").take()
     }
 
-    /// Waits for the writing threads (which hand their files to the
-    /// flushing threads), then for the flushing threads.
-    fn join(&mut self) {
-        drop(self.writes.take());
-        for thread in self.writers.drain(..) {
-            let _ = thread.join();
-        }
-        drop(self.queue.take());
-        let threads = std::mem::take(&mut *self.threads.lock().expect("flush threads lock"));
-        for thread in threads {
-            let _ = thread.join();
+    /// Waits until no file handed over is still on its way.
+    fn wait(&self) {
+        let mut files = self.state.files();
+        while files.outstanding > 0 {
+            files = self.state.progress.wait(files).expect("flush files lock");
         }
     }
 }
@@ -848,12 +902,13 @@ impl Default for Flusher {
 
 impl Drop for Flusher {
     /// Dropped without `finish` (the caller failed): the files still
-    /// queued are not worth a flush.
+    /// queued are not worth a flush, and nothing is left running.
     fn drop(&mut self) {
-        use std::sync::atomic::Ordering;
-        if self.queue.is_some() {
-            self.state.abandoned.store(true, Ordering::Relaxed);
-            self.join();
+        if !self.finished {
+            self.state
+                .abandoned
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            self.wait();
         }
     }
 }
@@ -940,7 +995,7 @@ mod tests {
     #[test]
     fn files_handed_over_as_bytes_are_created_with_their_mode_and_digest() {
         let dir = tempfile::tempdir().unwrap();
-        let mut flusher = Flusher::new();
+        let flusher = Flusher::new();
         let mut slots = Vec::new();
         // More bytes than MAX_IN_FLIGHT in all: buffers wait for room.
         for i in 0..40 {
@@ -967,7 +1022,7 @@ mod tests {
         // A file that exists already is not written through: the flusher
         // fails, naming it.
         let path = dir.path().join("f3");
-        let mut flusher = Flusher::new();
+        let flusher = Flusher::new();
         let mut data = flusher.buffer(1);
         data[0] = b'x';
         flusher.write_hashed(path.clone(), data, 0o644).unwrap();
@@ -995,6 +1050,31 @@ mod tests {
             "flushed (and failed) at once"
         );
         flusher.finish().unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn flushers_sharing_the_process_s_threads_each_wait_for_and_report_only_their_own_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (good, bad) = (Flusher::new(), Flusher::new());
+        let (reader, _writer) = io::pipe().unwrap();
+        let pipe = fs::File::from(std::os::fd::OwnedFd::from(reader));
+        bad.flush(pipe, PathBuf::from("the pipe")).unwrap();
+        let mut slots = Vec::new();
+        for i in 0..(BACKGROUND_FLUSHES + FLUSH_QUEUE) * 2 {
+            let path = tmp.path().join(format!("f{i}"));
+            let mut data = good.buffer(1);
+            data[0] = i as u8;
+            slots.push(good.write_hashed(path, data, 0o644).unwrap());
+        }
+        good.finish().unwrap();
+        for (i, slot) in slots.iter().enumerate() {
+            assert_eq!(slot.get(), Some(&blake3::hash(&[i as u8])), "f{i}");
+        }
+        let (path, _) = bad.finish().unwrap_err();
+        assert_eq!(path, PathBuf::from("the pipe"));
+        let tasks = flushing().tasks.lock().unwrap();
+        assert!(tasks.threads <= BACKGROUND_FLUSHES);
     }
 
     #[cfg(unix)]

@@ -168,7 +168,7 @@ pub fn unpack_linked(
     links: Option<std::sync::Arc<crate::fs::Links>>,
 ) -> Result<Unpacked, UnpackError> {
     let consumed = AtomicU64::new(0);
-    let mut flusher = Flusher::new().with_links(links.clone());
+    let flusher = Flusher::new().with_links(links.clone());
     let (full, full_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUE_CHUNKS);
     let (empty, empty_rx) = mpsc::sync_channel::<Vec<u8>>(QUEUE_CHUNKS + 2);
     let written = std::thread::scope(|scope| {
@@ -184,7 +184,7 @@ pub fn unpack_linked(
                 dest,
                 limits,
                 &consumed,
-                &mut flusher,
+                &flusher,
                 links.as_deref(),
             )
         });
@@ -375,7 +375,7 @@ fn unpack_tar(
     dest: &Path,
     limits: Limits,
     consumed: &AtomicU64,
-    flusher: &mut Flusher,
+    flusher: &Flusher,
     links: Option<&crate::fs::Links>,
 ) -> Result<Vec<Written>, UnpackError> {
     let allowance = Cell::new(MAX_EXTENSION_BYTES);
@@ -721,7 +721,7 @@ fn write_whole(
     target: PathBuf,
     executable: bool,
     budget: impl Fn() -> u64,
-    flusher: &mut Flusher,
+    flusher: &Flusher,
 ) -> Result<(u64, crate::fs::HashSlot), WriteError> {
     let len = usize::try_from(len).expect("at most WHOLE_FILE");
     // Every byte kept is read into it below.
