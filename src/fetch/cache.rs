@@ -81,8 +81,26 @@ pub struct Cache {
 /// install (`Cache::landed`).
 #[derive(Debug)]
 struct Landed {
-    dir: tempfile::TempDir,
+    dir: Landing,
     unpacked: Unpacked,
+}
+
+/// A landed package's directory in the cache's `tmp/` (its root, or the
+/// landing directory that holds its root), removed with what it holds
+/// when dropped: once the package was renamed into place, there is
+/// nothing left to remove, or an empty directory.
+#[derive(Debug)]
+pub struct Landing(PathBuf);
+
+impl Drop for Landing {
+    fn drop(&mut self) {
+        match fs::remove_dir(&self.0) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                let _ = fs::remove_dir_all(&self.0);
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Cache {
@@ -263,8 +281,23 @@ impl Cache {
     }
 
     /// Keeps the verified unpack in the landing directory `dir` for this
-    /// process: `take_landed` hands it to the install.
-    pub fn land(&self, digest: &Digest, dir: tempfile::TempDir, unpacked: Unpacked) {
+    /// process: `take_landed` hands it to the install. An unpack whose
+    /// root is a directory inside `dir` (the archive's wrapper) is moved
+    /// out beside it and `dir` removed, here, before the root is locked:
+    /// removing a directory frees its block, which waits for the disk
+    /// where blocks are discarded as they are freed, and the root renamed
+    /// into place leaves nothing behind.
+    pub fn land(&self, digest: &Digest, dir: tempfile::TempDir, mut unpacked: Unpacked) {
+        let mut moved = dir.path().as_os_str().to_owned();
+        moved.push(".root");
+        let moved = PathBuf::from(moved);
+        let dir = if unpacked.root != dir.path() && fs::rename(&unpacked.root, &moved).is_ok() {
+            unpacked.root = moved.clone();
+            let _ = dir.close();
+            Landing(moved)
+        } else {
+            Landing(dir.keep())
+        };
         let landed = Landed { dir, unpacked };
         self.landed
             .lock()
@@ -272,10 +305,10 @@ impl Cache {
             .insert(*digest, landed);
     }
 
-    /// Takes the landed unpack of `digest`, if any, with the landing
-    /// directory that holds it: the caller installs it from there, on the
-    /// cache's filesystem, and removes the directory once it is empty.
-    pub fn take_landed(&self, digest: &Digest) -> Option<(tempfile::TempDir, Unpacked)> {
+    /// Takes the landed unpack of `digest`, if any, with the directory
+    /// that holds it: the caller installs it from there, on the cache's
+    /// filesystem.
+    pub fn take_landed(&self, digest: &Digest) -> Option<(Landing, Unpacked)> {
         let landed = self.landed.lock().expect("landed lock").remove(digest)?;
         Some((landed.dir, landed.unpacked))
     }

@@ -21,7 +21,9 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-pub use cache::{human_size, parse_size, Cache, CacheError, Freed, Item, Kind, PruneRules};
+pub use cache::{
+    human_size, parse_size, Cache, CacheError, Freed, Item, Kind, Landing, PruneRules,
+};
 
 use crate::http::HttpClient;
 use crate::index::ArchiveLocation;
@@ -272,12 +274,11 @@ impl Fetcher {
     }
 
     /// The package of `job` this process downloaded and verified before
-    /// the lock (`Fetcher::land`), with the landing directory it is still
-    /// in, on the cache's filesystem, which is the install root's: the
-    /// install renames it into place from there, and removes the directory
-    /// once it is empty. Its files were flushed by the unpack
+    /// the lock (`Fetcher::land`), where it landed, on the cache's
+    /// filesystem, which is the install root's: the install renames it
+    /// into place from there. Its files were flushed by the unpack
     /// (`durable_files`).
-    pub fn take_landed(&self, job: &Job) -> Option<(tempfile::TempDir, Unpacked)> {
+    pub fn take_landed(&self, job: &Job) -> Option<(Landing, Unpacked)> {
         let (dir, unpacked) = self.cache.take_landed(&job.expected.blake3)?;
         self.all_durable(&unpacked);
         Some((dir, unpacked))
@@ -754,19 +755,21 @@ mod tests {
             let fetcher = Fetcher::new(cache.clone(), false);
             let taken = fetcher.take_landed(&job);
             assert_eq!(taken.is_some(), keep_tree);
-            let (_kept, unpacked) = match taken {
+            let dest = tempfile::tempdir_in(tmp.path()).unwrap();
+            let (kept, unpacked) = match taken {
                 Some((landing, unpacked)) => {
-                    // The landing directory itself: nothing moved or copied.
-                    assert_eq!(landing.path(), landed[0]);
-                    assert_eq!(unpacked.root, landed[0].join("t-1.0.0"));
+                    // The archive's wrapper directory, moved out of its
+                    // landing directory (removed) before the lock: nothing
+                    // is left to remove once it is renamed into place.
+                    assert_eq!(unpacked.root, landed[0]);
+                    assert!(landed[0].to_string_lossy().ends_with(".root"));
                     assert!(fetcher.take_landed(&job).is_none(), "taken once");
-                    (landing, unpacked)
+                    (Some(landing), unpacked)
                 }
                 None => {
-                    let dest = tempfile::tempdir_in(tmp.path()).unwrap();
                     let unpacked = fetcher.fetch_unpack(&job, dest.path(), &silent).unwrap();
                     assert_eq!(unpacked.root, dest.path().join("t-1.0.0"));
-                    (dest, unpacked)
+                    (None, unpacked)
                 }
             };
             assert_eq!(unpacked.files.len(), 3);
@@ -780,6 +783,13 @@ mod tests {
             }
             // Flushed by the unpack: the store need not flush them again.
             assert_eq!(fetcher.durable_files(&unpacked.root).len(), 3);
+            if let Some(landing) = kept {
+                // Committed: renamed into place, then the guard dropped.
+                std::fs::rename(&unpacked.root, tmp.path().join("installed")).unwrap();
+                drop(landing);
+                assert!(landings(&dir).is_empty());
+                assert!(tmp.path().join("installed/tool.yaml").is_file());
+            }
         }
     }
 

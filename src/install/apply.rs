@@ -59,15 +59,23 @@ pub(crate) fn apply(
 ) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
-    let staged = super::workers::map(plans, |plan| -> Result<_, Error> {
-        // Downloaded before the lock, on the root's filesystem: installed
-        // from where it landed, with no staging directory to make, move it
-        // into and remove.
-        if let Fetch::Archive(job) = &plan.fetch {
-            if let Some((dir, unpacked)) = fetcher.take_landed(job) {
-                return Ok((dir, unpacked, None));
-            }
-        }
+    // Downloaded before the lock, on the root's filesystem: installed
+    // from where it landed, with no staging directory to make, move it
+    // into and remove.
+    let landed: Vec<_> = plans
+        .iter()
+        .map(|plan| match &plan.fetch {
+            Fetch::Archive(job) => fetcher.take_landed(job),
+            Fetch::Git { .. } => None,
+        })
+        .collect();
+    let rest: Vec<&Plan> = plans
+        .iter()
+        .zip(&landed)
+        .filter(|(_, landed)| landed.is_none())
+        .map(|(plan, _)| plan)
+        .collect();
+    let mut fetched = super::workers::map(&rest, |plan| -> Result<_, Error> {
         let dir = store.staging_dir()?;
         match &plan.fetch {
             Fetch::Archive(job) => {
@@ -93,7 +101,15 @@ pub(crate) fn apply(
         }
     })
     .into_iter()
-    .collect::<Result<Vec<_>, Error>>()?;
+    .collect::<Result<Vec<_>, Error>>()?
+    .into_iter();
+    let staged = landed.into_iter().map(|landed| match landed {
+        Some((dir, unpacked)) => (UnpackDir::Landed { _dir: dir }, unpacked, None),
+        None => {
+            let (dir, unpacked, git) = fetched.next().expect("one for each plan not landed");
+            (UnpackDir::Staged(dir), unpacked, git)
+        }
+    });
 
     let mut ready = Vec::new();
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
@@ -225,19 +241,30 @@ pub(crate) fn apply(
         })
         .collect();
     let paths = store.commit_all(&staged, force)?;
-    // The staging directories the packages were renamed out of are empty
-    // (or gone): removed at once, as each removal may wait for the disk (a
-    // freed block is discarded where the filesystem is mounted so).
-    super::workers::map(&ready, |(dir, ..)| {
-        let _ = std::fs::remove_dir(dir.path());
-    });
+    let mut emptied = Vec::new();
     let done = ready
-        .iter()
+        .into_iter()
         .zip(paths)
-        .map(|((_, _, package, _, _), path)| (package.name.clone(), package.version.clone(), path))
+        .map(|((dir, _, package, _, _), path)| {
+            // A landed package's root was its directory: nothing is left.
+            if let UnpackDir::Staged(dir) = dir {
+                emptied.push(dir);
+            }
+            (package.name, package.version, path)
+        })
         .collect();
+    // The staging directories the packages were renamed out of are empty.
+    store.remove_later(emptied);
     fetcher.keep_downloads();
     Ok(done)
+}
+
+/// The directory a package was unpacked into, removed when dropped.
+enum UnpackDir {
+    /// A staging directory of the root, which the package's root is in.
+    Staged(tempfile::TempDir),
+    /// Where a package downloaded before the lock landed in the cache.
+    Landed { _dir: crate::fetch::Landing },
 }
 
 /// A tag's tool.yaml that does not load, named by the tag and repository.

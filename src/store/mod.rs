@@ -96,6 +96,11 @@ pub struct Store<'a> {
     /// (files, directories): flushed while the manifest is rendered and
     /// written, before it takes effect (`sync_manifest`).
     unflushed: std::sync::Mutex<(Vec<PathBuf>, Vec<PathBuf>)>,
+    /// Directories the packages were renamed out of, now empty: removed
+    /// while the manifest is written (`sync_manifest`), as each removal
+    /// may wait for the disk (a freed block is discarded where the
+    /// filesystem is mounted so), or when the store is dropped.
+    emptied: std::sync::Mutex<Vec<tempfile::TempDir>>,
     _lock: FileLock,
 }
 
@@ -120,6 +125,11 @@ fn already_installed(name: &str, version: &semver::Version, target: &Path) -> St
 
 impl Drop for Store<'_> {
     fn drop(&mut self) {
+        // Emptied by a commit that did not take effect (or by one whose
+        // manifest was not written): removed before staging is.
+        drop(std::mem::take(
+            self.emptied.get_mut().unwrap_or_else(|e| e.into_inner()),
+        ));
         // A command that failed after changing the store undoes its changes.
         if self.journal_path().exists()
             && matches!(self.settle(&crate::progress::Silent), Ok(false))
@@ -159,6 +169,7 @@ impl<'a> Store<'a> {
             at_start: (!interrupted).then(|| ToolsDir::of(&root.tools_dir)),
             read_again: Default::default(),
             unflushed: Default::default(),
+            emptied: Default::default(),
             _lock: lock,
         };
         refuse_newer_manifest(root)?;
@@ -569,6 +580,13 @@ impl<'a> Store<'a> {
         Ok(targets)
     }
 
+    /// Has the directories `dirs`, which the packages were renamed out of,
+    /// removed while the manifest is written.
+    pub fn remove_later(&self, dirs: impl IntoIterator<Item = tempfile::TempDir>) {
+        let mut emptied = self.emptied.lock().unwrap_or_else(|e| e.into_inner());
+        emptied.extend(dirs);
+    }
+
     /// Replaces the installed package at `target` by `staged` (flushed),
     /// moving the old copy into staging, where a roll back finds it.
     fn replace(
@@ -785,9 +803,13 @@ impl<'a> Store<'a> {
         let path = self.root.manifest_path();
         let (files, dirs) =
             std::mem::take(&mut *self.unflushed.lock().unwrap_or_else(|e| e.into_inner()));
+        let emptied = std::mem::take(&mut *self.emptied.lock().unwrap_or_else(|e| e.into_inner()));
         // Why the packages could not be flushed, if they could not.
         let unsynced: std::sync::Mutex<Option<io::Error>> = Default::default();
         let done = std::thread::scope(|s| {
+            if !emptied.is_empty() {
+                s.spawn(move || drop(emptied));
+            }
             // The packages this command put in place (`commit_all`) are
             // flushed while the manifest is rendered and written; it is
             // swapped in only once they are.

@@ -429,6 +429,8 @@ fn missing_dependencies_and_interpreters_are_warned_about_refused_with_strict_an
     let run = with_path(&t, &bin, &strict);
     run.failure(1).stderr_has("--strict");
     assert!(!t.tools_dir().join("needy").exists());
+    // Refused after it was committed: rolled back, staging included.
+    assert!(!t.tools_dir().join(".orla-staging").exists());
     assert!(!t.home.join("manifest.json").exists() || t.list().is_empty());
     out.push_str(&shown(&strict, &run));
     // Without: installed, with a warning for each.
