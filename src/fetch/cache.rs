@@ -238,37 +238,15 @@ impl Cache {
 
     /// As `keep`, for entries made by `record_linked`, each with its
     /// `dirs`: their files are the unpacks', flushed as they were written,
-    /// so only their records and directories are flushed before the renames
-    /// (a record is not read back: a large package's is thousands of
-    /// files). All of them in one batch, then the renames, then one flush
-    /// of the directory they were renamed into: twenty tools of one command
-    /// wait for the disk twice, not forty times, and each flush commits the
-    /// filesystem's journal, which stalls the install's own renames under
-    /// the root's lock meanwhile. An entry already in place (another
-    /// orla's) is kept. No stamps are taken: this process installs the
-    /// landing directories' trees, not the entries'.
+    /// so nothing is flushed here (a record is not read back either: a
+    /// large package's is thousands of files). An entry already in place
+    /// (another orla's) is kept. No stamps are taken: this process installs
+    /// the landing directories' trees, not the entries'.
     pub fn keep_linked(
         &self,
         entries: Vec<(tempfile::TempDir, Digest, Vec<String>)>,
     ) -> io::Result<()> {
         fs::create_dir_all(self.unpacked())?;
-        let entries: Vec<_> = entries
-            .into_iter()
-            .filter(|(_, digest, _)| !self.unpacked_path(digest).exists())
-            .collect();
-        if entries.is_empty() {
-            return Ok(());
-        }
-        let (mut records, mut flushed) = (Vec::new(), Vec::new());
-        for (entry, _, dirs) in &entries {
-            let tree = entry.path().join(TREE);
-            records.push(entry.path().join(FILES));
-            flushed.push(entry.path().to_path_buf());
-            flushed.extend(dirs.iter().map(|d| tree.join(d)));
-            flushed.push(tree);
-        }
-        crate::fs::sync_files(&records)?;
-        crate::fs::sync_dirs(&flushed);
         let mut renamed = Ok(());
         for (entry, digest, _) in entries {
             let path = self.unpacked_path(&digest);
@@ -276,7 +254,6 @@ impl Cache {
                 renamed = renamed.and(fs::rename(entry.keep(), &path));
             }
         }
-        crate::fs::sync_dir(&self.unpacked());
         renamed
     }
 
@@ -319,8 +296,7 @@ impl Cache {
     }
 
     /// As `keep`, for an entry made by `move_unpacked` from an unpack whose
-    /// files were all flushed as they were written: only the record and the
-    /// directories are flushed before the rename.
+    /// files were all flushed as they were written: nothing is flushed.
     pub fn keep_flushed(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
         self.put_in_place(entry, digest, true)
     }
@@ -328,13 +304,15 @@ impl Cache {
     /// Moves an entry made by `link_unpacked` into place; an entry already
     /// there (another orla's) is kept.
     ///
-    /// Everything in the entry is flushed to disk first (its files' data,
-    /// its record, its directories), and the rename after: so an entry in
-    /// `unpacked/` is durable, and a package hard-linked from it needs no
-    /// flush of those files' data when it is installed. A prefetched
-    /// download pays that flush here, before the root is locked; one
+    /// The data of the entry's files is flushed to disk first, and the
+    /// rename after: a package hard-linked from an entry in `unpacked/`
+    /// needs no flush of those files' data when it is installed. One
     /// installed under the lock has its files flushed by the install, and
-    /// the flush here then finds nothing left to write.
+    /// the flush here then finds nothing left to write. The entry's record
+    /// and directories, and its name in `unpacked/`, are not flushed: an
+    /// entry a power cut took away is fetched again, and one it left
+    /// without a file or with a torn record is found damaged when it is
+    /// used, removed, and fetched again (docs/cache.md).
     pub fn keep(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
         self.put_in_place(entry, digest, false)
     }
@@ -350,17 +328,13 @@ impl Cache {
         if path.exists() {
             return Ok(());
         }
-        let (mut files, mut dirs) = (Vec::new(), Vec::new());
-        crate::fs::walk(entry.path(), &mut files, &mut dirs)?;
-        if tree_flushed {
-            let tree = entry.path().join(TREE);
-            files.retain(|f| !f.starts_with(&tree));
+        if !tree_flushed {
+            let (mut files, mut dirs) = (Vec::new(), Vec::new());
+            crate::fs::walk(&entry.path().join(TREE), &mut files, &mut dirs)?;
+            crate::fs::sync_files(&files)?;
         }
-        crate::fs::sync_files(&files)?;
-        crate::fs::sync_dirs(&dirs);
         let made = made_stamps(entry.path());
         fs::rename(entry.keep(), &path)?;
-        crate::fs::sync_dir(&self.unpacked());
         if let Some(made) = made {
             self.made.lock().expect("made lock").insert(*digest, made);
         }
@@ -375,7 +349,16 @@ impl Cache {
         let path = self.unpacked_path(digest);
         let bytes = match fs::read(path.join(FILES)) {
             Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if !path.exists() {
+                    return Ok(None);
+                }
+                // An entry is renamed into place with its record: one
+                // without is what a power cut left of one (records are not
+                // flushed).
+                let _ = fs::remove_dir_all(&path);
+                return Err(Damaged::Content("its record is missing".into()));
+            }
             Err(e) => return Err(Damaged::Io(e)),
         };
         let made = self.made.lock().expect("made lock").remove(digest);

@@ -375,6 +375,15 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
                 std::fs::write(record.with_file_name("files.json"), "{").unwrap()
             }),
         ),
+        // What a power cut may leave of an entry (its record is not
+        // flushed).
+        (
+            "record missing",
+            Box::new(|p| {
+                let record = p.ancestors().find(|a| a.ends_with("tree")).unwrap();
+                std::fs::remove_file(record.with_file_name("files.json")).unwrap()
+            }),
+        ),
     ];
     for (n, (case, corrupt)) in corruptions.into_iter().enumerate() {
         corrupt(&cached_yaml());
@@ -401,7 +410,7 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
         &s.index.location(),
     ])
     .success();
-    assert_eq!(s.server.requests(), 6);
+    assert_eq!(s.server.requests(), 7);
     assert_eq!(files(), installed);
     s.t.run(&["verify"]).success();
 }
