@@ -236,19 +236,16 @@ impl Cache {
         write_record(entry.path(), dest, unpacked, dirs)
     }
 
-    /// As `keep`, for entries made by `record_linked`, each with its
-    /// `dirs`: their files are the unpacks', flushed as they were written,
-    /// so nothing is flushed here (a record is not read back either: a
-    /// large package's is thousands of files). An entry already in place
-    /// (another orla's) is kept. No stamps are taken: this process installs
-    /// the landing directories' trees, not the entries'.
-    pub fn keep_linked(
-        &self,
-        entries: Vec<(tempfile::TempDir, Digest, Vec<String>)>,
-    ) -> io::Result<()> {
+    /// As `keep`, for entries made by `record_linked`: their files are the
+    /// unpacks', flushed as they were written, so nothing is flushed here
+    /// (a record is not read back either: a large package's is thousands
+    /// of files). An entry already in place (another orla's) is kept. No
+    /// stamps are taken: this process installs the landing directories'
+    /// trees, not the entries'.
+    pub fn keep_linked(&self, entries: Vec<(tempfile::TempDir, Digest)>) -> io::Result<()> {
         fs::create_dir_all(self.unpacked())?;
         let mut renamed = Ok(());
-        for (entry, digest, _) in entries {
+        for (entry, digest) in entries {
             let path = self.unpacked_path(&digest);
             if !path.exists() {
                 renamed = renamed.and(fs::rename(entry.keep(), &path));

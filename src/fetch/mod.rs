@@ -129,9 +129,8 @@ enum Made {
     /// (`Cache::keep_flushed`).
     Moved,
     /// Linked by the unpack's flushing threads as each file was flushed,
-    /// the landing directory kept for the install (`Cache::keep_linked`);
-    /// with the directories the links made.
-    LinkedWhileUnpacked(Vec<String>),
+    /// the landing directory kept for the install (`Cache::keep_linked`).
+    LinkedWhileUnpacked,
 }
 
 impl Drop for Fetcher {
@@ -169,7 +168,7 @@ impl Fetcher {
         let (mut linked, mut others) = (Vec::new(), Vec::new());
         for (entry, digest, made) in unpacked {
             match made {
-                Made::LinkedWhileUnpacked(dirs) => linked.push((entry, digest, dirs)),
+                Made::LinkedWhileUnpacked => linked.push((entry, digest)),
                 Made::Linked => others.push((entry, digest, false)),
                 Made::Moved => others.push((entry, digest, true)),
             }
@@ -464,17 +463,16 @@ impl Fetcher {
         // file by file and then deleted).
         let landing = self.cache.is_landing(dest);
         if let (true, Some((entry, links))) = (landing, mirror) {
-            let dirs = links.dirs();
             let recorded = links.complete()
                 && self
                     .cache
-                    .record_linked(&entry, dirs.clone(), dest, &unpacked)
+                    .record_linked(&entry, links.dirs(), dest, &unpacked)
                     .is_ok();
             if recorded {
                 self.unpacked.lock().expect("unpacked lock").push((
                     entry,
                     job.expected.blake3,
-                    Made::LinkedWhileUnpacked(dirs),
+                    Made::LinkedWhileUnpacked,
                 ));
                 return Ok((unpacked, true));
             }

@@ -246,7 +246,8 @@ pub(crate) fn apply(
         .into_iter()
         .zip(paths)
         .map(|((dir, _, package, _, _), path)| {
-            // A landed package's root was its directory: nothing is left.
+            // A landed package's directory went with the rename (or is
+            // left empty, and removed as it is dropped here).
             if let UnpackDir::Staged(dir) = dir {
                 emptied.push(dir);
             }
