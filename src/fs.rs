@@ -594,6 +594,24 @@ impl FlushState {
     }
 }
 
+/// One file of a flusher on its way, settled when dropped: whatever ends
+/// the task that holds it, a panic included (then recorded as that file's
+/// failure), the flusher's `finish` does not wait for it forever.
+struct Pending {
+    state: std::sync::Arc<FlushState>,
+    path: PathBuf,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let panicked = io::Error::other("the thread flushing it panicked");
+            self.state.fail((self.path.clone(), panicked));
+        }
+        self.state.settled();
+    }
+}
+
 /// How many files the process flushes at once (its flushing threads):
 /// enough for the disk to have several requests in flight. Each `fsync`
 /// mostly waits (for the data, the inode, the parent directory, the disk's
@@ -676,7 +694,9 @@ impl Pool {
         loop {
             if let Some(task) = tasks.queue.pop_front() {
                 drop(tasks);
-                task();
+                // A task that panics (its file recorded as failed) does
+                // not take the thread with it.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
                 tasks = self.tasks.lock().expect("pool lock");
                 continue;
             }
@@ -699,31 +719,32 @@ fn writing() -> &'static Pool {
     POOL.get_or_init(|| Pool::new(cores().min(MAX_WRITERS)))
 }
 
-/// Queues `job`, a file of the flusher of `state` counted as outstanding,
-/// for the flushing threads; waits only while that flusher has
-/// `FLUSH_QUEUE` files queued already, and flushes it right here when the
-/// process has `MAX_QUEUED` files queued or no thread can be started.
-/// Either way the file is settled (`FlushState::settled`) once flushed;
-/// a failure here is returned, one in the background recorded.
-fn queue(state: &std::sync::Arc<FlushState>, job: Job) -> Result<(), (PathBuf, io::Error)> {
+/// A file `queue` could not flush on the caller's thread: why, and the
+/// file, still to settle.
+type FailedHere = ((PathBuf, io::Error), Pending);
+
+/// Queues `job`, the file `pending` of a flusher, for the flushing
+/// threads; waits only while that flusher has `FLUSH_QUEUE` files queued
+/// already, and flushes it right here when the process has `MAX_QUEUED`
+/// files queued or no thread can be started. A failure in the
+/// background is recorded before the file is settled; one here is
+/// returned with the file, for the caller to settle once it has dealt
+/// with the failure.
+fn queue(pending: Pending, job: Job) -> Result<(), Box<FailedHere>> {
     use std::sync::atomic::Ordering;
-    let here = |job: Job| {
-        let flushed = job.run();
-        state.settled();
-        flushed
-    };
     if QUEUED.fetch_add(1, Ordering::Relaxed) >= MAX_QUEUED {
         QUEUED.fetch_sub(1, Ordering::Relaxed);
-        return here(job);
+        return job.run().map_err(|failed| Box::new((failed, pending)));
     }
+    let state = pending.state.clone();
     let mut files = state.files();
     while files.queued >= FLUSH_QUEUE {
         files = state.progress.wait(files).expect("flush files lock");
     }
     files.queued += 1;
     drop(files);
-    let state = state.clone();
     flushing().run(Box::new(move || {
+        let state = &pending.state;
         state.files().queued -= 1;
         state.progress.notify_all();
         QUEUED.fetch_sub(1, Ordering::Relaxed);
@@ -732,7 +753,7 @@ fn queue(state: &std::sync::Arc<FlushState>, job: Job) -> Result<(), (PathBuf, i
                 state.fail(failed);
             }
         }
-        state.settled();
+        drop(pending);
     }));
     Ok(())
 }
@@ -754,13 +775,16 @@ impl Flusher {
     }
 
     /// Fails when an earlier file failed; else counts one more file
-    /// handed over.
-    fn hand_over(&self) -> Result<(), (PathBuf, io::Error)> {
+    /// handed over, `path`.
+    fn hand_over(&self, path: &Path) -> Result<Pending, (PathBuf, io::Error)> {
         if let Some(failed) = self.take_failure() {
             return Err(failed);
         }
         self.state.files().outstanding += 1;
-        Ok(())
+        Ok(Pending {
+            state: self.state.clone(),
+            path: path.to_path_buf(),
+        })
     }
 
     /// Queues `file` (written in full, found at `path`) to be flushed;
@@ -768,16 +792,14 @@ impl Flusher {
     /// the process has `MAX_QUEUED` files waiting already. Fails early when
     /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
-        self.hand_over()?;
-        queue(
-            &self.state,
-            Job {
-                file,
-                path,
-                hash: None,
-                links: self.links.clone(),
-            },
-        )
+        let pending = self.hand_over(&path)?;
+        let job = Job {
+            file,
+            path,
+            hash: None,
+            links: self.links.clone(),
+        };
+        queue(pending, job).map_err(|failed| failed.0)
     }
 
     /// [`Flusher::flush`], hashing the file first on the same thread: the
@@ -790,17 +812,15 @@ impl Flusher {
         file: fs::File,
         path: PathBuf,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        self.hand_over()?;
+        let pending = self.hand_over(&path)?;
         let slot = HashSlot::default();
-        queue(
-            &self.state,
-            Job {
-                file,
-                path,
-                hash: Some(slot.clone()),
-                links: self.links.clone(),
-            },
-        )?;
+        let job = Job {
+            file,
+            path,
+            hash: Some(slot.clone()),
+            links: self.links.clone(),
+        };
+        queue(pending, job).map_err(|failed| failed.0)?;
         Ok(slot)
     }
 
@@ -840,7 +860,7 @@ impl Flusher {
         data: Buffer,
         mode: u32,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        self.hand_over()?;
+        let pending = self.hand_over(&path)?;
         let slot = HashSlot::default();
         let write = WriteJob {
             path,
@@ -849,22 +869,22 @@ impl Flusher {
             hash: slot.clone(),
             links: self.links.clone(),
         };
-        let state = self.state.clone();
         writing().run(Box::new(move || {
+            let state = pending.state.clone();
             if state.abandoned() {
-                return state.settled();
+                return;
             }
-            match write.run() {
+            let written = write.run();
+            match written {
                 // Settled by `queue` once flushed, or failed.
                 Ok(job) => {
-                    if let Err(failed) = queue(&state, job) {
+                    if let Err(failed) = queue(pending, job) {
+                        let (failed, pending) = *failed;
                         state.fail(failed);
+                        drop(pending);
                     }
                 }
-                Err(failed) => {
-                    state.fail(failed);
-                    state.settled();
-                }
+                Err(failed) => state.fail(failed),
             }
         }));
         Ok(slot)
@@ -1075,6 +1095,28 @@ mod tests {
         assert_eq!(path, PathBuf::from("the pipe"));
         let tasks = flushing().tasks.lock().unwrap();
         assert!(tasks.threads <= BACKGROUND_FLUSHES);
+    }
+
+    #[test]
+    fn a_file_whose_task_panicked_fails_its_flusher_and_the_pool_goes_on() {
+        let flusher = Flusher::new();
+        let pending = flusher.hand_over(Path::new("the file")).unwrap();
+        flushing().run(Box::new(move || {
+            let _held = pending;
+            panic!("a task of this test panics on purpose");
+        }));
+        let (path, e) = flusher.finish().unwrap_err();
+        assert_eq!(path, PathBuf::from("the file"));
+        assert!(e.to_string().contains("panicked"), "{e}");
+        // The thread that ran it still serves the pool.
+        let tmp = tempfile::tempdir().unwrap();
+        let flusher = Flusher::new();
+        for i in 0..BACKGROUND_FLUSHES * 2 {
+            let path = tmp.path().join(format!("f{i}"));
+            fs::write(&path, b"x").unwrap();
+            flusher.flush(fs::File::open(&path).unwrap(), path).unwrap();
+        }
+        flusher.finish().unwrap();
     }
 
     #[cfg(unix)]
