@@ -40,7 +40,7 @@ pub const ENV_HTTP_DEADLINE: &str = "ORLA_HTTP_DEADLINE";
 /// `ORLA_HTTP_TIMEOUT` window (default 10; 0 for no minimum).
 pub const ENV_HTTP_LOW_SPEED_LIMIT: &str = "ORLA_HTTP_LOW_SPEED_LIMIT";
 /// Set (to anything but the empty string): no colours in messages
-/// (https://no-color.org), unless `--color always`.
+/// (<https://no-color.org>), unless `--color always`.
 pub const ENV_NO_COLOR: &str = "NO_COLOR";
 /// Set (to anything but `0` or the empty string): colours even when stderr
 /// is not a terminal (a CI log), unless `NO_COLOR` or `--color never`.

@@ -302,7 +302,7 @@ fn for_each_parallel<T: Sync>(
 /// Files may also be handed over as bytes in memory
 /// ([`Flusher::write_hashed`]): then other background threads, one per
 /// core, create, write and hash them before they are flushed. The threads
-/// are the process's ([`Pool`]), shared by all its flushers: a command
+/// are the process's (`Pool`), shared by all its flushers: a command
 /// unpacking twenty packages at once starts them once, not once for each.
 /// `finish` waits for the last file of this flusher and returns the first
 /// error, with the path of the file that failed: after a failed `fsync` the

@@ -1,8 +1,8 @@
 //! The facts a command reports while it works, as values: which version was
 //! chosen, what was downloaded, installed, skipped and why. Stages build
 //! events; they never write the English. Two renderers read them: the
-//! terminal printer ([`super::human`], where every sentence lives) and the
-//! JSON lines stream ([`super::json`], one object per event). The JSON
+//! terminal printer (`super::human`, where every sentence lives) and the
+//! JSON lines stream (`super::json`, one object per event). The JSON
 //! form is a public format, documented in docs/events.md: variants and
 //! fields may be added, never renamed or removed without raising
 //! [`SCHEMA_VERSION`].
