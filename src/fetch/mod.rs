@@ -162,9 +162,9 @@ impl Fetcher {
             let _ = self.cache.store(tmp, &digest);
         }
         let unpacked = std::mem::take(&mut *self.unpacked.lock().expect("unpacked lock"));
-        // The entries linked while they were unpacked wait for the disk
-        // together, in one batch (`Cache::keep_linked`).
-        // The others: each with whether its tree was flushed already.
+        // The entries linked while they were unpacked are only renamed in
+        // (`Cache::keep_linked`); the others, each with whether its tree
+        // was flushed already, may have files to flush.
         let (mut linked, mut others) = (Vec::new(), Vec::new());
         for (entry, digest, made) in unpacked {
             match made {
@@ -245,8 +245,9 @@ impl Fetcher {
     /// new cache entry as they flush it, and the landing directory is kept
     /// for this process (`Cache::land`): under the root's lock the
     /// package is renamed into place from there (`take_landed`), so no
-    /// file is linked or moved into staging once the lock is taken. Otherwise, or when a link could not be made, the landing
-    /// directory becomes the entry and is linked back under the lock.
+    /// file is linked or moved into staging once the lock is taken.
+    /// Otherwise, or when a link could not be made, the landing directory
+    /// becomes the entry and is linked back under the lock.
     /// `Ok` without a cache that can be written: the install then
     /// downloads under the lock. True when the landing directory was kept
     /// for this process: then the install needs nothing of the new entry,

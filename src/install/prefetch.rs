@@ -10,11 +10,8 @@
 //! landing directory; elsewhere the landing directory becomes the entry and
 //! is copied from the cache into staging.
 //!
-//! When every package landed for the install, the new entries join the
-//! cache (their records and directories flushed, then renamed in) on a
-//! thread of their own while the install goes on under the root's lock,
-//! since the install takes the landing directories, not the entries; the
-//! install waits for that thread before it keeps or drops them.
+//! The new entries join the cache (renamed in; their files' data was
+//! flushed by the unpack) before the root is locked.
 //!
 //! Nothing here touches the install root. A download that fails or is
 //! refused fails the install before anything is locked or staged. An entry
@@ -56,30 +53,12 @@ pub(crate) struct Prefetched {
     /// `None` when the cache cannot be locked (it cannot be written
     /// either, so nothing is added to it).
     lock: Option<FileLock>,
-    /// The new cache entries being put in place (flushed and renamed into
-    /// the cache) on a thread of their own while the install goes on under
-    /// the root's lock, when every package landed for it; with their
-    /// digests, `added` once they are in.
-    joining: Option<(std::thread::JoinHandle<()>, Vec<Digest>)>,
 }
 
 impl Prefetched {
-    /// Waits for the new entries to be in the cache, and counts them as
-    /// added.
-    fn joined(&mut self) {
-        if let Some((thread, digests)) = self.joining.take() {
-            let _ = thread.join();
-            self.added = digests
-                .into_iter()
-                .filter(|digest| self.cache.archive(digest).is_some())
-                .collect();
-        }
-    }
-
     /// The packages were installed: their downloads stay in the cache,
     /// which is then trimmed to its size limit.
     pub(crate) fn keep(mut self) {
-        self.joined();
         self.added.clear();
         self.cache.drop_landed();
         drop(self.lock.take());
@@ -96,7 +75,6 @@ impl Prefetched {
 
 impl Drop for Prefetched {
     fn drop(&mut self) {
-        self.joined();
         self.cache.drop_landed();
         for digest in &self.added {
             self.cache.forget_unpacked(digest);
@@ -141,7 +119,6 @@ pub(crate) fn prefetch(
         used,
         max_size: ctx.cache_max_size,
         lock,
-        joining: None,
     };
     if jobs.is_empty() {
         return Ok(prefetched);
@@ -160,21 +137,9 @@ pub(crate) fn prefetch(
         Ok(fetcher.land(job, reporter, keep_tree)?)
     });
     let digests: Vec<Digest> = jobs.iter().map(|job| job.expected.blake3).collect();
-    // Every package landed for this install, which takes it from there
-    // (`Cache::take_landed`, under the lock): the entries made beside them
-    // join the cache (their records and directories flushed, then renamed
-    // in) on a thread of their own while the install goes on, and
-    // `Prefetched` waits for it before it keeps or drops them.
-    if results.iter().all(|landed| matches!(landed, Ok(true))) {
-        let joining = std::thread::Builder::new().spawn(move || fetcher.keep_downloads());
-        if let Ok(thread) = joining {
-            prefetched.joining = Some((thread, digests));
-            return Ok(prefetched);
-        }
-        return Err(crate::error::Error::other("cannot start a thread", None));
-    }
-    // Otherwise the install links from the entries, which must be in first.
-    // Verified against the registry's digest, so they may join the cache.
+    // Verified against the registry's digest, so they may join the cache;
+    // in before the lock, as a package that did not land is linked from
+    // its entry.
     fetcher.keep_downloads();
     // `Prefetched` takes them out again if the install fails or is refused.
     prefetched.added = digests
