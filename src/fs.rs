@@ -312,8 +312,6 @@ pub struct Flusher {
     state: std::sync::Arc<FlushState>,
     /// Where each flushed file is linked too, if anywhere.
     links: Option<std::sync::Arc<Links>>,
-    /// Whether `finish` ran (else dropping abandons what is still queued).
-    finished: bool,
 }
 
 /// Where [`Flusher::flush_hashed`] leaves a file's BLAKE3, once flushed.
@@ -763,7 +761,6 @@ impl Flusher {
         Flusher {
             state: std::sync::Arc::new(FlushState::default()),
             links: None,
-            finished: false,
         }
     }
 
@@ -792,11 +789,21 @@ impl Flusher {
     /// the process has `MAX_QUEUED` files waiting already. Fails early when
     /// an earlier flush failed.
     pub fn flush(&self, file: fs::File, path: PathBuf) -> Result<(), (PathBuf, io::Error)> {
+        self.queue_flush(file, path, None)
+    }
+
+    /// Hands `file` over to be flushed (and hashed into `hash`, if given).
+    fn queue_flush(
+        &self,
+        file: fs::File,
+        path: PathBuf,
+        hash: Option<HashSlot>,
+    ) -> Result<(), (PathBuf, io::Error)> {
         let pending = self.hand_over(&path)?;
         let job = Job {
             file,
             path,
-            hash: None,
+            hash,
             links: self.links.clone(),
         };
         queue(pending, job).map_err(|failed| failed.0)
@@ -812,15 +819,8 @@ impl Flusher {
         file: fs::File,
         path: PathBuf,
     ) -> Result<HashSlot, (PathBuf, io::Error)> {
-        let pending = self.hand_over(&path)?;
         let slot = HashSlot::default();
-        let job = Job {
-            file,
-            path,
-            hash: Some(slot.clone()),
-            links: self.links.clone(),
-        };
-        queue(pending, job).map_err(|failed| failed.0)?;
+        self.queue_flush(file, path, Some(slot.clone()))?;
         Ok(slot)
     }
 
@@ -892,8 +892,7 @@ impl Flusher {
 
     /// Waits until every file handed over was written and flushed; the
     /// first error.
-    pub fn finish(mut self) -> Result<(), (PathBuf, io::Error)> {
-        self.finished = true;
+    pub fn finish(self) -> Result<(), (PathBuf, io::Error)> {
         self.wait();
         match self.take_failure() {
             Some(failed) => Err(failed),
@@ -922,14 +921,13 @@ impl Default for Flusher {
 
 impl Drop for Flusher {
     /// Dropped without `finish` (the caller failed): the files still
-    /// queued are not worth a flush, and nothing is left running.
+    /// queued are not worth a flush, and nothing is left running. (After
+    /// `finish` nothing is left to abandon.)
     fn drop(&mut self) {
-        if !self.finished {
-            self.state
-                .abandoned
-                .store(true, std::sync::atomic::Ordering::Relaxed);
-            self.wait();
-        }
+        self.state
+            .abandoned
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.wait();
     }
 }
 
