@@ -155,8 +155,12 @@ pub struct ClientArgs {
     #[arg(long)]
     pub global: bool,
 
-    /// The entry's name [default: orla, or orla-<directory> for a project]
-    #[arg(long, value_name = "NAME")]
+    // As `help`, not a doc comment: rustdoc would read `<directory>` as HTML.
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "The entry's name [default: orla, or orla-<directory> for a project]"
+    )]
     pub name: Option<String>,
 
     /// The client's configuration file [default: where the client reads it]
