@@ -249,17 +249,16 @@ impl Fetcher {
     /// Otherwise, or when a link could not be made, the landing directory
     /// becomes the entry and is linked back under the lock.
     /// `Ok` without a cache that can be written: the install then
-    /// downloads under the lock. True when the landing directory was kept
-    /// for this process: then the install needs nothing of the new entry,
-    /// which joins the cache with `keep_downloads`.
+    /// downloads under the lock. The new entry joins the cache with
+    /// `keep_downloads`.
     pub fn land(
         &self,
         job: &Job,
         reporter: &dyn Reporter,
         keep_tree: bool,
-    ) -> Result<bool, FetchError> {
+    ) -> Result<(), FetchError> {
         let Ok(landing) = self.cache.landing_dir() else {
-            return Ok(false);
+            return Ok(());
         };
         let entry = keep_tree.then(|| self.cache.entry_dir().ok()).flatten();
         let mirror = entry.map(|entry| {
@@ -270,7 +269,7 @@ impl Fetcher {
         if kept {
             self.cache.land(&job.expected.blake3, landing, unpacked);
         }
-        Ok(kept)
+        Ok(())
     }
 
     /// The package of `job` this process downloaded and verified before

@@ -132,7 +132,7 @@ pub(crate) fn prefetch(
         .ancestors()
         .find(|dir| dir.is_dir())
         .is_some_and(|dir| cache.can_link(dir));
-    let results = super::workers::map(&jobs, |job| -> Result<bool, Error> {
+    let results = super::workers::map(&jobs, |job| -> Result<(), Error> {
         // Without a cache to download into, downloaded under the lock.
         Ok(fetcher.land(job, reporter, keep_tree)?)
     });
@@ -146,6 +146,6 @@ pub(crate) fn prefetch(
         .into_iter()
         .filter(|digest| cache.archive(digest).is_some())
         .collect();
-    results.into_iter().collect::<Result<Vec<bool>, Error>>()?;
+    results.into_iter().collect::<Result<(), Error>>()?;
     Ok(prefetched)
 }
