@@ -27,6 +27,7 @@ pub mod lock;
 pub mod manifest;
 pub mod migrate;
 pub mod package;
+pub mod parallel;
 pub mod progress;
 pub mod project;
 pub mod resolve;

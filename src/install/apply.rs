@@ -75,7 +75,7 @@ pub(crate) fn apply(
         .filter(|(_, landed)| landed.is_none())
         .map(|(plan, _)| plan)
         .collect();
-    let mut fetched = super::workers::map(&rest, |plan| -> Result<_, Error> {
+    let mut fetched = crate::parallel::map(&rest, super::WORKERS, |plan| -> Result<_, Error> {
         let dir = store.staging_dir()?;
         match &plan.fetch {
             Fetch::Archive(job) => {

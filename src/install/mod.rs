@@ -25,9 +25,13 @@ pub mod run;
 pub mod uninstall;
 pub mod update;
 pub mod use_version;
-mod workers;
 
 use std::path::PathBuf;
+
+/// How many packages one command fetches, unpacks and links at once (a
+/// command naming 100 tools runs as many threads as one naming 8;
+/// downloads also wait for one of their host's places in `http`).
+const WORKERS: usize = 8;
 
 use crate::context::Context;
 use crate::error::Error;

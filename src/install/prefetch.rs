@@ -132,7 +132,7 @@ pub(crate) fn prefetch(
         .ancestors()
         .find(|dir| dir.is_dir())
         .is_some_and(|dir| cache.can_link(dir));
-    let results = super::workers::map(&jobs, |job| -> Result<(), Error> {
+    let results = crate::parallel::map(&jobs, super::WORKERS, |job| -> Result<(), Error> {
         // Without a cache to download into, downloaded under the lock.
         Ok(fetcher.land(job, reporter, keep_tree)?)
     });
