@@ -164,65 +164,6 @@ pub fn rename_exchange(_a: &Path, _b: &Path) -> io::Result<()> {
     ))
 }
 
-/// A file of orla's own that nobody else has open, opened to be written in
-/// place, and kept so while this lives: a write lease (Linux) is held on
-/// it, which the kernel grants only while no other descriptor of the file
-/// is open, and which makes anyone opening it meanwhile wait until it is
-/// released. So a reader that still has the file open from when it was
-/// something else (an old manifest) never sees it rewritten.
-pub struct Unshared {
-    pub file: fs::File,
-}
-
-impl Unshared {
-    /// `path`, if it is a regular file of one link that nobody else has
-    /// open; None otherwise, or where leases are not to be had (another
-    /// OS, a filesystem without them, a file of another user).
-    #[cfg(target_os = "linux")]
-    pub fn open(path: &Path) -> Option<Unshared> {
-        use std::os::fd::AsRawFd;
-        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)
-            .ok()?;
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.nlink() != 1 {
-            return None;
-        }
-        // Someone opening the file while the lease is held would have the
-        // kernel signal SIGIO to this process, whose default is to end it;
-        // orla asks for no SIGIO otherwise (no `O_ASYNC`), so it is ignored
-        // and the opener just waits for the release.
-        static IGNORE_SIGIO: std::sync::Once = std::sync::Once::new();
-        // SAFETY: setting a signal's disposition to "ignore" has no handler
-        // to be safe about.
-        IGNORE_SIGIO.call_once(|| unsafe {
-            libc::signal(libc::SIGIO, libc::SIG_IGN);
-        });
-        // SAFETY: the descriptor is open for the call.
-        let rc = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLEASE, libc::F_WRLCK) };
-        (rc == 0).then_some(Unshared { file })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub fn open(_path: &Path) -> Option<Unshared> {
-        None
-    }
-
-    /// Gives up the lease: others may open the file again.
-    pub fn release(self) -> fs::File {
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd;
-            // SAFETY: the descriptor is open for the call.
-            unsafe { libc::fcntl(self.file.as_raw_fd(), libc::F_SETLEASE, libc::F_UNLCK) };
-        }
-        self.file
-    }
-}
-
 /// Removes the temporary files of `atomic_write` calls that a killed
 /// process left in `dir`. Only call it under the lock of whatever owns `dir`.
 pub fn remove_temp_files(dir: &Path) {

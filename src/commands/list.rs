@@ -29,11 +29,6 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     } else {
         ctx.root()?
     };
-    if args.json && !args.project {
-        if let Some(written) = crate::store::listing::json(&root, super::write_stdout_text) {
-            return written;
-        }
-    }
     let reporter = ctx.reporter.as_ref();
     let mut manifest = crate::store::listing::current(&root, reporter)?;
     if args.project {
@@ -44,7 +39,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     // Deleted behind orla's back: the manifest still names them until the
     // next command rewrites it, so they are marked, not shown as served.
     // (The entrypoint is inside the package directory: one stat answers both.)
-    let missing = crate::store::listing::missing(&root, &manifest.installed);
+    let missing = crate::store::listing::missing(&manifest.installed);
     if args.json {
         let text = crate::store::listing::to_json(&manifest.installed, &missing);
         return super::write_stdout_text(&text);

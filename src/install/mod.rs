@@ -36,7 +36,7 @@ const WORKERS: usize = 8;
 use crate::context::Context;
 use crate::error::Error;
 pub use crate::error::InstallError;
-use crate::manifest::Written;
+use crate::manifest::Manifest;
 use crate::package::ToolYaml;
 use crate::progress::{Event, ServedBecause, SkipReason, Warning};
 use crate::resolve::Spec;
@@ -262,13 +262,13 @@ fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
 /// time, so that installing an older version or a pre-release does not look
 /// like it switched the tool.
 pub(crate) fn installed(
-    manifest: &Written,
+    manifest: &Manifest,
     name: String,
     version: semver::Version,
     path: &std::path::Path,
     reinstalled: bool,
 ) -> Event {
-    let served_version = manifest.served(&name).cloned();
+    let served_version = manifest.served(&name);
     let active = served_version.as_ref() == Some(&version);
     let served_because = (served_version.is_some() && !active).then(|| {
         if version.pre.is_empty() {

@@ -53,9 +53,6 @@ pub fn uninstall(ctx: &Context, specs: &[Spec]) -> Result<(), Error> {
     let installed = root.scan_names(&named, reporter)?;
     let lock = read_lock()?;
     let (doomed, forget) = decided(&installed, lock.as_ref())?;
-    // The manifest reads these tools' directories again: a version deleted
-    // outside orla is dropped from it (and reported).
-    store.read_again(named.iter().copied());
     // The orla.yaml edit is prepared first: if it is refused, nothing changes.
     let txn = match (&project, forget.is_empty()) {
         (Some(project), false) => {
@@ -98,7 +95,7 @@ type Doomed = (String, semver::Version);
 /// The versions of `names` the root's manifest lists whose directory was
 /// deleted outside orla: uninstalling one drops it from the manifest.
 fn listed_but_gone(root: &InstallRoot, names: &[&str]) -> Vec<Doomed> {
-    let Ok(listing) = crate::manifest::Listing::read(root) else {
+    let Ok(listing) = crate::manifest::Manifest::read(root) else {
         return Vec::new();
     };
     let kind = crate::manifest::RootKindName::from(root.kind);

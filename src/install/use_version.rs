@@ -134,7 +134,6 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
             pins.write(&root.state_dir)?;
         }
     }
-    store.read_again([spec.name.as_str()]);
     store.sync_manifest(reporter)?;
     reporter.report(Event::Using {
         name: spec.name.clone(),

@@ -17,12 +17,9 @@
 //! }
 //! ```
 //!
-//! One line per tool: `grep` finds a tool's whole entry, a diff of two
-//! manifests shows which tools changed, and a manifest of 1,000 tools is a
-//! quarter smaller than indented throughout (1.45 against 1.95 MB). Its
-//! size is what every command that changes a root writes and flushes, and
-//! what `orla list --json` reads. No string can hold a line break (JSON
-//! escapes it), so an item is always one line.
+//! One line per tool: `grep` finds a tool's whole entry, and a diff of two
+//! manifests shows which tools changed. No string can hold a line break
+//! (JSON escapes it), so an item is always one line.
 
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
@@ -38,31 +35,6 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T, flat_from: usize) -> String {
     value.serialize(&mut ser).expect("JSON serialises");
     out.push(b'\n');
     String::from_utf8(out).expect("serde_json writes UTF-8")
-}
-
-/// One item as it is laid out on its line.
-pub fn item<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).expect("JSON serialises")
-}
-
-/// `text` without the lines of spaces a large manifest leaves as room
-/// between its entries (see `render`): two manifests that say the same,
-/// laid out with room in different places, are the same without it.
-pub fn without_room(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    for line in text.split_inclusive(|&b| b == b'\n') {
-        match line.strip_suffix(b"\n") {
-            Some(body) if is_room(body) => {}
-            _ => out.extend_from_slice(line),
-        }
-    }
-    out
-}
-
-/// Whether a line (without its line break) is room: spaces only, or
-/// nothing.
-pub fn is_room(line: &[u8]) -> bool {
-    line.iter().all(|&b| b == b' ')
 }
 
 /// Indents as [`PrettyFormatter`] above `flat_from`, writes as
@@ -161,16 +133,12 @@ impl Formatter for Layout {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn room_is_left_out_and_nothing_else() {
-        let with = b"[\n    1,\n      \n    2,\n\n    3\n  ]\n";
-        assert_eq!(without_room(with), b"[\n    1,\n    2,\n    3\n  ]\n");
-        assert_eq!(without_room(b"  x\n  "), b"  x\n  ");
-        assert_eq!(without_room(b""), b"");
-    }
-
     use super::*;
     use serde_json::json;
+
+    fn item<T: Serialize + ?Sized>(value: &T) -> String {
+        serde_json::to_string(value).unwrap()
+    }
 
     #[test]
     fn outer_levels_are_indented_and_each_item_is_one_line() {

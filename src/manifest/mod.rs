@@ -34,24 +34,17 @@
 //! `root.inputs` digests what else the manifest was derived from, so that
 //! orla notices when a project's manifest is stale (see `inputs`).
 //!
-//! Rewriting it reads again only the name directories that changed since
-//! the last manifest and copies the other entries from it as they are, file
-//! to file (see `cache`, `scan`, `render` and `text`).
+//! It is derived whole from the store on every change (`generate`) and
+//! replaced atomically (temporary file, flush, rename).
 
-pub mod cache;
 mod command;
+mod generate;
 mod inputs;
 pub mod layout;
-mod render;
-mod scan;
-mod text;
 
 pub use command::command_line;
-
+pub use generate::{packages, Package};
 pub use inputs::{fingerprint, Inputs};
-pub use render::{Rendered, Written};
-pub use scan::{names, packages, scan, stamped, Changes, Package, Scan, Scanned};
-pub use text::Text;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,12 +52,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::package::{schema, validate, Arguments, Mode, RiskLevel};
-use crate::progress::Reporter;
-use crate::project::discover::Discovered;
+use crate::package::{Arguments, Mode, RiskLevel};
 use crate::project::Settings;
 use crate::root::receipt::Source;
-use crate::root::{InstallRoot, Installed, RootKind, StoreError};
+use crate::root::{InstallRoot, RootKind, StoreError};
 
 pub use crate::root::MANIFEST_FILE;
 pub const MANIFEST_VERSION: u32 = 2;
@@ -225,96 +216,23 @@ pub struct InstalledEntry {
 }
 
 impl Manifest {
-    /// The manifest of an empty root.
-    pub fn empty(root: &InstallRoot) -> Manifest {
-        Manifest::generate(root, &[])
-    }
-
-    /// Derives the manifest from the store's contents alone.
-    pub fn generate(root: &InstallRoot, installed: &[Package]) -> Manifest {
-        Manifest::generate_with(
-            root,
-            installed,
-            &Inputs::default(),
-            &crate::progress::Silent,
-        )
-    }
-
-    /// Derives the manifest from the store's contents (see [`packages`])
-    /// and the other inputs of the root; name clashes are reported.
-    pub fn generate_with(
-        root: &InstallRoot,
-        installed: &[Package],
-        inputs: &Inputs,
-        reporter: &dyn Reporter,
-    ) -> Manifest {
-        let active = render::active(
-            installed.iter().map(|p| (p.name.as_str(), &p.version)),
-            &inputs.preferred,
-        );
-        let mut tools = Vec::new();
-        let mut listed = Vec::new();
-        let kind: RootKindName = root.kind.into();
-        for pkg in installed {
-            let is_active = active.get(pkg.name.as_str()) == Some(&&pkg.version);
-            listed.push(installed_entry(&pkg.entry, kind, is_active));
-            if is_active {
-                let mut entry = pkg.entry.clone();
-                entry.root = kind;
-                tools.push(entry);
-            }
-        }
-        // RFC 1 discovery: an installed package of the same name wins, since
-        // it was asked for by name (and, in a project, is pinned in orla.lock).
-        for found in &inputs.discovered {
-            let clash = active.contains_key(found.name.as_str());
-            if clash {
-                warn_shadowed(found, reporter);
-            }
-            let entry = discovered_entry(found, kind, root.project_dir.as_deref());
-            listed.push(discovered_listing(&entry, kind, !clash));
-            if !clash {
-                tools.push(entry);
-            }
-        }
-        // RFC 3 9.1: a project's tools shadow global tools of the same name;
-        // the others are served as well.
-        let own = render::own_names(&active, &inputs.discovered);
-        for global in &inputs.global_tools {
-            if !own.contains(global.name.as_str()) {
-                let mut entry = global.clone();
-                entry.root = RootKindName::Global;
-                tools.push(entry);
-            }
-        }
-        for global in &inputs.global_installed {
-            let mut entry = global.clone();
-            entry.root = RootKindName::Global;
-            entry.active = entry.active && !own.contains(entry.name.as_str());
-            listed.push(entry);
-        }
-        Manifest {
-            manifest_version: MANIFEST_VERSION,
-            generator: format!("orla {}", env!("CARGO_PKG_VERSION")),
-            root: RootInfo {
-                kind,
-                tools_dir: display(&root.tools_dir),
-                project_dir: root.project_dir.as_deref().map(display),
-                inputs: inputs.fingerprint.clone(),
-            },
-            settings: inputs.settings.clone(),
-            tools,
-            installed: listed,
-        }
-    }
-
     pub fn to_json(&self) -> String {
         layout::to_string(self, ENTRIES_FLAT)
     }
 
     /// Reads a root's manifest; a root with none yet is empty.
     pub fn read(root: &InstallRoot) -> Result<Manifest, StoreError> {
-        read_as(root, Manifest::empty)
+        let path = root.manifest_path();
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::empty(root)),
+            Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
+        };
+        Manifest::parse(&bytes).map_err(|e| StoreError::Manifest {
+            path,
+            newer: matches!(e, ParseError::Newer(_)),
+            message: e.to_string(),
+        })
     }
 
     /// Whether a project's manifest no longer matches its other inputs
@@ -324,39 +242,70 @@ impl Manifest {
     }
 
     /// Parses a manifest, refusing versions this orla does not know.
-    pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
-        parse_as(bytes)
+    pub fn parse(bytes: &[u8]) -> Result<Manifest, ParseError> {
+        let mut value: Value = serde_json::from_slice(bytes)?;
+        match value.get("manifest_version").and_then(Value::as_u64) {
+            Some(v) if v == u64::from(MANIFEST_VERSION) => {}
+            Some(v) if v > u64::from(MANIFEST_VERSION) => return Err(ParseError::Newer(v)),
+            Some(v) => return Err(ParseError::Older(v)),
+            None => return Err(ParseError::NoVersion),
+        }
+        // Entries written before `root` existed belong to the manifest's root.
+        let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
+        for list in ["tools", "installed"] {
+            if let Some(Value::Array(entries)) = value.get_mut(list) {
+                for e in entries.iter_mut().filter_map(Value::as_object_mut) {
+                    e.entry("root").or_insert_with(|| kind.clone());
+                }
+            }
+        }
+        Ok(serde_json::from_value(value)?)
     }
 
     /// Refuses a root whose manifest a newer orla wrote (and nothing else:
-    /// a damaged manifest is written again). Reads only its version, not
-    /// its thousand entries.
+    /// a damaged manifest is written again). Only its version is kept.
     pub fn refuse_newer(root: &InstallRoot) -> Result<(), StoreError> {
-        // As this orla writes it (`to_json`): the version comes first.
-        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
-        let mut start = vec![0; ours.len()];
-        match std::fs::File::open(root.manifest_path()) {
-            Ok(mut file) => {
-                if std::io::Read::read_exact(&mut file, &mut start).is_ok()
-                    && start == ours.as_bytes()
-                {
-                    return Ok(());
-                }
-            }
-            Err(_) => return Ok(()),
+        #[derive(Deserialize)]
+        struct VersionOnly {
+            manifest_version: Option<u64>,
         }
-        let Ok(bytes) = std::fs::read(root.manifest_path()) else {
+        let path = root.manifest_path();
+        let Ok(bytes) = std::fs::read(&path) else {
             return Ok(());
         };
-        match serde_json::from_slice::<Head>(&bytes) {
-            Ok(head) if head.manifest_version <= Some(u64::from(MANIFEST_VERSION)) => Ok(()),
-            // Newer, or too odd to tell: the full read says which.
-            _ => match Manifest::read(root) {
-                Err(e @ StoreError::Manifest { newer: true, .. }) => Err(e),
-                _ => Ok(()),
-            },
+        match serde_json::from_slice::<VersionOnly>(&bytes) {
+            Ok(VersionOnly {
+                manifest_version: Some(v),
+            }) if v > u64::from(MANIFEST_VERSION) => Err(StoreError::Manifest {
+                path,
+                newer: true,
+                message: ParseError::Newer(v).to_string(),
+            }),
+            _ => Ok(()),
         }
     }
+
+    /// The version of `name` this root serves from its own packages.
+    pub fn served(&self, name: &str) -> Option<semver::Version> {
+        let own = self.root.kind;
+        self.tools
+            .iter()
+            .find(|t| t.name == name && t.root == own)
+            .and_then(|t| semver::Version::parse(&t.version).ok())
+    }
+}
+
+/// Why a manifest could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("manifest_version {0} is not known to this orla (it reads {MANIFEST_VERSION})")]
+    Newer(u64),
+    #[error("manifest_version {0} is not known to this orla (it reads {MANIFEST_VERSION})")]
+    Older(u64),
+    #[error("manifest_version is missing")]
+    NoVersion,
 }
 
 impl RootInfo {
@@ -366,382 +315,14 @@ impl RootInfo {
     }
 }
 
-/// A manifest without its `tools`: what `orla list` shows, read without
-/// parsing every tool's schemas.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Listing {
-    #[serde(default)]
-    manifest_version: u32,
-    pub root: RootInfo,
-    pub installed: Vec<InstalledEntry>,
-}
-
-impl Listing {
-    /// Reads a root's manifest as a listing; a root with none yet is empty.
-    pub fn read(root: &InstallRoot) -> Result<Listing, StoreError> {
-        read_as(root, |root| Manifest::empty(root).into())
-    }
-}
-
-impl From<Manifest> for Listing {
-    fn from(manifest: Manifest) -> Listing {
-        Listing {
-            manifest_version: manifest.manifest_version,
-            root: manifest.root,
-            installed: manifest.installed,
-        }
-    }
-}
-
-/// What [`parse_as`] reads a manifest into.
-trait Parsed: serde::de::DeserializeOwned {
-    fn version(&self) -> u32;
-    fn kind(&self) -> RootKindName;
-    /// A quicker parse of a manifest as this orla writes it, if it is one.
-    fn quick(_: &[u8]) -> Option<Self> {
-        None
-    }
-}
-
-impl Parsed for Manifest {
-    fn version(&self) -> u32 {
-        self.manifest_version
-    }
-    fn kind(&self) -> RootKindName {
-        self.root.kind
-    }
-}
-
-impl Parsed for Listing {
-    fn version(&self) -> u32 {
-        self.manifest_version
-    }
-    fn kind(&self) -> RootKindName {
-        self.root.kind
-    }
-
-    /// The head and `installed` of a global manifest as [`Manifest::to_json`]
-    /// lays it out, parsed without going through its `tools` (two thirds
-    /// of it): each top-level key of the pretty printer is a line of its
-    /// own indented by two spaces, which no string in it can contain.
-    fn quick(bytes: &[u8]) -> Option<Listing> {
-        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
-        if !bytes.starts_with(ours.as_bytes()) {
-            return None;
-        }
-        let text = std::str::from_utf8(bytes).ok()?;
-        let tools = text.find(",\n  \"tools\": [")?;
-        const INSTALLED: &str = ",\n  \"installed\": ";
-        let installed = text.rfind(INSTALLED)?;
-        let end = text.strip_suffix("\n}\n")?.len();
-        if installed < tools || end < installed {
-            return None;
-        }
-        #[derive(Deserialize)]
-        struct Head {
-            manifest_version: u32,
-            root: RootInfo,
-        }
-        let head: Head = serde_json::from_str(&format!("{}\n}}", &text[..tools])).ok()?;
-        if head.manifest_version != MANIFEST_VERSION || head.root.kind != RootKindName::Global {
-            return None;
-        }
-        let installed = serde_json::from_str(&text[installed + INSTALLED.len()..end]).ok()?;
-        Some(Listing {
-            manifest_version: head.manifest_version,
-            root: head.root,
-            installed,
-        })
-    }
-}
-
-/// What is read of a manifest to refuse one from a newer orla: its version.
-#[derive(Deserialize)]
-struct Head {
-    #[serde(default)]
-    manifest_version: Option<u64>,
-}
-
-fn read_as<T: Parsed>(
-    root: &InstallRoot,
-    empty: impl FnOnce(&InstallRoot) -> T,
-) -> Result<T, StoreError> {
-    let path = root.manifest_path();
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(empty(root)),
-        Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
-    };
-    parse_as(&bytes).map_err(|message| StoreError::Manifest {
-        path,
-        message,
-        newer: serde_json::from_slice::<Value>(&bytes)
-            .ok()
-            .and_then(|v| v.get("manifest_version")?.as_u64())
-            .is_some_and(|v| v > u64::from(MANIFEST_VERSION)),
-    })
-}
-
-/// Parses a manifest (or the part `T` keeps), refusing versions this orla
-/// does not know.
-fn parse_as<T: Parsed>(bytes: &[u8]) -> Result<T, String> {
-    // The common case in one pass straight into `T`: a global manifest of
-    // this version, whose entries without a `root` are global, as `T`
-    // defaults them. A project's (or anything odd) takes the way below,
-    // with its messages.
-    if let Some(parsed) = T::quick(bytes) {
-        return Ok(parsed);
-    }
-    if let Ok(parsed) = serde_json::from_slice::<T>(bytes) {
-        if parsed.version() == MANIFEST_VERSION && parsed.kind() == RootKindName::Global {
-            return Ok(parsed);
-        }
-    }
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
-    match value.get("manifest_version").and_then(Value::as_u64) {
-        Some(v) if v == u64::from(MANIFEST_VERSION) => {}
-        Some(v) => {
-            return Err(format!(
-                "manifest_version {v} is not known to this orla (it reads {MANIFEST_VERSION})"
-            ))
-        }
-        None => return Err("manifest_version is missing".into()),
-    }
-    let mut value = value;
-    // Entries written before `root` existed belong to the manifest's root.
-    let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
-    for list in ["tools", "installed"] {
-        if let Some(Value::Array(entries)) = value.get_mut(list) {
-            for e in entries.iter_mut().filter_map(Value::as_object_mut) {
-                e.entry("root").or_insert_with(|| kind.clone());
-            }
-        }
-    }
-    serde_json::from_value(value).map_err(|e| e.to_string())
-}
-
-/// The `installed` entry of a package whose `tools` entry is `entry`.
-fn installed_entry(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
-    InstalledEntry {
-        root,
-        name: entry.name.clone(),
-        version: entry.version.clone(),
-        description: entry.description.clone(),
-        path: entry.path.clone(),
-        entrypoint: entry.entrypoint.clone(),
-        mode: entry.mode,
-        active,
-        permissions: entry.permissions.clone(),
-        permissions_declared: entry.permissions_declared,
-        risk_level: entry.risk_level,
-        source: entry.source.clone(),
-    }
-}
-
-/// A discovered executable as `installed` lists it: no version, nothing
-/// declared; active unless an installed package of its name is served.
-fn discovered_listing(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
-    InstalledEntry {
-        version: String::new(),
-        permissions: Vec::new(),
-        permissions_declared: false,
-        ..installed_entry(entry, root, active)
-    }
-}
-
-/// A discovered executable is not served: an installed package has its name.
-fn warn_shadowed(found: &Discovered, reporter: &dyn Reporter) {
-    reporter.warn(&format!(
-        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
-        found.path.display(),
-        found.name
-    ));
-}
-
-fn display(path: &Path) -> String {
+pub(crate) fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// A discovered executable as the runtime serves it: nothing is declared,
-/// so it runs as a simple RFC 1 tool and counts as high risk.
-fn discovered_entry(
-    found: &Discovered,
-    root: RootKindName,
-    project_dir: Option<&Path>,
-) -> ToolEntry {
-    let path = display(&found.path);
-    ToolEntry {
-        name: found.name.clone(),
-        root,
-        version: String::new(),
-        description: String::new(),
-        path: path.clone(),
-        entrypoint: path.clone(),
-        interpreter: found.interpreter.clone(),
-        command: command_line(validate::read_shebang(&found.path).as_deref(), &path),
-        // RFC 1 tools take the Orla runtime's flags, and run where the
-        // project is, as that runtime runs them from the project directory.
-        arguments: Arguments::Flags,
-        working_dir: project_dir
-            .map(display)
-            .unwrap_or_else(|| display(found.path.parent().unwrap_or(&found.path))),
-        args: Vec::new(),
-        env: BTreeMap::new(),
-        mode: Mode::Simple,
-        capsule: None,
-        timeout_ms: None,
-        startup_timeout_ms: None,
-        hot_load: None,
-        retry: None,
-        input_schema: serde_json::json!({"type": "object", "properties": {}}),
-        output_schema: None,
-        permissions: Vec::new(),
-        permissions_declared: false,
-        risk_level: RiskLevel::High,
-        safety_tier: "exec".into(),
-        source: Source::Discovered {
-            path,
-            blake3: found.blake3,
-            size: found.size,
-            extra: Default::default(),
-        },
-    }
-}
-
-fn declared() -> bool {
+pub(crate) fn declared() -> bool {
     true
 }
 
-fn is_declared(declared: &bool) -> bool {
+pub(crate) fn is_declared(declared: &bool) -> bool {
     *declared
-}
-
-/// The `tools` entry of an installed package whose entrypoint is `entrypoint`.
-fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
-    let tool = &pkg.tool;
-    let runtime = tool.runtime.clone().unwrap_or_default();
-    let convert =
-        |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
-    let mcp = tool.mcp.clone().unwrap_or_default();
-    let shebang = validate::read_shebang(entrypoint);
-    ToolEntry {
-        name: pkg.receipt.name.clone(),
-        root,
-        version: pkg.receipt.version.to_string(),
-        description: tool.description.clone().unwrap_or_default(),
-        path: display(&pkg.dir),
-        entrypoint: display(entrypoint),
-        interpreter: shebang.as_deref().and_then(validate::interpreter_of),
-        command: command_line(shebang.as_deref(), &display(entrypoint)),
-        arguments: tool.arguments(),
-        // RFC 2 8.1: a tool runs in its package directory.
-        working_dir: display(&pkg.dir),
-        args: runtime.args.clone(),
-        env: runtime.env.clone(),
-        mode: tool.mode(),
-        capsule: (tool.mode() == Mode::Capsule).then(CapsuleEntry::current),
-        timeout_ms: runtime.timeout_ms,
-        startup_timeout_ms: runtime.startup_timeout_ms,
-        hot_load: runtime.hot_load.as_ref().map(|h| HotLoadEntry {
-            watch: h.watch.iter().map(|w| display(&pkg.dir.join(w))).collect(),
-            mode: h.mode.clone().unwrap_or_else(|| "restart".into()),
-            debounce_ms: h.debounce_ms,
-        }),
-        retry: runtime.retry.as_ref().map(|r| RetryEntry {
-            max_attempts: r.max_attempts.unwrap_or(1),
-            backoff_ms: r
-                .backoff
-                .as_deref()
-                .and_then(validate::parse_duration_ms)
-                .unwrap_or(0),
-            max_backoff_ms: r
-                .max_backoff
-                .as_deref()
-                .and_then(validate::parse_duration_ms),
-            jitter: match r.jitter {
-                Some(crate::package::Jitter::Full) => "full",
-                Some(crate::package::Jitter::Equal) => "equal",
-                _ => "none",
-            }
-            .into(),
-        }),
-        input_schema: convert(&mcp.input_schema)
-            .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
-        output_schema: convert(&mcp.output_schema),
-        permissions: tool.permissions.to_vec(),
-        permissions_declared: tool.permissions.is_declared(),
-        risk_level: tool.risk(),
-        safety_tier: tool.permissions.safety_tier().into(),
-        source: pkg.receipt.source.clone(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn listed(name: &str, root: RootKindName, active: bool) -> InstalledEntry {
-        InstalledEntry {
-            name: name.into(),
-            root,
-            version: "1.0.0".into(),
-            description: "a \"quoted\"\n  \"installed\": [ description".into(),
-            path: format!("/t/{name}/1.0.0"),
-            entrypoint: format!("/t/{name}/1.0.0/bin/{name}"),
-            mode: Mode::Simple,
-            active,
-            permissions: vec!["filesystem:read".into()],
-            permissions_declared: active,
-            risk_level: RiskLevel::Low,
-            source: Source::Local {
-                path: "/src".into(),
-                blake3: crate::verify::Digest::of(name.as_bytes()),
-                size: 3,
-                extra: Default::default(),
-            },
-        }
-    }
-
-    /// The listing read past `tools` is the one a full parse gives.
-    #[test]
-    fn a_listing_read_quickly_equals_a_full_parse() {
-        let root = InstallRoot::global(Path::new("/home/u/.orla"));
-        let mut manifest = Manifest::empty(&root);
-        for (kind, installed) in [
-            (RootKindName::Global, vec![]),
-            (
-                RootKindName::Global,
-                vec![
-                    listed("a", RootKindName::Global, true),
-                    listed("b", RootKindName::Global, false),
-                ],
-            ),
-            (
-                RootKindName::Project,
-                vec![listed("c", RootKindName::Project, true)],
-            ),
-        ] {
-            manifest.root.kind = kind;
-            manifest.installed = installed;
-            let json = manifest.to_json();
-            let full: Listing = serde_json::from_str(&json).unwrap();
-            let quick = Listing::quick(json.as_bytes());
-            match kind {
-                RootKindName::Global => {
-                    let quick = quick.expect("a global manifest of this orla");
-                    assert_eq!(quick.root, full.root);
-                    assert_eq!(quick.installed, full.installed);
-                }
-                // Entries without `root` belong to the manifest's root: the
-                // full parse says so.
-                RootKindName::Project => assert!(quick.is_none()),
-            }
-        }
-        // Anything else is left to the full parse.
-        manifest.root.kind = RootKindName::Global;
-        let json = manifest.to_json();
-        assert!(Listing::quick(json.as_bytes()).is_some());
-        assert!(Listing::quick(json.replace("\n  ", "\n   ").as_bytes()).is_none());
-        assert!(Listing::quick(&json.as_bytes()[..json.len() - 3]).is_none());
-    }
 }

@@ -54,15 +54,13 @@ mod flush;
 pub mod listing;
 pub mod verify;
 
-use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::fs::{atomic_write, remove_temp_files, rename_exchange, sync_dir, write_synced};
 use crate::lock::{FileLock, LockKind};
-use crate::manifest::cache::{Cache, ToolsDir};
-use crate::manifest::{self, Changes, Manifest, Rendered, Written};
+use crate::manifest::{self, Manifest};
 use crate::package::names;
 use crate::progress::{Event, Reporter, Warning};
 use crate::root::pins;
@@ -85,13 +83,6 @@ pub struct Store<'a> {
     /// Whether this command created tools_dir (so a failed first install
     /// can leave it as it found it).
     created_tools_dir: bool,
-    /// tools_dir's stamp once the lock was taken, before this command
-    /// changed anything; None when an interrupted command was recovered
-    /// (then what changed is not known, and every name directory is read).
-    at_start: Option<Option<ToolsDir>>,
-    /// Name directories the command reads again for the manifest beside
-    /// those its journal changes (the tools a command names).
-    read_again: std::sync::Mutex<BTreeSet<String>>,
     /// What of the packages `commit_all` put in place is still to flush
     /// (files, directories): flushed while the manifest is rendered and
     /// written, before it takes effect (`sync_manifest`).
@@ -158,16 +149,9 @@ impl<'a> Store<'a> {
             reporter,
         )
         .map_err(StoreError::io("cannot lock", &lock_path))?;
-        let staging = root.staging_root();
-        // An interrupted command left its staging area (or, past its last
-        // step, the pending marker): what it changed is known only to its
-        // journal, so the manifest is derived from every name directory.
-        let interrupted = staging.exists() || root.pending_marker().exists();
         let store = Store {
             root,
             created_tools_dir: !root.tools_dir.exists(),
-            at_start: (!interrupted).then(|| ToolsDir::of(&root.tools_dir)),
-            read_again: Default::default(),
             unflushed: Default::default(),
             emptied: Default::default(),
             _lock: lock,
@@ -202,16 +186,6 @@ impl<'a> Store<'a> {
             self.sync_manifest(reporter)?;
         }
         Ok(())
-    }
-
-    /// Has the next manifest read the name directories of `names` again,
-    /// as a command that installs or removes one of their versions does: a
-    /// version deleted outside orla is then dropped from it. (Any other name
-    /// directory is taken as the last command left it: see
-    /// `manifest::names`.)
-    pub fn read_again<'n>(&self, names: impl IntoIterator<Item = &'n str>) {
-        let mut again = self.read_again.lock().unwrap_or_else(|e| e.into_inner());
-        again.extend(names.into_iter().map(str::to_string));
     }
 
     fn journal_path(&self) -> PathBuf {
@@ -353,14 +327,9 @@ impl<'a> Store<'a> {
         let steps = self.journal_steps();
         let finished = match on_disk {
             Some(bytes) => {
-                let (rendered, cache) = self.render_manifest(&steps, &crate::progress::Silent)?;
-                // Compared without the room a large manifest leaves between
-                // its entries: rendered without the cache that placed them,
-                // the same entries may be laid out elsewhere.
-                rendered.text.contents(&cache).is_ok_and(|text| {
-                    manifest::layout::without_room(text.as_bytes())
-                        == manifest::layout::without_room(&bytes)
-                })
+                self.render_manifest(&steps, &crate::progress::Silent)?
+                    .to_json()
+                    == String::from_utf8_lossy(&bytes)
             }
             None => false,
         };
@@ -727,146 +696,63 @@ impl<'a> Store<'a> {
         Ok(())
     }
 
-    /// The manifest the store gives in its current state, and the cache
-    /// it was rendered with (see `manifest::cache`); `steps` are the
+    /// The manifest the store gives in its current state; `steps` are the
     /// command's journal.
     fn render_manifest(
         &self,
         steps: &[Step],
         reporter: &dyn Reporter,
-    ) -> Result<(Rendered, Cache), StoreError> {
-        let changes = match self.at_start {
-            Some(at_start) => Changes::Known {
-                at_start,
-                names: steps
-                    .iter()
-                    .map(|s| s.name.clone())
-                    .chain(
-                        self.read_again
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .iter()
-                            .cloned(),
-                    )
-                    .collect(),
-            },
-            None => Changes::Unknown,
-        };
-        let (cache, names) = match changes {
-            // Every name directory is listed and stamped while the cache
-            // is read: neither needs the other.
-            Changes::Unknown => std::thread::scope(|s| {
-                let names = s.spawn(|| manifest::stamped(self.root));
-                let cache = Cache::load(self.root, &self.root.key_state());
-                let names = names
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
-                (cache, names)
-            }),
-            Changes::Known { .. } => {
-                let cache = Cache::load(self.root, &self.root.key_state());
-                let names = manifest::names(self.root, &cache, &changes);
-                (cache, names)
-            }
-        };
-        let scan = manifest::scan(self.root, &cache, names?, reporter)?;
+    ) -> Result<Manifest, StoreError> {
+        let mut packages = manifest::packages(self.root, reporter)?;
         // A package whose removal is journaled is gone for the manifest
         // already: its directory is moved out once a manifest without it
         // is written.
-        let leaving: Vec<_> = self
-            .pending_removals(steps)
-            .into_iter()
-            .map(|(name, version, _)| (name, version))
-            .collect();
+        let leaving = self.pending_removals(steps);
+        packages.retain(|p| {
+            !leaving
+                .iter()
+                .any(|(n, v, _)| *n == p.name && *v == p.version)
+        });
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
-        match Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter) {
-            Ok(rendered) => Ok((rendered, cache)),
-            // The last manifest could not be read back: everything is read
-            // again instead.
-            Err(_) => {
-                let cache = cache.forgotten();
-                let names = manifest::stamped(self.root)?;
-                let scan = manifest::scan(self.root, &cache, names, reporter)?;
-                let rendered = Rendered::new(self.root, scan, &cache, &leaving, &inputs, reporter)
-                    .expect("nothing is read back without a last manifest");
-                Ok((rendered, cache))
-            }
-        }
+        Ok(Manifest::generate_with(
+            self.root, &packages, &inputs, reporter,
+        ))
     }
 
     /// Rewrites the runtime manifest from the store, then clears the
-    /// pending marker and the staging area.
-    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Written, StoreError> {
-        // Read once: nothing this does before removing it changes it.
+    /// pending marker and the staging area. The packages this command put
+    /// in place are flushed first: the manifest names nothing that is not
+    /// on disk.
+    pub fn sync_manifest(&self, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
         let steps = self.journal_steps();
         let path = self.root.manifest_path();
         let (files, dirs) =
             std::mem::take(&mut *self.unflushed.lock().unwrap_or_else(|e| e.into_inner()));
-        let emptied = std::mem::take(&mut *self.emptied.lock().unwrap_or_else(|e| e.into_inner()));
-        // Why the packages could not be flushed, if they could not.
-        let unsynced: std::sync::Mutex<Option<io::Error>> = Default::default();
-        let done = std::thread::scope(|s| {
-            if !emptied.is_empty() {
-                s.spawn(move || drop(emptied));
-            }
-            // The packages this command put in place (`commit_all`) are
-            // flushed while the manifest is rendered and written; it is
-            // swapped in only once they are.
-            let flush = (!files.is_empty() || !dirs.is_empty())
-                .then(|| s.spawn(|| flush::sync_found(&files, &dirs)));
-            let flushed = || match flush.map(|f| f.join()) {
-                None => Ok(()),
-                Some(joined) => joined
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
-                    .map_err(|e| {
-                        let stop = io::Error::other(e.to_string());
-                        *unsynced.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        stop
-                    }),
-            };
-            let (rendered, cache) = self.render_manifest(&steps, reporter)?;
-            // Not rewritten when it says that already (a command that
-            // changed nothing the runtime sees).
-            let rewrite = !rendered.text.is_on_disk(&cache);
-            let (text, lines, written) = (rendered.text, rendered.lines, rendered.written);
-            // What the spare holds is believed only under a journal on
-            // disk, which has a command that stops while the spare is half
-            // written recovered (`Text::write`), and not while recovering.
-            let spare = (self.at_start.is_some() && self.journal_path().exists())
-                .then(|| cache.spare())
-                .flatten();
-            // The manifest is written and flushed on another thread while
-            // what it dropped is reported and the cache that goes with it
-            // is made.
-            let (result, pending) = std::thread::scope(|w| {
-                let write = match rewrite {
-                    true => Ok(w.spawn(|| text.write(&path, &cache, spare, flushed))),
-                    false => Err(flushed),
-                };
-                self.report_vanished(&written, &cache, reporter);
-                let mut pending = cache.prepare(lines, rewrite);
-                let result = match write {
-                    Ok(write) => write
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    Err(flushed) => flushed().map(|()| false),
-                };
-                if let (Ok(true), Some(pending)) = (&result, pending.as_mut()) {
-                    pending.spare_replaced(text.changed());
-                }
-                (result.map(drop), pending)
-            });
-            Ok::<_, StoreError>((result, pending, written, cache))
-        });
+        drop(std::mem::take(
+            &mut *self.emptied.lock().unwrap_or_else(|e| e.into_inner()),
+        ));
         // Packages that cannot be flushed, or a manifest that cannot be
         // written (a full disk), fail the command while its journal still
         // exists, so the store is rolled back.
-        if let Some(e) = unsynced.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(StoreError::io("cannot sync", &self.root.tools_dir)(e));
+        flush::sync_found(&files, &dirs)
+            .map_err(|e| StoreError::io("cannot sync", &self.root.tools_dir)(e))?;
+        let manifest = self.render_manifest(&steps, reporter)?;
+        let text = manifest.to_json();
+        let old = fs::read(&path).ok();
+        // Not rewritten when it says that already (a command that changed
+        // nothing the runtime sees).
+        if old.as_deref() != Some(text.as_bytes()) {
+            atomic_write(&path, text.as_bytes()).map_err(StoreError::io("cannot write", &path))?;
         }
-        let (result, pending, written, cache) = done?;
-        result.map_err(StoreError::io("cannot write", &path))?;
+        // What earlier versions of orla kept beside the manifest (a cache of
+        // it and a spare copy): neither is read any more.
+        for stale in [".manifest-cache", ".manifest-spare"] {
+            let _ = fs::remove_file(self.root.state_dir.join(stale));
+        }
+        if let Some(old) = old.and_then(|bytes| Manifest::parse(&bytes).ok()) {
+            self.report_vanished(&old, &manifest, &steps, reporter);
+        }
         // What it no longer names can go now.
         self.finish_removals(&steps)?;
         // The command has taken effect: the new manifest is its commit point
@@ -889,18 +775,7 @@ impl<'a> Store<'a> {
         if staging.exists() {
             fs::remove_dir_all(&staging).map_err(StoreError::io("cannot clean", &staging))?;
         }
-        // What the next command may take from this manifest, written last:
-        // it records tools_dir as this command leaves it.
-        if let Some(pending) = pending {
-            pending.write(self.root);
-        }
-        // A replaced manifest not kept as the next spare is still open (the
-        // cache copied from it): its blocks are freed when it is closed,
-        // which takes a while on some filesystems (ext4 with `discard`:
-        // 0.46 ms for a 1.9 MB manifest here), so it is done on another
-        // thread while this one finishes.
-        std::thread::spawn(move || drop(cache));
-        Ok(written)
+        Ok(manifest)
     }
 }
 
@@ -916,52 +791,30 @@ impl Store<'_> {
     /// deleted behind orla's back (not by a removal this command journaled):
     /// the new manifest drops them, and the user should know why a tool
     /// went away or another version is served now.
-    fn report_vanished(&self, new: &Written, cache: &Cache, reporter: &dyn Reporter) {
-        // What the old manifest served of this root: from the cache when it
-        // describes that manifest (only the name directories not carried
-        // over as they were: nothing of the others went), else read from it.
-        let old: Vec<(String, String, bool)> = if cache.describes_manifest() {
-            (0..cache.len())
-                .filter(|&k| !new.carried.get(k).copied().unwrap_or(false))
-                .flat_map(|k| {
-                    cache.packages(k).iter().map(move |p| {
-                        (
-                            cache.name(k).to_string(),
-                            cache.version(p).to_string(),
-                            p.active,
-                        )
-                    })
-                })
-                .collect()
-        } else {
-            let Ok(old) = manifest::Listing::read(self.root) else {
-                return;
-            };
-            let own = manifest::RootKindName::from(self.root.kind);
-            old.installed
-                .into_iter()
+    fn report_vanished(
+        &self,
+        old: &Manifest,
+        new: &Manifest,
+        steps: &[Step],
+        reporter: &dyn Reporter,
+    ) {
+        let own = manifest::RootKindName::from(self.root.kind);
+        let ours = |m: &Manifest| -> Vec<(String, String, bool)> {
+            m.installed
+                .iter()
                 .filter(|e| e.root == own && !e.version.is_empty())
-                .map(|e| (e.name, e.version, e.active))
+                .map(|e| (e.name.clone(), e.version.clone(), e.active))
                 .collect()
         };
-        let kept: std::collections::HashSet<(&str, String)> = new
-            .installed
-            .iter()
-            .map(|(n, v, _)| (n.as_str(), v.to_string()))
-            .collect();
-        let journal = fs::read_to_string(self.journal_path()).unwrap_or_default();
-        let removed: Vec<Step> = journal
-            .lines()
-            .filter_map(Step::parse)
-            .filter(|s| s.kind == StepKind::Remove)
-            .collect();
-        for (name, version, active) in old {
-            if kept.contains(&(name.as_str(), version.clone())) {
+        let kept: std::collections::HashSet<(String, String)> =
+            ours(new).into_iter().map(|(n, v, _)| (n, v)).collect();
+        for (name, version, active) in ours(old) {
+            if kept.contains(&(name.clone(), version.clone())) {
                 continue;
             }
-            let by_this_command = removed
-                .iter()
-                .any(|s| s.name == name && s.version.to_string() == version);
+            let by_this_command = steps.iter().any(|s| {
+                s.kind == StepKind::Remove && s.name == name && s.version.to_string() == version
+            });
             let path = match semver::Version::parse(&version) {
                 Ok(v) => self.root.package_dir(&name, &v),
                 Err(_) => continue,

@@ -18,7 +18,7 @@ mod hostile_archives;
 mod hostile_indexes;
 mod index_kinds;
 mod install;
-mod manifest_cache;
+mod manifest;
 mod migrate_capsule;
 mod newcomer;
 mod orla_registry;

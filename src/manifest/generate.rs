@@ -1,0 +1,358 @@
+//! The manifest derived from a root: every package orla installed there
+//! read (receipt, tool.yaml, the entrypoint's `#!` line) and turned into its
+//! entries, with the root's other inputs (pins, orla.lock, discovered
+//! executables, global tools; see `inputs`). The whole manifest is derived
+//! again on every change: a root of a few hundred tools is read in
+//! milliseconds.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::{
+    command_line, display, CapsuleEntry, HotLoadEntry, Inputs, InstalledEntry, Manifest,
+    RetryEntry, RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
+};
+use crate::package::{schema, validate, Arguments, Mode, RiskLevel};
+use crate::progress::Reporter;
+use crate::project::discover::Discovered;
+use crate::root::binding::KeyState;
+use crate::root::receipt::Source;
+use crate::root::{skipping, InstallRoot, Installed, StoreError};
+
+/// One installed package as the manifest describes it.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub version: semver::Version,
+    /// Its `tools` entry, were it the active version.
+    pub entry: ToolEntry,
+}
+
+/// Every package of `root` that orla installed there (see
+/// [`InstallRoot::scan`]) and that can run, sorted by name and version;
+/// the others are reported and left out: a directory orla did not install
+/// here, a damaged receipt or tool.yaml, an entrypoint deleted outside orla
+/// (it stays in the store, for `orla verify` to report and `orla install
+/// --force` or `orla uninstall` to fix).
+pub fn packages(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Vec<Package>, StoreError> {
+    let key = root.key_state();
+    let kind = RootKindName::from(root.kind);
+    let mut out = Vec::new();
+    for (_, _, dir) in root.package_dirs()? {
+        if let Some(pkg) = read(root, dir, &key, kind, reporter) {
+            out.push(pkg);
+        }
+    }
+    out.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
+    Ok(out)
+}
+
+/// The package at `dir`, if it is bound to this root and can run; else
+/// why not is reported.
+fn read(
+    root: &InstallRoot,
+    dir: PathBuf,
+    key: &KeyState,
+    kind: RootKindName,
+    reporter: &dyn Reporter,
+) -> Option<Package> {
+    let pkg = match root.load(dir, key) {
+        Ok(pkg) => pkg,
+        Err((dir, why)) => {
+            reporter.warn(&skipping(&dir, &why));
+            return None;
+        }
+    };
+    let entrypoint = pkg
+        .dir
+        .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
+    if !fs::metadata(&entrypoint).is_ok_and(|m| m.is_file()) {
+        reporter.warn(&format!(
+            "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
+            pkg.receipt.name,
+            pkg.receipt.version,
+            entrypoint.display(),
+            pkg.receipt.name,
+            pkg.receipt.version
+        ));
+        return None;
+    }
+    let entry = tool_entry(&pkg, &entrypoint, kind);
+    Some(Package {
+        name: pkg.receipt.name,
+        version: pkg.receipt.version,
+        entry,
+    })
+}
+
+impl Manifest {
+    /// The manifest of an empty root.
+    pub fn empty(root: &InstallRoot) -> Manifest {
+        Manifest::generate(root, &[])
+    }
+
+    /// Derives the manifest from the store's contents alone.
+    pub fn generate(root: &InstallRoot, installed: &[Package]) -> Manifest {
+        Manifest::generate_with(
+            root,
+            installed,
+            &Inputs::default(),
+            &crate::progress::Silent,
+        )
+    }
+
+    /// Derives the manifest from the store's contents (see [`packages`])
+    /// and the other inputs of the root; name clashes are reported.
+    pub fn generate_with(
+        root: &InstallRoot,
+        installed: &[Package],
+        inputs: &Inputs,
+        reporter: &dyn Reporter,
+    ) -> Manifest {
+        let active = active(
+            installed.iter().map(|p| (p.name.as_str(), &p.version)),
+            &inputs.preferred,
+        );
+        let mut tools = Vec::new();
+        let mut listed = Vec::new();
+        let kind: RootKindName = root.kind.into();
+        for pkg in installed {
+            let is_active = active.get(pkg.name.as_str()) == Some(&&pkg.version);
+            listed.push(installed_entry(&pkg.entry, kind, is_active));
+            if is_active {
+                let mut entry = pkg.entry.clone();
+                entry.root = kind;
+                tools.push(entry);
+            }
+        }
+        // RFC 1 discovery: an installed package of the same name wins, since
+        // it was asked for by name (and, in a project, is pinned in orla.lock).
+        for found in &inputs.discovered {
+            let clash = active.contains_key(found.name.as_str());
+            if clash {
+                warn_shadowed(found, reporter);
+            }
+            let entry = discovered_entry(found, kind, root.project_dir.as_deref());
+            listed.push(discovered_listing(&entry, kind, !clash));
+            if !clash {
+                tools.push(entry);
+            }
+        }
+        // RFC 3 9.1: a project's tools shadow global tools of the same name;
+        // the others are served as well.
+        let own = own_names(&active, &inputs.discovered);
+        for global in &inputs.global_tools {
+            if !own.contains(global.name.as_str()) {
+                let mut entry = global.clone();
+                entry.root = RootKindName::Global;
+                tools.push(entry);
+            }
+        }
+        for global in &inputs.global_installed {
+            let mut entry = global.clone();
+            entry.root = RootKindName::Global;
+            entry.active = entry.active && !own.contains(entry.name.as_str());
+            listed.push(entry);
+        }
+        Manifest {
+            manifest_version: MANIFEST_VERSION,
+            generator: format!("orla {}", env!("CARGO_PKG_VERSION")),
+            root: RootInfo {
+                kind,
+                tools_dir: display(&root.tools_dir),
+                project_dir: root.project_dir.as_deref().map(display),
+                inputs: inputs.fingerprint.clone(),
+            },
+            settings: inputs.settings.clone(),
+            tools,
+            installed: listed,
+        }
+    }
+}
+
+/// The version of each name to serve: the preferred one when it is
+/// installed, else the newest stable one, else the newest pre-release
+/// (what `latest` selects, so that installing a pre-release does not
+/// switch a tool to it). `installed` is sorted by name and version.
+pub(super) fn active<'a>(
+    installed: impl Iterator<Item = (&'a str, &'a semver::Version)>,
+    preferred: &BTreeMap<String, semver::Version>,
+) -> HashMap<&'a str, &'a semver::Version> {
+    let rank = |v: &'a semver::Version| (v.pre.is_empty(), v);
+    let mut active: HashMap<&str, &semver::Version> = HashMap::new();
+    for (name, version) in installed {
+        if preferred.get(name) == Some(version) {
+            active.insert(name, version);
+            continue;
+        }
+        let entry = active.entry(name).or_insert(version);
+        if rank(version) > rank(entry) && preferred.get(name) != Some(*entry) {
+            *entry = version;
+        }
+    }
+    active
+}
+
+/// The names a root serves itself: its active packages and the discovered
+/// executables no package of the same name shadows. Global tools of these
+/// names are not served in a project (RFC 3 9.1).
+pub(super) fn own_names<'a>(
+    active: &HashMap<&'a str, &'a semver::Version>,
+    discovered: &'a [crate::project::discover::Discovered],
+) -> HashSet<&'a str> {
+    active
+        .keys()
+        .copied()
+        .chain(
+            discovered
+                .iter()
+                .filter(|d| !active.contains_key(d.name.as_str()))
+                .map(|d| d.name.as_str()),
+        )
+        .collect()
+}
+
+/// The `installed` entry of a package whose `tools` entry is `entry`.
+fn installed_entry(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
+    InstalledEntry {
+        root,
+        name: entry.name.clone(),
+        version: entry.version.clone(),
+        description: entry.description.clone(),
+        path: entry.path.clone(),
+        entrypoint: entry.entrypoint.clone(),
+        mode: entry.mode,
+        active,
+        permissions: entry.permissions.clone(),
+        permissions_declared: entry.permissions_declared,
+        risk_level: entry.risk_level,
+        source: entry.source.clone(),
+    }
+}
+
+/// A discovered executable as `installed` lists it: no version, nothing
+/// declared; active unless an installed package of its name is served.
+fn discovered_listing(entry: &ToolEntry, root: RootKindName, active: bool) -> InstalledEntry {
+    InstalledEntry {
+        version: String::new(),
+        permissions: Vec::new(),
+        permissions_declared: false,
+        ..installed_entry(entry, root, active)
+    }
+}
+
+/// A discovered executable is not served: an installed package has its name.
+fn warn_shadowed(found: &Discovered, reporter: &dyn Reporter) {
+    reporter.warn(&format!(
+        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
+        found.path.display(),
+        found.name
+    ));
+}
+
+/// A discovered executable as the runtime serves it: nothing is declared,
+/// so it runs as a simple RFC 1 tool and counts as high risk.
+fn discovered_entry(
+    found: &Discovered,
+    root: RootKindName,
+    project_dir: Option<&Path>,
+) -> ToolEntry {
+    let path = display(&found.path);
+    ToolEntry {
+        name: found.name.clone(),
+        root,
+        version: String::new(),
+        description: String::new(),
+        path: path.clone(),
+        entrypoint: path.clone(),
+        interpreter: found.interpreter.clone(),
+        command: command_line(validate::read_shebang(&found.path).as_deref(), &path),
+        // RFC 1 tools take the Orla runtime's flags, and run where the
+        // project is, as that runtime runs them from the project directory.
+        arguments: Arguments::Flags,
+        working_dir: project_dir
+            .map(display)
+            .unwrap_or_else(|| display(found.path.parent().unwrap_or(&found.path))),
+        args: Vec::new(),
+        env: BTreeMap::new(),
+        mode: Mode::Simple,
+        capsule: None,
+        timeout_ms: None,
+        startup_timeout_ms: None,
+        hot_load: None,
+        retry: None,
+        input_schema: serde_json::json!({"type": "object", "properties": {}}),
+        output_schema: None,
+        permissions: Vec::new(),
+        permissions_declared: false,
+        risk_level: RiskLevel::High,
+        safety_tier: "exec".into(),
+        source: Source::Discovered {
+            path,
+            blake3: found.blake3,
+            size: found.size,
+            extra: Default::default(),
+        },
+    }
+}
+
+/// The `tools` entry of an installed package whose entrypoint is `entrypoint`.
+fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
+    let tool = &pkg.tool;
+    let runtime = tool.runtime.clone().unwrap_or_default();
+    let convert =
+        |s: &Option<serde_yaml::Value>| s.as_ref().and_then(|s| schema::to_json_schema(s).ok());
+    let mcp = tool.mcp.clone().unwrap_or_default();
+    let shebang = validate::read_shebang(entrypoint);
+    ToolEntry {
+        name: pkg.receipt.name.clone(),
+        root,
+        version: pkg.receipt.version.to_string(),
+        description: tool.description.clone().unwrap_or_default(),
+        path: display(&pkg.dir),
+        entrypoint: display(entrypoint),
+        interpreter: shebang.as_deref().and_then(validate::interpreter_of),
+        command: command_line(shebang.as_deref(), &display(entrypoint)),
+        arguments: tool.arguments(),
+        // RFC 2 8.1: a tool runs in its package directory.
+        working_dir: display(&pkg.dir),
+        args: runtime.args.clone(),
+        env: runtime.env.clone(),
+        mode: tool.mode(),
+        capsule: (tool.mode() == Mode::Capsule).then(CapsuleEntry::current),
+        timeout_ms: runtime.timeout_ms,
+        startup_timeout_ms: runtime.startup_timeout_ms,
+        hot_load: runtime.hot_load.as_ref().map(|h| HotLoadEntry {
+            watch: h.watch.iter().map(|w| display(&pkg.dir.join(w))).collect(),
+            mode: h.mode.clone().unwrap_or_else(|| "restart".into()),
+            debounce_ms: h.debounce_ms,
+        }),
+        retry: runtime.retry.as_ref().map(|r| RetryEntry {
+            max_attempts: r.max_attempts.unwrap_or(1),
+            backoff_ms: r
+                .backoff
+                .as_deref()
+                .and_then(validate::parse_duration_ms)
+                .unwrap_or(0),
+            max_backoff_ms: r
+                .max_backoff
+                .as_deref()
+                .and_then(validate::parse_duration_ms),
+            jitter: match r.jitter {
+                Some(crate::package::Jitter::Full) => "full",
+                Some(crate::package::Jitter::Equal) => "equal",
+                _ => "none",
+            }
+            .into(),
+        }),
+        input_schema: convert(&mcp.input_schema)
+            .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}})),
+        output_schema: convert(&mcp.output_schema),
+        permissions: tool.permissions.to_vec(),
+        permissions_declared: tool.permissions.is_declared(),
+        risk_level: tool.risk(),
+        safety_tier: tool.permissions.safety_tier().into(),
+        source: pkg.receipt.source.clone(),
+    }
+}
