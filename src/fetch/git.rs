@@ -508,8 +508,7 @@ fn write_tree(
                 let bytes = blob.content();
                 let executable = mode == 0o100755;
                 let mode = if executable { 0o755 } else { 0o644 };
-                let mut file =
-                    crate::fs::create_new(&target, mode, false).map_err(write_err(&rel))?;
+                let mut file = crate::fs::create_new(&target, mode).map_err(write_err(&rel))?;
                 file.write_all(bytes).map_err(write_err(&rel))?;
                 crate::fs::set_mode(&file, mode).map_err(write_err(&rel))?;
                 files.insert(

@@ -59,23 +59,7 @@ pub(crate) fn apply(
 ) -> Result<Vec<(String, semver::Version, PathBuf)>, Error> {
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(ctx.cache(), ctx.offline).with_http_limits(ctx.http_limits());
-    // Downloaded before the lock, on the root's filesystem: installed
-    // from where it landed, with no staging directory to make, move it
-    // into and remove.
-    let landed: Vec<_> = plans
-        .iter()
-        .map(|plan| match &plan.fetch {
-            Fetch::Archive(job) => fetcher.take_landed(job),
-            Fetch::Git { .. } => None,
-        })
-        .collect();
-    let rest: Vec<&Plan> = plans
-        .iter()
-        .zip(&landed)
-        .filter(|(_, landed)| landed.is_none())
-        .map(|(plan, _)| plan)
-        .collect();
-    let mut fetched = crate::parallel::map(&rest, super::WORKERS, |plan| -> Result<_, Error> {
+    let staged = crate::parallel::map(plans, super::WORKERS, |plan| -> Result<_, Error> {
         let dir = store.staging_dir()?;
         match &plan.fetch {
             Fetch::Archive(job) => {
@@ -101,15 +85,7 @@ pub(crate) fn apply(
         }
     })
     .into_iter()
-    .collect::<Result<Vec<_>, Error>>()?
-    .into_iter();
-    let staged = landed.into_iter().map(|landed| match landed {
-        Some((dir, unpacked)) => (UnpackDir::Landed { _dir: dir }, unpacked, None),
-        None => {
-            let (dir, unpacked, git) = fetched.next().expect("one for each plan not landed");
-            (UnpackDir::Staged(dir), unpacked, git)
-        }
-    });
+    .collect::<Result<Vec<_>, Error>>()?;
 
     let mut ready = Vec::new();
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
@@ -220,52 +196,32 @@ pub(crate) fn apply(
             ))?;
         let final_dir = store.root.package_dir(&package.name, &package.version);
         crate::root::binding::bind(&mut receipt, &key, &final_dir);
-        // Files linked from a flushed cache entry need no flush again.
-        let durable = fetcher.durable_files(&unpacked.root);
-        ready.push((dir, unpacked.root, package, durable, receipt));
+        ready.push((dir, unpacked.root, package, receipt));
     }
     // Not flushed here: the store flushes them with the packages, while it
     // writes the manifest.
-    for (_, root, _, _, receipt) in &ready {
+    for (_, root, _, receipt) in &ready {
         receipt
             .write_unflushed(root)
             .map_err(crate::root::StoreError::io("cannot write receipt in", root))?;
     }
     let staged: Vec<Staged<'_>> = ready
         .iter()
-        .map(|(_, root, package, durable, _)| Staged {
+        .map(|(_, root, package, _)| Staged {
             dir: root,
             name: &package.name,
             version: &package.version,
-            durable,
         })
         .collect();
     let paths = store.commit_all(&staged, force)?;
-    let mut emptied = Vec::new();
-    let done = ready
+    fetcher.keep_downloads();
+    // The staging directories the packages were renamed out of (empty
+    // now) go as they are dropped.
+    Ok(ready
         .into_iter()
         .zip(paths)
-        .map(|((dir, _, package, _, _), path)| {
-            // A landed package's directory went with the rename (or is
-            // left empty, and removed as it is dropped here).
-            if let UnpackDir::Staged(dir) = dir {
-                emptied.push(dir);
-            }
-            (package.name, package.version, path)
-        })
-        .collect();
-    // The staging directories the packages were renamed out of are empty.
-    store.remove_later(emptied);
-    fetcher.keep_downloads();
-    Ok(done)
-}
-
-/// The directory a package was unpacked into, removed when dropped.
-enum UnpackDir {
-    /// A staging directory of the root, which the package's root is in.
-    Staged(tempfile::TempDir),
-    /// Where a package downloaded before the lock landed in the cache.
-    Landed { _dir: crate::fetch::Landing },
+        .map(|((_, _, package, _), path)| (package.name, package.version, path))
+        .collect())
 }
 
 /// A tag's tool.yaml that does not load, named by the tag and repository.

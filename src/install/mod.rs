@@ -147,7 +147,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         return Ok(());
     }
     // Downloads happen before the lock: a slow server holds up no other orla.
-    let prefetched = prefetch::prefetch(ctx, &root, &plans)?;
+    let prefetched = prefetch::prefetch(ctx, &plans)?;
 
     let store = Store::open(&root, reporter)?;
     // Another orla may have installed the same version while this one

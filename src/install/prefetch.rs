@@ -1,17 +1,10 @@
 //! Downloads before the root is locked: every archive a plan fetches over
 //! HTTP and the cache does not hold yet is downloaded, verified against the
-//! registry's digest and unpacked into a landing directory in the cache's
-//! `tmp/`, and joins the cache's unpacked entries, which only ever hold
-//! verified packages. Only then does the install take the root's lock
-//! ([`super::apply`]), so a slow server never holds up the other orla
-//! commands on that root. Where the root is on the cache's filesystem, the
-//! entry's files are linked by the unpack's flushing threads as they flush
-//! them, and under the lock the package is renamed into place from its
-//! landing directory; elsewhere the landing directory becomes the entry and
-//! is copied from the cache into staging.
-//!
-//! The new entries join the cache (renamed in; their files' data was
-//! flushed by the unpack) before the root is locked.
+//! registry's digest, unpacked and put in the cache (`Fetcher::fill`),
+//! which only ever holds verified packages. Only then does the install
+//! take the root's lock ([`super::apply`]), which links the packages out
+//! of the cache, so a slow server never holds up the other orla commands
+//! on that root.
 //!
 //! Nothing here touches the install root. A download that fails or is
 //! refused fails the install before anything is locked or staged. An entry
@@ -37,7 +30,6 @@ use crate::error::Error;
 use crate::fetch::{Cache, Fetcher};
 use crate::index::ArchiveLocation;
 use crate::lock::{FileLock, LockKind};
-use crate::root::InstallRoot;
 use crate::verify::Digest;
 
 /// The cache entries added for one install: removed when dropped, unless
@@ -60,7 +52,6 @@ impl Prefetched {
     /// which is then trimmed to its size limit.
     pub(crate) fn keep(mut self) {
         self.added.clear();
-        self.cache.drop_landed();
         drop(self.lock.take());
         let Some(max_size) = self.max_size else {
             return;
@@ -75,7 +66,6 @@ impl Prefetched {
 
 impl Drop for Prefetched {
     fn drop(&mut self) {
-        self.cache.drop_landed();
         for digest in &self.added {
             self.cache.forget_unpacked(digest);
         }
@@ -83,14 +73,8 @@ impl Drop for Prefetched {
 }
 
 /// Downloads and verifies into the cache, in parallel, every HTTP archive
-/// of `plans` that it does not hold. Where `root` is on the cache's
-/// filesystem, each unpack is also kept where it landed, for `apply` to
-/// rename into place from there (`Fetcher::land`).
-pub(crate) fn prefetch(
-    ctx: &Context,
-    root: &InstallRoot,
-    plans: &[Plan],
-) -> Result<Prefetched, Error> {
+/// of `plans` that it does not hold.
+pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Error> {
     let cache = ctx.cache();
     let lock = cache.lock(LockKind::Shared, ctx.reporter.as_ref()).ok();
     let used = plans
@@ -105,7 +89,7 @@ pub(crate) fn prefetch(
         .filter_map(|plan| match &plan.fetch {
             Fetch::Archive(job)
                 if matches!(job.location, ArchiveLocation::Http(_))
-                    && cache.archive(&job.expected.blake3).is_none() =>
+                    && !cache.has(&job.expected.blake3) =>
             {
                 Some(job)
             }
@@ -125,27 +109,16 @@ pub(crate) fn prefetch(
     }
     let reporter = ctx.reporter.as_ref();
     let fetcher = Fetcher::new(cache.clone(), ctx.offline).with_http_limits(ctx.http_limits());
-    // Landed trees are renamed into the tools directory, which may not
-    // exist yet: the nearest directory that does is on its filesystem.
-    let keep_tree = root
-        .tools_dir
-        .ancestors()
-        .find(|dir| dir.is_dir())
-        .is_some_and(|dir| cache.can_link(dir));
     let results = crate::parallel::map(&jobs, super::WORKERS, |job| -> Result<(), Error> {
         // Without a cache to download into, downloaded under the lock.
-        Ok(fetcher.land(job, reporter, keep_tree)?)
+        fetcher.fill(job, reporter)?;
+        Ok(())
     });
-    let digests: Vec<Digest> = jobs.iter().map(|job| job.expected.blake3).collect();
-    // Verified against the registry's digest, so they may join the cache;
-    // in before the lock, as a package that did not land is linked from
-    // its entry.
+    // Verified against the registry's digest, so they may stay in the
+    // cache; `Prefetched` takes them out again if the install fails or is
+    // refused.
+    prefetched.added = fetcher.added();
     fetcher.keep_downloads();
-    // `Prefetched` takes them out again if the install fails or is refused.
-    prefetched.added = digests
-        .into_iter()
-        .filter(|digest| cache.archive(digest).is_some())
-        .collect();
     results.into_iter().collect::<Result<(), Error>>()?;
     Ok(prefetched)
 }

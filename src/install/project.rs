@@ -210,7 +210,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         }
     }
     // Downloads happen before the lock: a slow server holds up no other orla.
-    let prefetched = super::prefetch::prefetch(ctx, &root, &plans)?;
+    let prefetched = super::prefetch::prefetch(ctx, &plans)?;
 
     let store = Store::open(&root, reporter)?;
     // orla.yaml, orla.lock and pins.json change before the manifest: journal
@@ -403,11 +403,10 @@ fn local_pin_allowed(
 fn not_local(ctx: &Context, pin: &LockedTool) -> Option<String> {
     let label = format!("{} {}", pin.name, pin.version);
     match (&pin.pin, pinned_location(pin)) {
-        (Pin::Registry { blake3, .. }, Some(ArchiveLocation::Http(url))) => ctx
-            .cache()
-            .archive(blake3)
-            .is_none()
-            .then(|| format!("the archive of {label} ({url}) is not in the download cache")),
+        (Pin::Registry { blake3, .. }, Some(ArchiveLocation::Http(url))) => {
+            (!ctx.cache().has(blake3))
+                .then(|| format!("the archive of {label} ({url}) is not in the download cache"))
+        }
         (Pin::Registry { .. }, Some(_)) => None,
         // Git registries and git-source tools are read from their cached
         // clones; fetching them offline fails with its own message.

@@ -4,9 +4,11 @@
 //! The version is resolved as `orla install` would, its permissions shown
 //! and confirmed the same way, and the archive fetched, verified and
 //! unpacked through the same pipeline, into `<cache>/run/NAME-VERSION-DIGEST/`
-//! with a receipt. A later run of the same version re-hashes those files
-//! against the receipt before using them (a changed copy is fetched again),
-//! so nothing unverified runs. The entrypoint then replaces orla (its
+//! with a receipt bound to the copy's directory under the user's receipt
+//! key, as an installed package's is. A later run of the same version
+//! checks that binding and re-hashes the files against the receipt before
+//! using them (a changed copy, or one whose receipt this user's orla did
+//! not write, is fetched again), so nothing unverified runs. The entrypoint then replaces orla (its
 //! interpreter from the `#!` line, tool.yaml's `runtime.args` and `env`,
 //! then ARGS), in the current directory, with stdin, stdout, stderr and the
 //! exit status its own. Nothing in the install root or its manifest changes.
@@ -64,8 +66,17 @@ pub fn prepare(
             dir: ctx.cache_dir.clone(),
             source,
         })?;
-    if !verified(&dir) {
-        fetch(ctx, &plan, &dir)?;
+    let key_path = ctx.global_root().state_dir;
+    let key = ctx
+        .global_root()
+        .receipt_key_or_create()
+        .map_err(|source| InstallError::RunCache {
+            what: "create the receipt key in",
+            path: key_path,
+            source,
+        })?;
+    if !verified(&dir, &key) {
+        fetch(ctx, &plan, &dir, &key)?;
     }
     let package = Package::load(&dir)?;
     let entrypoint = dir.join(package.tool.entrypoint.as_deref().unwrap_or_default());
@@ -87,17 +98,19 @@ pub fn prepare(
     })
 }
 
-/// A cached copy is used only when its files still match its receipt.
-fn verified(dir: &Path) -> bool {
+/// A cached copy is used only when its receipt is bound to it under this
+/// user's key and its files still match that receipt.
+fn verified(dir: &Path, key: &[u8; 32]) -> bool {
     let Ok(receipt) = Receipt::read(dir) else {
         return false;
     };
-    crate::store::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
+    crate::root::binding::is_bound(&receipt, key, dir)
+        && crate::store::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
 }
 
 /// Fetches, verifies and unpacks the plan into `dir` (replacing whatever
 /// is there), checking the package is the one the registry described.
-fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
+fn fetch(ctx: &Context, plan: &Plan, dir: &Path, key: &[u8; 32]) -> Result<(), Error> {
     let parent = dir.parent().expect("run dirs have a parent");
     let io = |what: &'static str, path: &Path, source: std::io::Error| InstallError::RunCache {
         what,
@@ -137,19 +150,20 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
     };
     let package = Package::load(&unpacked.root)?;
     check_identity(plan, &package)?;
-    let receipt = Receipt::new(
+    let mut receipt = Receipt::new(
         package.name.clone(),
         package.version.clone(),
         plan.source.clone(),
         unpacked.files,
     );
+    crate::root::binding::bind(&mut receipt, key, dir);
     receipt
         .write(&unpacked.root)
         .map_err(|e| io("write a receipt in", &unpacked.root, e))?;
     // Another run may have put the same copy there meanwhile; a damaged
     // one is replaced.
     if dir.exists() {
-        if verified(dir) {
+        if verified(dir, key) {
             return Ok(());
         }
         std::fs::remove_dir_all(dir).map_err(|e| io("remove", dir, e))?;
@@ -157,7 +171,7 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path) -> Result<(), Error> {
     let root: PathBuf = unpacked.root;
     match std::fs::rename(&root, dir) {
         Ok(()) => Ok(()),
-        Err(_) if verified(dir) => Ok(()),
+        Err(_) if verified(dir, key) => Ok(()),
         Err(e) => Err(io("move into place", dir, e).into()),
     }
 }

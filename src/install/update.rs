@@ -223,7 +223,7 @@ impl Update {
         }
         let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
         // Downloads happen before the lock: a slow server holds up no other orla.
-        let prefetched = super::prefetch::prefetch(ctx, &root, &plans)?;
+        let prefetched = super::prefetch::prefetch(ctx, &plans)?;
         let store = Store::open(&root, reporter)?;
         // orla.yaml, orla.lock and pins.json change before the manifest: journal
         // them, so a failure or a kill restores them with the packages.

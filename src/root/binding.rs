@@ -64,36 +64,7 @@ impl InstallRoot {
         let path = self.receipt_key_path().ok_or_else(|| {
             io::Error::new(io::ErrorKind::NotFound, "this root has no receipt key")
         })?;
-        match read_key(&path) {
-            Ok(key) => return Ok(key),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-        }
-        let mut key = [0u8; KEY_LEN];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut key)?;
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        // Written under a temporary name and linked into place: a reader
-        // never sees half a key, and of two orlas creating it at once one
-        // key wins and both use it.
-        let tmp = path.with_extension(format!("key.{}", std::process::id()));
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let _ = std::fs::remove_file(&tmp);
-        let mut file = options.open(&tmp)?;
-        file.write_all(&key)?;
-        file.sync_all()?;
-        drop(file);
-        let linked = std::fs::hard_link(&tmp, &path);
-        let _ = std::fs::remove_file(&tmp);
-        match linked {
-            Ok(()) => Ok(key),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_key(&path),
-            Err(e) => Err(e),
-        }
+        key_or_create(&path)
     }
 
     /// Whether the package at `dir` with `receipt` was installed by orla in
@@ -193,6 +164,12 @@ pub fn bind(receipt: &mut Receipt, key: &[u8; KEY_LEN], dir: &Path) {
         .insert(BINDING_FIELD.into(), serde_json::Value::String(value));
 }
 
+/// Whether the receipt is bound, under `key`, to the directory `dir`.
+pub fn is_bound(receipt: &Receipt, key: &[u8; KEY_LEN], dir: &Path) -> bool {
+    receipt.extra.get(BINDING_FIELD).and_then(|v| v.as_str())
+        == Some(binding(key, dir, receipt).as_str())
+}
+
 fn binding(key: &[u8; KEY_LEN], dir: &Path, receipt: &Receipt) -> String {
     let mut unbound = receipt.clone();
     unbound.extra.remove(BINDING_FIELD);
@@ -204,6 +181,40 @@ fn binding(key: &[u8; KEY_LEN], dir: &Path, receipt: &Receipt) -> String {
     hasher.update(path);
     hasher.update(&canonical);
     hasher.finalize().to_hex().to_string()
+}
+
+/// The receipt key at `path`, created (mode 0600) when there is none yet.
+pub fn key_or_create(path: &Path) -> io::Result<[u8; KEY_LEN]> {
+    match read_key(path) {
+        Ok(key) => return Ok(key),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let mut key = [0u8; KEY_LEN];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut key)?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    // Written under a temporary name and linked into place: a reader
+    // never sees half a key, and of two orlas creating it at once one
+    // key wins and both use it.
+    let tmp = path.with_extension(format!("key.{}", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let _ = std::fs::remove_file(&tmp);
+    let mut file = options.open(&tmp)?;
+    file.write_all(&key)?;
+    file.sync_all()?;
+    drop(file);
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(key),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_key(path),
+        Err(e) => Err(e),
+    }
 }
 
 fn read_key(path: &Path) -> io::Result<[u8; KEY_LEN]> {

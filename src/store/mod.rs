@@ -40,11 +40,10 @@
 //! moves out whichever of them is in place, so any subset of the renames
 //! is undone alike (`tests/it/crash_and_concurrency.rs`).
 //!
-//! What of the packages is not on disk yet (the receipts, the directories,
-//! the directories they were renamed into, and any file the unpack did not
-//! flush) is flushed from one pool of threads while the manifest is
-//! rendered and written (`sync_manifest`), and the manifest is swapped in
-//! only once it is: the manifest names nothing that is not on disk. Until
+//! The packages' files and directories, and the directories they were
+//! renamed into, are flushed in one parallel pass (`store::flush`) before
+//! the manifest is written (`sync_manifest`): the manifest names nothing
+//! that is not on disk. Until
 //! then the journal holds, and it is flushed before the first rename, so a
 //! command killed, or a machine losing power, before the manifest is
 //! rolled back whatever the packages' files hold. The pending marker is not
@@ -84,14 +83,9 @@ pub struct Store<'a> {
     /// can leave it as it found it).
     created_tools_dir: bool,
     /// What of the packages `commit_all` put in place is still to flush
-    /// (files, directories): flushed while the manifest is rendered and
-    /// written, before it takes effect (`sync_manifest`).
+    /// (files, directories): flushed before the manifest is written
+    /// (`sync_manifest`).
     unflushed: std::sync::Mutex<(Vec<PathBuf>, Vec<PathBuf>)>,
-    /// Directories the packages were renamed out of, now empty: removed
-    /// while the manifest is written (`sync_manifest`), as each removal
-    /// may wait for the disk (a freed block is discarded where the
-    /// filesystem is mounted so), or when the store is dropped.
-    emptied: std::sync::Mutex<Vec<tempfile::TempDir>>,
     _lock: FileLock,
 }
 
@@ -101,9 +95,6 @@ pub struct Staged<'p> {
     pub dir: &'p Path,
     pub name: &'p str,
     pub version: &'p semver::Version,
-    /// Files of `dir` already on disk (hard links into a flushed cache
-    /// entry, or written synced), whose data needs no flush.
-    pub durable: &'p crate::fs::Durable,
 }
 
 fn already_installed(name: &str, version: &semver::Version, target: &Path) -> StoreError {
@@ -116,11 +107,6 @@ fn already_installed(name: &str, version: &semver::Version, target: &Path) -> St
 
 impl Drop for Store<'_> {
     fn drop(&mut self) {
-        // Emptied by a commit that did not take effect (or by one whose
-        // manifest was not written): removed before staging is.
-        drop(std::mem::take(
-            self.emptied.get_mut().unwrap_or_else(|e| e.into_inner()),
-        ));
         // A command that failed after changing the store undoes its changes.
         if self.journal_path().exists()
             && matches!(self.settle(&crate::progress::Silent), Ok(false))
@@ -153,7 +139,6 @@ impl<'a> Store<'a> {
             root,
             created_tools_dir: !root.tools_dir.exists(),
             unflushed: Default::default(),
-            emptied: Default::default(),
             _lock: lock,
         };
         refuse_newer_manifest(root)?;
@@ -491,7 +476,7 @@ impl<'a> Store<'a> {
         // flushed once they are in place, while the manifest is written.
         let (mut files, mut dirs) = (Vec::new(), Vec::new());
         for (package, target) in packages.iter().zip(&targets) {
-            flush::found_for(package.dir, package.durable, target, &mut files, &mut dirs)
+            flush::found_for(package.dir, target, &mut files, &mut dirs)
                 .map_err(StoreError::io("cannot read", package.dir))?;
         }
         self.mark_pending()?;
@@ -547,13 +532,6 @@ impl<'a> Store<'a> {
         unflushed.0.append(&mut files);
         unflushed.1.append(&mut dirs);
         Ok(targets)
-    }
-
-    /// Has the directories `dirs`, which the packages were renamed out of,
-    /// removed while the manifest is written.
-    pub fn remove_later(&self, dirs: impl IntoIterator<Item = tempfile::TempDir>) {
-        let mut emptied = self.emptied.lock().unwrap_or_else(|e| e.into_inner());
-        emptied.extend(dirs);
     }
 
     /// Replaces the installed package at `target` by `staged` (flushed),
@@ -729,9 +707,6 @@ impl<'a> Store<'a> {
         let path = self.root.manifest_path();
         let (files, dirs) =
             std::mem::take(&mut *self.unflushed.lock().unwrap_or_else(|e| e.into_inner()));
-        drop(std::mem::take(
-            &mut *self.emptied.lock().unwrap_or_else(|e| e.into_inner()),
-        ));
         // Packages that cannot be flushed, or a manifest that cannot be
         // written (a full disk), fail the command while its journal still
         // exists, so the store is rolled back.
@@ -966,11 +941,7 @@ mod tests {
     }
 
     /// Tools a, b and c (as many as `dirs`) at `version`, staged in `dirs`.
-    fn abc<'p>(
-        dirs: &'p [tempfile::TempDir],
-        version: &'p semver::Version,
-        durable: &'p crate::fs::Durable,
-    ) -> Vec<Staged<'p>> {
+    fn abc<'p>(dirs: &'p [tempfile::TempDir], version: &'p semver::Version) -> Vec<Staged<'p>> {
         ["a", "b", "c"]
             .iter()
             .zip(dirs)
@@ -978,7 +949,6 @@ mod tests {
                 dir: dir.path(),
                 name,
                 version,
-                durable,
             })
             .collect()
     }
@@ -995,8 +965,7 @@ mod tests {
         let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
         // b's name directory cannot be made: its rename fails after a's.
         fs::write(root.tools_dir.join("b"), "not a directory").unwrap();
-        let none = crate::fs::Durable::default();
-        let staged = abc(&dirs, &version, &none);
+        let staged = abc(&dirs, &version);
         assert!(store.commit_all(&staged, false).is_err());
         let journal = fs::read_to_string(store.journal_path()).unwrap();
         for name in ["a", "b", "c"] {
@@ -1023,15 +992,14 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(tmp.path());
         let version = semver::Version::new(1, 0, 0);
-        let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let first = staged_in(&store);
-        let one = abc(std::slice::from_ref(&first), &version, &none);
+        let one = abc(std::slice::from_ref(&first), &version);
         store.commit_all(&one, false).unwrap();
         fs::remove_file(store.journal_path()).unwrap();
         let dirs: Vec<_> = (0..3).map(|_| staged_in(&store)).collect();
         fs::write(dirs[0].path().join("new"), "x").unwrap();
-        let staged = abc(&dirs, &version, &none);
+        let staged = abc(&dirs, &version);
         match store.commit_all(&staged, false) {
             Err(StoreError::AlreadyInstalled { name, .. }) => assert_eq!(name, "a"),
             other => panic!("{other:?}"),
@@ -1056,10 +1024,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = InstallRoot::global(tmp.path());
         let version = semver::Version::new(1, 0, 0);
-        let none = crate::fs::Durable::default();
         let store = Store::open(&root, &Silent).unwrap();
         let dir = staged_in(&store);
-        let one = abc(std::slice::from_ref(&dir), &version, &none);
+        let one = abc(std::slice::from_ref(&dir), &version);
         store.commit_all(&one, false).unwrap();
         // Not flushed yet: a file that is gone by then cannot be.
         fs::remove_file(root.tools_dir.join("a/1.0.0/bin/run")).unwrap();

@@ -24,22 +24,12 @@
 //! tar reader holds in memory whole, are capped at 1 MiB between entries.
 //!
 //! Reading and inflating run on the caller's thread, the tar on a second
-//! one, with at most 1 MiB of inflated data between them. A file of up to
-//! 1 MiB is read whole into memory and handed over (`crate::fs::Flusher`,
-//! at most 2 MiB of such bytes waiting): writing threads, one per core,
-//! create and write it and compute its BLAKE3 (for the install receipt that
-//! `orla verify` checks later, and for the cache) from those bytes, so
-//! the tar thread, which used to spend most of its time creating and
-//! writing 2,000 small files, only parses and copies, and nothing is read
-//! back (docs/benchmarks.md). A larger file is streamed to disk by the tar
-//! thread and hashed by the thread that flushes it, reading it back from
-//! the page cache. Each file is flushed to disk (`fsync`) by a pool of
-//! background threads as soon as it is written, so the waits for the disk
-//! overlap the rest of the unpack; `unpack` returns only once every file
-//! is on disk, and fails, naming the file, if one could not be written or
-//! flushed. The store therefore need not flush these files again before
-//! the package is renamed into place, only the directories (figures in
-//! `store::flush`).
+//! one, with at most 1 MiB of inflated data between them. The tar thread
+//! writes each file and computes its BLAKE3 from the bytes as it writes
+//! them (for the install receipt that `orla verify` checks later, and for
+//! the cache), so nothing is read back. Files are not flushed here: the
+//! store flushes a package, in one parallel pass, before it is renamed
+//! into place.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -49,7 +39,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
-use crate::fs::Flusher;
 use crate::package::RECEIPT_FILE;
 use crate::verify::Digest;
 
@@ -145,33 +134,16 @@ pub struct Unpacked {
 /// Unpacks the gzip tar `reader` into `dest`, which must be an empty directory.
 ///
 /// The caller's thread reads the archive (and whatever `reader` does, such
-/// as hashing it) and inflates it; a second one parses the tar and hands
-/// each file to the flusher's threads, which write (small files), hash and
-/// flush them. Inflated bytes pass between the first two
-/// through a queue of `QUEUE_CHUNKS` chunks of `CHUNK` bytes, so memory stays
-/// bounded whatever the archive's size, and inflating runs ahead of the
-/// writes by at most that much.
+/// as hashing it) and inflates it; a second one parses the tar and writes
+/// and hashes its files. Inflated bytes pass between the two through a
+/// queue of `QUEUE_CHUNKS` chunks of `CHUNK` bytes, so memory stays bounded
+/// whatever the archive's size, and inflating runs ahead of the writes by
+/// at most that much.
 pub fn unpack(reader: impl Read, dest: &Path, limits: Limits) -> Result<Unpacked, UnpackError> {
-    unpack_linked(reader, dest, limits, None)
-}
-
-/// [`unpack`], and with `links` (from `dest`) every directory is made and
-/// every file hard-linked into a second tree too, each file by the thread
-/// that flushed it (`crate::fs::Links`): the download cache gets its own
-/// names for the files of a package while it is unpacked, instead of
-/// linking them one by one afterwards. Whether that second tree is whole
-/// is `links.complete()`; the unpack does not depend on it.
-pub fn unpack_linked(
-    reader: impl Read,
-    dest: &Path,
-    limits: Limits,
-    links: Option<std::sync::Arc<crate::fs::Links>>,
-) -> Result<Unpacked, UnpackError> {
     let consumed = AtomicU64::new(0);
-    let flusher = Flusher::new().with_links(links.clone());
     let (full, full_rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(QUEUE_CHUNKS);
     let (empty, empty_rx) = mpsc::sync_channel::<Vec<u8>>(QUEUE_CHUNKS + 2);
-    let written = std::thread::scope(|scope| {
+    let files = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
             let inflated = Inflated {
                 chunks: full_rx,
@@ -179,48 +151,18 @@ pub fn unpack_linked(
                 current: Vec::new(),
                 pos: 0,
             };
-            unpack_tar(
-                inflated,
-                dest,
-                limits,
-                &consumed,
-                &flusher,
-                links.as_deref(),
-            )
+            unpack_tar(inflated, dest, limits, &consumed)
         });
         let inflated = inflate(reader, &consumed, &full, &empty_rx);
         drop(full); // the writer sees the end of the stream
-        let written = writer.join().expect("the unpack thread does not panic")?;
+        let files = match writer.join() {
+            Ok(files) => files?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
         inflated?;
-        Ok(written)
+        Ok(files)
     })?;
-    flusher.finish().map_err(|(path, source)| UnpackError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    // Every file was hashed before it was flushed.
-    let files = written
-        .into_iter()
-        .map(|w| {
-            let hash = w.hash.get().expect("a flushed file was hashed");
-            let record = FileRecord {
-                blake3: Digest::from_hash(hash),
-                size: w.size,
-                executable: w.executable,
-            };
-            (w.rel, record)
-        })
-        .collect();
     Ok(strip_wrapper(dest, files))
-}
-
-/// A file the writing thread wrote, its digest still to come from the
-/// flush thread that hashes it.
-struct Written {
-    rel: String,
-    size: u64,
-    executable: bool,
-    hash: crate::fs::HashSlot,
 }
 
 /// Bytes per chunk of inflated data handed to the writing thread (below
@@ -375,9 +317,7 @@ fn unpack_tar(
     dest: &Path,
     limits: Limits,
     consumed: &AtomicU64,
-    flusher: &Flusher,
-    links: Option<&crate::fs::Links>,
-) -> Result<Vec<Written>, UnpackError> {
+) -> Result<BTreeMap<String, FileRecord>, UnpackError> {
     let allowance = Cell::new(MAX_EXTENSION_BYTES);
     let exceeded = Cell::new(false);
     let mut archive = tar::Archive::new(Allowance {
@@ -396,13 +336,12 @@ fn unpack_tar(
     };
     let entries = archive.entries().map_err(corrupt)?;
     let mut seen = std::collections::HashSet::new();
-    let mut files: Vec<Written> = Vec::new();
+    let mut files = BTreeMap::new();
     let mut total: u64 = 0;
     // One buffer for every file's bytes on their way from the tar to disk.
     let mut buf = vec![0u8; 64 * 1024];
     let mut dirs = Dirs {
         root: dest,
-        links,
         made: std::collections::HashSet::new(),
         created: 0,
         limit: limits.max_entries,
@@ -471,20 +410,8 @@ fn unpack_tar(
         }
         let read = || consumed.load(Ordering::Relaxed);
         let budget = || limits.budget(read()).saturating_sub(total);
-        let declared = entry.size();
-        let written = if declared <= WHOLE_FILE {
-            write_whole(
-                &mut entry,
-                declared,
-                target.clone(),
-                executable,
-                budget,
-                flusher,
-            )
-        } else {
-            write_file(&mut entry, &target, executable, budget, flusher, &mut buf)
-        };
-        let (size, hash) = written.map_err(|e| match e {
+        let written = write_file(&mut entry, &target, executable, budget, &mut buf);
+        let (size, blake3) = written.map_err(|e| match e {
             WriteError::TooLarge => UnpackError::TooLarge {
                 limit: limits.budget(read()),
             },
@@ -493,18 +420,16 @@ fn unpack_tar(
                 path: target.display().to_string(),
                 source,
             },
-            WriteError::Flush(path, source) => UnpackError::Io {
-                path: path.display().to_string(),
-                source,
-            },
         })?;
         total += size;
-        files.push(Written {
+        files.insert(
             rel,
-            size,
-            executable,
-            hash,
-        });
+            FileRecord {
+                blake3,
+                size,
+                executable,
+            },
+        );
     }
 
     if seen.is_empty() {
@@ -641,8 +566,6 @@ fn entry_kind(kind: tar::EntryType) -> String {
 /// `create_dir`, never `create_dir_all`, so none is made uncounted.
 struct Dirs<'a> {
     root: &'a Path,
-    /// The second tree each directory is made in too, if any.
-    links: Option<&'a crate::fs::Links>,
     made: std::collections::HashSet<String>,
     created: u64,
     limit: u64,
@@ -673,9 +596,6 @@ impl Dirs<'_> {
                 path: path.display().to_string(),
                 source,
             })?;
-            if let Some(links) = self.links {
-                links.make_dir(prefix);
-            }
             self.made.insert(prefix.to_string());
         }
         Ok(())
@@ -699,49 +619,6 @@ enum WriteError {
     TooLarge,
     Read(io::Error),
     Write(io::Error),
-    /// An earlier file (at this path) could not be flushed.
-    Flush(PathBuf, io::Error),
-}
-
-/// Files up to this size are read whole from the archive and handed over
-/// as bytes (`write_whole`): background threads create, write and hash
-/// them, and the flush threads flush them. Larger ones are streamed to disk
-/// by the writing thread and read back by a flush thread to be hashed
-/// (`write_file`), so memory stays bounded.
-const WHOLE_FILE: u64 = 1 << 20;
-
-/// Reads the entry's bytes into memory and hands them, with the path and
-/// mode, to the flusher's writing threads: with many small files, creating
-/// and writing them (most of this thread's time before, in the kernel) is
-/// spread over the cores, and each file is hashed from memory instead of
-/// read back.
-fn write_whole(
-    src: &mut impl Read,
-    len: u64,
-    target: PathBuf,
-    executable: bool,
-    budget: impl Fn() -> u64,
-    flusher: &Flusher,
-) -> Result<(u64, crate::fs::HashSlot), WriteError> {
-    let len = usize::try_from(len).expect("at most WHOLE_FILE");
-    // Every byte kept is read into it below.
-    let mut data = flusher.buffer(len);
-    let mut filled = 0;
-    while filled < len {
-        let n = src.read(&mut data[filled..]).map_err(WriteError::Read)?;
-        if n == 0 {
-            break;
-        }
-        filled += n;
-        if filled as u64 > budget() {
-            return Err(WriteError::TooLarge);
-        }
-    }
-    data.truncate(filled);
-    let hash = flusher
-        .write_hashed(target, data, file_mode(executable))
-        .map_err(|(path, e)| WriteError::Flush(path, e))?;
-    Ok((filled as u64, hash))
 }
 
 /// The mode an unpacked file gets: only the executable bit of the archive
@@ -754,17 +631,18 @@ fn file_mode(executable: bool) -> u32 {
     }
 }
 
+/// Writes the entry's bytes to a new file at `target`, hashing them on the
+/// way: its size and digest.
 fn write_file(
     src: &mut impl Read,
     target: &Path,
     executable: bool,
     budget: impl Fn() -> u64,
-    flusher: &Flusher,
     buf: &mut [u8],
-) -> Result<(u64, crate::fs::HashSlot), WriteError> {
+) -> Result<(u64, Digest), WriteError> {
     let mode = file_mode(executable);
-    // Read too: the flush thread hashes it.
-    let mut file = crate::fs::create_new(target, mode, true).map_err(WriteError::Write)?;
+    let mut file = crate::fs::create_new(target, mode).map_err(WriteError::Write)?;
+    let mut hasher = blake3::Hasher::new();
     let mut size: u64 = 0;
     loop {
         let n = src.read(buf).map_err(WriteError::Read)?;
@@ -775,13 +653,11 @@ fn write_file(
         if size > budget() {
             return Err(WriteError::TooLarge);
         }
+        hasher.update(&buf[..n]);
         file.write_all(&buf[..n]).map_err(WriteError::Write)?;
     }
     crate::fs::set_mode(&file, mode).map_err(WriteError::Write)?;
-    let hash = flusher
-        .flush_hashed(file, target.to_path_buf())
-        .map_err(|(path, e)| WriteError::Flush(path, e))?;
-    Ok((size, hash))
+    Ok((size, Digest::from_hasher(&hasher)))
 }
 
 /// How many bytes of tar headers, long names and PAX records may come
@@ -881,14 +757,12 @@ mod tests {
 
     #[test]
     fn small_and_large_files_get_their_bytes_modes_and_digests() {
-        // Small files go to the writing threads as bytes, a file over
-        // WHOLE_FILE is streamed by the tar thread: both end up the same.
         let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         let mut tar = tar::Builder::new(gz);
         let mut bodies = Vec::new();
         for i in 0..50u64 {
             let len = if i == 7 {
-                WHOLE_FILE as usize + 1
+                (1 << 20) + 1
             } else {
                 (i * 997) as usize
             };
@@ -919,78 +793,6 @@ mod tests {
                 let mode = std::fs::metadata(&on_disk).unwrap().permissions().mode() & 0o777;
                 assert_eq!(mode, if executable { 0o755 } else { 0o644 }, "{path}");
             }
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn with_links_every_file_and_directory_gets_a_second_name_in_the_other_tree() {
-        use std::os::unix::fs::MetadataExt;
-        // Small files (written by the writing threads), one over
-        // WHOLE_FILE (by the tar thread) and an empty directory.
-        let mut entries: Vec<(String, Vec<u8>)> = (0..30u64)
-            .map(|i| {
-                (
-                    format!("pkg/d{}/f{i}", i % 3),
-                    noise((i * 331) as usize, i + 1),
-                )
-            })
-            .collect();
-        entries.push(("pkg/big".into(), noise(WHOLE_FILE as usize + 5, 99)));
-        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        let mut tar = tar::Builder::new(gz);
-        let mut header = tar::Header::new_gnu();
-        header.set_entry_type(tar::EntryType::Directory);
-        header.set_size(0);
-        header.set_mode(0o755);
-        header.set_cksum();
-        tar.append_data(&mut header, "pkg/empty/", &[][..]).unwrap();
-        for (path, body) in &entries {
-            let mut header = tar::Header::new_gnu();
-            header.set_size(body.len() as u64);
-            header.set_mode(0o644);
-            header.set_cksum();
-            tar.append_data(&mut header, path, &body[..]).unwrap();
-        }
-        let bytes = tar.into_inner().unwrap().finish().unwrap();
-        let limits = Limits::for_archive(Some(bytes.len() as u64));
-
-        let tmp = tempfile::tempdir().unwrap();
-        let (dest, other) = (tmp.path().join("dest"), tmp.path().join("other"));
-        std::fs::create_dir(&dest).unwrap();
-        std::fs::create_dir(&other).unwrap();
-        let links = crate::fs::Links::new(&dest, &other);
-        let unpacked = unpack_linked(&bytes[..], &dest, limits, Some(links.clone())).unwrap();
-        assert!(links.complete());
-        assert_eq!(unpacked.root, dest.join("pkg"));
-        let mut dirs = links.dirs();
-        dirs.sort();
-        assert_eq!(dirs, ["pkg", "pkg/d0", "pkg/d1", "pkg/d2", "pkg/empty"]);
-        assert!(other.join("pkg/empty").is_dir());
-        for (path, body) in &entries {
-            let (here, there) = (dest.join(path), other.join(path));
-            let (a, b) = (
-                std::fs::metadata(&here).unwrap(),
-                std::fs::metadata(&there).unwrap(),
-            );
-            assert_eq!((a.dev(), a.ino()), (b.dev(), b.ino()), "{path}: one file");
-            assert_eq!(a.nlink(), 2, "{path}");
-            assert_eq!(&std::fs::read(&there).unwrap(), body);
-        }
-
-        // A second tree that cannot take the links (a file already where a
-        // directory goes) is only marked incomplete: the unpack is whole.
-        let dest = tmp.path().join("dest2");
-        let other = tmp.path().join("other2");
-        std::fs::create_dir(&dest).unwrap();
-        std::fs::create_dir(&other).unwrap();
-        std::fs::write(other.join("pkg"), b"in the way").unwrap();
-        let links = crate::fs::Links::new(&dest, &other);
-        let unpacked = unpack_linked(&bytes[..], &dest, limits, Some(links.clone())).unwrap();
-        assert!(!links.complete());
-        assert_eq!(unpacked.files.len(), entries.len());
-        for (path, body) in &entries {
-            assert_eq!(&std::fs::read(dest.join(path)).unwrap(), body);
         }
     }
 

@@ -1,5 +1,5 @@
-//! State files orla believes only if it wrote them itself: the manifest
-//! cache and the download cache's stamps. Their first line is a header and
+//! State files orla believes only if it wrote them itself: the records of
+//! the download cache's entries. Their first line is a header and
 //! a keyed BLAKE3, under the user's receipt key, of what the file is for,
 //! the path it belongs to and the rest of the file. A file copied from
 //! elsewhere, moved to another place or written by anyone who cannot read

@@ -3,8 +3,8 @@
 //! limit (`ORLA_CACHE_MAX_SIZE`) trims the least recently used packages
 //! after an install, `orla cache clear` waits for a command holding the
 //! cache's lock, bad sizes and ages get one-line errors, and a cached
-//! package whose files the cache's stamps vouch for is still thrown away
-//! when an installed copy was edited in place.
+//! package edited in place or rewritten by someone else is never
+//! installed.
 
 use std::process::Stdio;
 use std::time::{Duration, SystemTime};
@@ -284,34 +284,14 @@ fn prune_removes_clones_of_registries_not_configured_here() {
     assert!(clone(&urls[1]).is_dir());
 }
 
-/// Every file under `dir`, last written an hour ago.
-fn backdate_files(dir: &std::path::Path) {
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if entry.file_type().unwrap().is_dir() {
-            backdate_files(&path);
-        } else {
-            std::fs::File::options()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_modified(SystemTime::now() - Duration::from_secs(3600))
-                .unwrap();
-        }
-    }
-}
-
-/// A reinstall reads the cached files back once and stamps them; the next
-/// one trusts the stamps instead of reading. An installed file edited in
-/// place (a hard link: the cache's own file) then gets a new modification
-/// time, so the stamps no longer vouch for it: it is read, the entry is
-/// thrown away and the package downloaded again.
-#[cfg(unix)]
+/// An installed file edited in place (with a hard link, the cache's own
+/// file) is caught when the next install links the package out of the
+/// cache: the entry is thrown away and the package downloaded again.
 #[test]
-fn an_installed_file_edited_in_place_is_caught_though_the_cache_stamped_it() {
+fn an_installed_file_edited_in_place_is_caught_by_the_next_install() {
     let t = TestContext::new();
     let server = Server::start();
-    let (index, d) = served(&t, &server, &["kept"]);
+    let (index, _) = served(&t, &server, &["kept"]);
     let install = || {
         t.run(&[
             "install",
@@ -322,15 +302,8 @@ fn an_installed_file_edited_in_place_is_caught_though_the_cache_stamped_it() {
         ])
     };
     install().success();
-    // Files written long ago, as a cache a day old has them.
-    backdate_files(&entry(&t, &d[0]).join("tree"));
-    let stamps = entry(&t, &d[0]).join("stamps");
-    assert!(!stamps.exists(), "never read back yet");
     install().success();
-    assert!(stamps.is_file(), "read back and stamped");
-    install().success();
-    assert_eq!(server.requests(), 1, "the cache served both reinstalls");
-
+    assert_eq!(server.requests(), 1, "the cache served the reinstall");
     let blob = t.tools_dir().join("kept/1.0.0/data/blob");
     let len = std::fs::metadata(&blob).unwrap().len() as usize;
     std::io::Write::write_all(
@@ -344,4 +317,102 @@ fn an_installed_file_edited_in_place_is_caught_though_the_cache_stamped_it() {
     assert_eq!(server.requests(), 2, "downloaded again");
     t.run(&["verify"]).success();
     assert_ne!(std::fs::read(&blob).unwrap(), vec![b'x'; len]);
+}
+
+/// Two roots share one cache; between their installs someone who can
+/// write the cache (not read the user's receipt key) replaces a cached
+/// package's code and rewrites its record to match. The second root gets
+/// the registry's bytes, downloaded again: `orla verify` passes on them,
+/// and `orla run` of a poisoned run copy runs the genuine tool too.
+#[cfg(unix)]
+#[test]
+fn a_shared_cache_rewritten_between_two_roots_cannot_vouch_for_other_bytes() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let (index, d) = served(&t, &server, &["shared"]);
+    let registry = index.location();
+    t.run(&["install", "shared", "--registry", &registry])
+        .success();
+    assert_eq!(server.requests(), 1);
+
+    // The poisoning: new code, and a record that describes it (its seal
+    // line kept: whoever forged it cannot make a new one).
+    let entry = entry(&t, &d[0]);
+    let evil = "poisoned".repeat(1000);
+    let blob = std::fs::read_dir(entry.join("tree"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("data/blob"))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| entry.join("tree/data/blob"));
+    std::fs::remove_file(&blob).unwrap();
+    std::fs::write(&blob, &evil).unwrap();
+    let record = std::fs::read_to_string(entry.join("files.json")).unwrap();
+    let (seal, body) = record.split_once('\n').unwrap();
+    let mut body: serde_json::Value = serde_json::from_str(body).unwrap();
+    body["files"]["data/blob"]["blake3"] = Digest::of(evil.as_bytes()).to_string().into();
+    body["files"]["data/blob"]["size"] = evil.len().into();
+    std::fs::write(entry.join("files.json"), format!("{seal}\n{body}")).unwrap();
+
+    // The second root: a project of the same user, the same cache.
+    let project = t.work.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["install", "shared", "--registry", &registry])
+        .success()
+        .stderr_has("the cached copy of shared 1.0.0 is damaged");
+    assert_eq!(server.requests(), 2, "downloaded again");
+    let installed = project.join(".orla/tools/shared/1.0.0/data/blob");
+    let installed = if installed.exists() {
+        installed
+    } else {
+        std::fs::read_dir(&project)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path().join("shared/1.0.0/data/blob"))
+            .find(|p| p.exists())
+            .expect("installed in the project's tools_dir")
+    };
+    assert_ne!(std::fs::read_to_string(&installed).unwrap(), evil);
+    t.run_in(&project, &["verify"]).success();
+}
+
+/// A run copy in the cache whose code and receipt were rewritten by
+/// someone without the user's key is not run: it is fetched again.
+#[cfg(unix)]
+#[test]
+fn a_run_copy_rewritten_in_the_cache_is_fetched_again() {
+    let t = TestContext::new();
+    std::fs::write(t.work.join("notes.txt"), "from the notes\n").unwrap();
+    let run = || {
+        common::to_run(
+            common::spawn_with_stdin(
+                &mut t.command(&["run", "fs-read@1.2"]),
+                br#"{"path": "notes.txt"}"#,
+            )
+            .wait_with_output()
+            .unwrap(),
+        )
+    };
+    run().success().stdout_has("from the notes");
+    let copy = std::fs::read_dir(t.cache.join("run"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let package = orla::package::Package::load(&copy).unwrap();
+    let entrypoint = package.tool.entrypoint.clone().unwrap();
+    let evil = "#!/bin/sh\necho poisoned\n";
+    std::fs::write(copy.join(&entrypoint), evil).unwrap();
+    // Its receipt rewritten to match (without the key: the binding stays).
+    let receipt_path = copy.join(".orla-receipt.json");
+    let mut receipt: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&receipt_path).unwrap()).unwrap();
+    receipt["files"][&entrypoint]["blake3"] = Digest::of(evil.as_bytes()).to_string().into();
+    receipt["files"][&entrypoint]["size"] = evil.len().into();
+    std::fs::write(&receipt_path, receipt.to_string()).unwrap();
+    let again = run();
+    again.success().stdout_has("from the notes");
+    assert!(!again.stdout.contains("poisoned"), "{}", again.stdout);
 }

@@ -371,9 +371,12 @@ fn frozen_installs_from_the_cache_and_never_touches_the_network() {
     // From now on the server serves nothing.
     server.route("/alpha-1.0.0.tar.gz", Behaviour::Status(500));
 
-    // Same cache, fresh ORLA_HOME and project: installs with no request.
+    // Same cache, same user (the receipt key that seals the cache's
+    // records), fresh ORLA_HOME and project: installs with no request.
     let mut b = TestContext::new();
     b.cache = a.cache.clone();
+    std::fs::create_dir_all(&b.home).unwrap();
+    std::fs::copy(a.home.join("receipt.key"), b.home.join("receipt.key")).unwrap();
     let dir_b = b.work.join("proj");
     std::fs::create_dir_all(&dir_b).unwrap();
     for f in ["orla.yaml", "orla.lock"] {
