@@ -6,7 +6,8 @@
 //! or into a leaf module.
 //!
 //! Edges are read from the source: every `crate::` path, `super::` path and
-//! `use` group outside comments and `#[cfg(test)]` modules.
+//! `use` group outside comments, string literals and `#[cfg(test)]` items,
+//! in the whole of every file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -38,22 +39,101 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The source without comments and without everything from the first
-/// `#[cfg(test)]` on (test modules sit at the end of a file here).
+/// The source without comments, without the contents of string and
+/// character literals, and without the items marked `#[cfg(test)]`
+/// (wherever they are in the file).
 fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
+    let code = strip_literals_and_comments(text);
+    let mut out = String::new();
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + "#[cfg(test)]".len()..];
+        // The marked item ends at its first `;` outside braces, or at the
+        // brace that closes its body.
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        for (j, c) in rest.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = j + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = j + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with comments removed and every string and character literal
+/// emptied (`"..."` becomes `""`), so that neither braces nor paths inside
+/// them count. Raw strings (`r#"..."#`) included.
+fn strip_literals_and_comments(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &text[i..];
+        if rest.starts_with("//") {
+            i += rest.find('\n').unwrap_or(rest.len());
+        } else if rest.starts_with("/*") {
+            i += rest.find("*/").map_or(rest.len(), |e| e + 2);
+        } else if let Some((open, hashes)) = raw_string_start(rest) {
+            let close = format!("\"{}", "#".repeat(hashes));
+            let body = &rest[open..];
+            i += open + body.find(&close).map_or(body.len(), |e| e + close.len());
+            out.push_str("\"\"");
+        } else if bytes[i] == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if let Some(len) = char_literal(rest) {
+            i += len;
+            out.push_str("' '");
+        } else {
+            let c = rest.chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The length of the opening of a raw string literal starting `text`
+/// (`r#"`, `br"`) and its number of `#`s.
+fn raw_string_start(text: &str) -> Option<(usize, usize)> {
+    let rest = text.strip_prefix("br").or_else(|| text.strip_prefix('r'))?;
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    let prefix = text.len() - rest.len();
+    rest[hashes..]
+        .starts_with('"')
+        .then_some((prefix + hashes + 1, hashes))
+}
+
+/// The length of a character literal starting `text` (`'{'`, `'\\''`), not
+/// a lifetime (`'a`).
+fn char_literal(text: &str) -> Option<usize> {
+    let body = text.strip_prefix('\'')?;
+    let len = if let Some(escaped) = body.strip_prefix('\\') {
+        escaped.get(1..)?.find('\'')? + 2
+    } else {
+        body.chars().next()?.len_utf8()
     };
-    text.lines()
-        .map(|line| match line.find("//") {
-            // `//` inside a string literal ("https://...") is not a comment,
-            // but paths are never written after one on the same line.
-            Some(i) => &line[..i],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    body[len..].starts_with('\'').then_some(len + 2)
 }
 
 /// The module paths named after each `prefix` (`crate::` or `super::`),
@@ -200,6 +280,26 @@ fn the_cycle_finder_finds_a_planted_cycle() {
     graph.entry("fs".into()).or_default().insert("store".into());
     let cycle = find_cycle(&graph).expect("fs -> store -> fs is a cycle");
     assert!(cycle.contains(&"fs".to_string()), "{cycle:?}");
+}
+
+/// Test items are skipped wherever they are, not only at the end, and the
+/// code after them is read; braces and paths in literals do not count.
+#[test]
+fn the_whole_file_is_read_past_test_items_and_literals() {
+    let code = code_of(concat!(
+        "use crate::lock;\n",
+        "#[cfg(test)]\nmod tests { fn f() { let s = \"}{ crate::store\"; let c = '}'; let q = '\\''; let n = '\\n'; } }\n",
+        "#[cfg(test)]\nuse crate::install;\n",
+        "fn later<'a>(x: &'a str) { crate::manifest::read(r#\"crate::fetch \"}\"#); }\n",
+    ));
+    let found = paths_after(&code, "crate::");
+    assert_eq!(
+        found,
+        vec![
+            vec!["lock".to_string()],
+            vec!["manifest".to_string(), "read".to_string()]
+        ]
+    );
 }
 
 #[test]
