@@ -4,7 +4,10 @@
 //! - Read-only: the root's permission bits are taken away. Tests often run
 //!   as root, whom permission bits do not stop, so then orla runs as the
 //!   unprivileged user `nobody` (uid 65534) on a root-owned root, which is
-//!   read-only for it; if that is impossible the test says why and skips.
+//!   read-only for it. nobody runs a link to the binary inside the test's
+//!   own directory, so the checkout may lie where nobody cannot go (under
+//!   /root); if it is still impossible the test says why and skips
+//!   (`common::skip_unless_strict`).
 //! - Full disk: making a real full filesystem needs privileges (a tiny
 //!   tmpfs or loop mount), so orla runs under a file size limit
 //!   (RLIMIT_FSIZE, `ulimit -f`, with SIGXFSZ ignored): every write past the
@@ -44,19 +47,35 @@ fn make_read_only(dir: &Path) {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
-/// Runs orla so that it cannot write `t.home`; `None` (with the reason
-/// printed) when this machine offers no way to do that.
-fn run_read_only(t: &TestContext, args: &[&str]) -> Option<Run> {
-    let mut cmd = t.command(args);
-    if running_as_root() {
-        // Root ignores permission bits: run as nobody on a root-owned root.
-        std::fs::set_permissions(t.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        cmd.uid(NOBODY).gid(NOBODY);
+/// orla with the test's environment, as nobody when the tests run as root
+/// (whom permission bits do not stop). nobody runs a hard link (or a copy)
+/// of the binary in the test's directory, which is opened to it: the
+/// checkout's own path may be closed to other users.
+fn unprivileged_command(t: &TestContext, args: &[&str]) -> Command {
+    if !running_as_root() {
+        return t.command(args);
     }
-    match cmd.output() {
+    std::fs::set_permissions(t.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = t.dir.path().join("orla-bin");
+    if !bin.exists() {
+        let built = Path::new(env!("CARGO_BIN_EXE_orla"));
+        if std::fs::hard_link(built, &bin).is_err() {
+            std::fs::copy(built, &bin).unwrap();
+        }
+    }
+    let mut cmd = t.program_command(&bin, args);
+    cmd.stdin(std::process::Stdio::null());
+    cmd.uid(NOBODY).gid(NOBODY);
+    cmd
+}
+
+/// Runs orla so that it cannot write `t.home`; `None` (with the reason
+/// given to `skip_unless_strict`) when this machine offers no way to do that.
+fn run_read_only(t: &TestContext, args: &[&str]) -> Option<Run> {
+    match unprivileged_command(t, args).output() {
         Ok(out) => Some(common::to_run(out)),
         Err(e) => {
-            eprintln!("skipping: cannot run orla as an unprivileged user ({e})");
+            common::skip_unless_strict(&format!("cannot run orla as an unprivileged user ({e})"));
             None
         }
     }
@@ -73,7 +92,7 @@ fn read_only_root_gives_a_clear_error_and_changes_nothing() {
         make_read_only(&t.home);
         // Make sure the bits really bite for this user.
         if std::fs::write(t.home.join("probe"), "x").is_ok() {
-            eprintln!("skipping: permission bits do not stop this user");
+            common::skip_unless_strict("permission bits do not stop this user");
             return;
         }
     }
@@ -245,7 +264,7 @@ fn unwritable_stderr_does_not_panic() {
     let t = TestContext::new();
     let full = || std::fs::OpenOptions::new().write(true).open("/dev/full");
     if full().is_err() {
-        eprintln!("skipped: no /dev/full");
+        common::skip_unless_strict("no /dev/full");
         return;
     }
     let status = |args: &[&str]| {
@@ -273,22 +292,21 @@ fn unreadable_root_hints_at_orla_home_not_the_config_format() {
     let parent = t.dir.path().join("private");
     let home = parent.join("orla-home");
     std::fs::create_dir_all(&home).unwrap();
-    let mut cmd = t.command(&["list"]);
+    let mut cmd = unprivileged_command(&t, &["list"]);
     cmd.env("ORLA_HOME", &home);
-    if running_as_root() {
-        std::fs::set_permissions(t.dir.path(), mode(0o755)).unwrap();
-        cmd.uid(NOBODY).gid(NOBODY);
-    }
     std::fs::set_permissions(&parent, mode(0o700)).unwrap();
     let out = cmd.output();
     std::fs::set_permissions(&parent, mode(0o755)).unwrap();
-    let Ok(out) = out else {
-        eprintln!("skipping: cannot run orla as an unprivileged user");
-        return;
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            common::skip_unless_strict(&format!("cannot run orla as an unprivileged user ({e})"));
+            return;
+        }
     };
     let run = common::to_run(out);
     if run.code == 0 {
-        eprintln!("skipping: permission bits do not stop this user");
+        common::skip_unless_strict("permission bits do not stop this user");
         return;
     }
     run.failure(1)

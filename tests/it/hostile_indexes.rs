@@ -424,7 +424,7 @@ fn a_corrupted_cache_entry_is_refetched_and_repaired() {
 fn a_remote_registry_cannot_name_a_local_repository() {
     let t = TestContext::new();
     let Some(http) = common::git::GitHttp::start(t.dir.path()) else {
-        eprintln!("skipped: git http-backend is not installed");
+        common::skip_unless_strict("git http-backend is not installed");
         return;
     };
     // A "private" repository on this machine, with a tagged tool in it.

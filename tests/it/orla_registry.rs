@@ -704,7 +704,7 @@ fn python_tools_read_their_argparse_flags_from_the_manifest_command() {
         .output()
         .is_err()
     {
-        eprintln!("skipped: python3 is not installed");
+        common::skip_unless_strict("python3 is not installed");
         return;
     }
     let t = TestContext::new();
@@ -825,7 +825,7 @@ fn registries_on_this_machine_may_name_local_tool_repositories_and_remote_ones_m
 
     // The same registry served over HTTP may not name this machine's repositories.
     let Some(http) = GitHttp::start(t.dir.path()) else {
-        eprintln!("skipped: git http-backend is not installed");
+        common::skip_unless_strict("git http-backend is not installed");
         return;
     };
     o.registry.publish(&o.listing(false, &[]));

@@ -1222,7 +1222,7 @@ fn search_shows_a_tool_once_from_the_first_registry_and_info_the_commit() {
 fn git_registries_and_git_source_tools_over_smart_http() {
     let t = TestContext::new();
     let Some(http) = GitHttp::start(t.dir.path()) else {
-        eprintln!("skipped: git http-backend is not installed");
+        common::skip_unless_strict("git http-backend is not installed");
         return;
     };
     let mut reg = GitRegistry::new(&t, "index");

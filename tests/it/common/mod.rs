@@ -210,6 +210,19 @@ pub fn to_run(out: Output) -> Run {
     }
 }
 
+/// A test that cannot run here (a program or a device this machine lacks)
+/// calls this and returns. It prints `skipped: <reason>`; under
+/// `ORLA_TEST_STRICT=1`, which `.ci/run` sets after installing everything
+/// such tests need, it fails with the reason instead, so CI never passes a
+/// test that did not run.
+#[track_caller]
+pub fn skip_unless_strict(reason: &str) {
+    if std::env::var_os("ORLA_TEST_STRICT").is_some_and(|v| v == "1") {
+        panic!("cannot run: {reason} (ORLA_TEST_STRICT=1 turns this skip into a failure)");
+    }
+    eprintln!("skipped: {reason}");
+}
+
 /// Every file below `dir` with its BLAKE3, to prove "nothing changed".
 pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
