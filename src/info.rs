@@ -35,7 +35,7 @@ pub struct Info {
     /// False when the tool's tool.yaml has no `permissions` key.
     #[serde(skip_serializing_if = "is_true")]
     pub permissions_declared: bool,
-    pub risk_level: Option<String>,
+    pub risk_level: Option<RiskLevel>,
     pub versions: Vec<VersionInfo>,
     pub installed: Vec<String>,
     pub active: Option<String>,
@@ -148,7 +148,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                 info.permissions = r.permissions.clone();
                 let parsed: Vec<Permission> =
                     r.permissions.iter().map(|p| Permission::parse(p)).collect();
-                info.risk_level = Some(RiskLevel::derive(&parsed).as_str().to_string());
+                info.risk_level = Some(RiskLevel::derive(&parsed));
                 // The version shown describes the tool: registry.yaml
                 // describes the newest published one, maybe a pre-release.
                 if !r.description.is_empty() {
@@ -198,7 +198,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                         crate::package::ToolYaml::parse(&text, "tool.yaml").ok()
                     });
                     if let Some(tool) = tool {
-                        info.risk_level = Some(tool.risk().as_str().to_string());
+                        info.risk_level = Some(tool.risk());
                         info.permissions_declared = tool.permissions.is_declared();
                         info.permissions = tool.permissions.to_vec();
                     }

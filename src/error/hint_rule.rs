@@ -291,7 +291,7 @@ fn all_cases() -> Vec<Case> {
         TagMoved => InstallError::TagMoved { label: label(), pinned: "a".into(), pinned_tree: "b".into(), commit: "c".into(), tree: "d".into() },
         WrongArchive => InstallError::WrongArchive { name: name(), version: v("1.0.0"), found_name: "b".into(), found_version: v("1.0.0") },
         PermissionMismatch => InstallError::PermissionMismatch { label: label(), declared: vec![], asked: vec!["network".into()] },
-        NoTerminal => InstallError::NoTerminal { label: label(), shown: "network".into(), risk: "medium".into() },
+        NoTerminal => InstallError::NoTerminal { label: label(), shown: "network".into(), risk: crate::package::RiskLevel::Medium },
         Prompt => InstallError::Prompt { reason: "r".into() },
         Cancelled => InstallError::Cancelled { label: label() },
         Unmet => InstallError::Unmet { unmet: vec!["a 1.0.0 needs python3".into()] },

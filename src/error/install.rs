@@ -53,7 +53,7 @@ pub enum InstallError {
     NoTerminal {
         label: String,
         shown: String,
-        risk: String,
+        risk: crate::package::RiskLevel,
     },
     #[error("cannot ask for confirmation: {reason}")]
     Prompt { reason: String },

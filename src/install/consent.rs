@@ -39,7 +39,7 @@ pub(crate) fn confirm_risk(
     ctx.reporter.report(Event::Permissions {
         tool: label.to_string(),
         permissions: permissions.map(<[String]>::to_vec),
-        risk: risk.as_str().to_string(),
+        risk: risk.to_string(),
     });
     let shown = match permissions {
         None => "undeclared permissions".to_string(),
@@ -52,7 +52,7 @@ pub(crate) fn confirm_risk(
         return Err(InstallError::NoTerminal {
             label: label.to_string(),
             shown: shown.to_string(),
-            risk: risk.as_str().to_string(),
+            risk,
         }
         .into());
     }

@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use names::{validate_name, validate_version};
-pub use risk::{Permission, Permissions, RiskLevel};
+pub use risk::{Permission, Permissions, RiskLevel, SafetyTier};
 pub use validate::{Problem, Severity};
 
 /// The file name of a package manifest.

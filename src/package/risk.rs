@@ -54,10 +54,10 @@ impl Permissions {
 
     /// The openwop safetyTier: undeclared, like an unknown permission, may
     /// do anything.
-    pub fn safety_tier(&self) -> &'static str {
+    pub fn safety_tier(&self) -> SafetyTier {
         match &self.0 {
-            None => "exec",
-            Some(list) => safety_tier(&parse_all(list)),
+            None => SafetyTier::Exec,
+            Some(list) => SafetyTier::derive(&parse_all(list)),
         }
     }
 }
@@ -161,19 +161,65 @@ impl RiskLevel {
     }
 }
 
-/// The openwop seed's safetyTier for a set of permissions.
-pub fn safety_tier(permissions: &[Permission]) -> &'static str {
-    if permissions
-        .iter()
-        .any(|p| matches!(p, Permission::ProcessExec | Permission::Unknown(_)))
-    {
-        "exec"
-    } else if permissions.contains(&Permission::FilesystemWrite) {
-        "write"
-    } else if permissions.is_empty() {
-        "pure"
-    } else {
-        "read"
+impl std::fmt::Display for RiskLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The openwop seed's safetyTier: what a tool may do, from doing nothing
+/// outside its process (`pure`) to running other programs (`exec`).
+/// Written in the manifest by its lowercase name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SafetyTier {
+    /// No permissions at all.
+    Pure,
+    /// Reads files or the network, changes nothing on this machine.
+    Read,
+    /// Writes files.
+    Write,
+    /// Runs programs, or holds a permission orla does not know.
+    Exec,
+}
+
+impl SafetyTier {
+    /// The tier of a set of permissions: an unknown one counts as `exec`.
+    pub fn derive(permissions: &[Permission]) -> SafetyTier {
+        if permissions
+            .iter()
+            .any(|p| matches!(p, Permission::ProcessExec | Permission::Unknown(_)))
+        {
+            SafetyTier::Exec
+        } else if permissions.contains(&Permission::FilesystemWrite) {
+            SafetyTier::Write
+        } else if permissions.is_empty() {
+            SafetyTier::Pure
+        } else {
+            SafetyTier::Read
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SafetyTier::Pure => "pure",
+            SafetyTier::Read => "read",
+            SafetyTier::Write => "write",
+            SafetyTier::Exec => "exec",
+        }
+    }
+}
+
+impl std::fmt::Display for SafetyTier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The manifest's tool entry still keeps the tier as text.
+impl From<SafetyTier> for String {
+    fn from(tier: SafetyTier) -> String {
+        tier.as_str().to_string()
     }
 }
 
@@ -221,21 +267,43 @@ mod tests {
             .unwrap_or_default();
         assert!(!undeclared.is_declared());
         assert_eq!(undeclared.risk(), RiskLevel::High);
-        assert_eq!(undeclared.safety_tier(), "exec");
+        assert_eq!(undeclared.safety_tier(), SafetyTier::Exec);
         assert_eq!(undeclared.describe(), "undeclared");
         assert!(undeclared.is_empty());
         let none = Permissions::declared(vec![]);
         assert_eq!(none.risk(), RiskLevel::Low);
-        assert_eq!(none.safety_tier(), "pure");
+        assert_eq!(none.safety_tier(), SafetyTier::Pure);
         assert_eq!(none.describe(), "none");
     }
 
     #[test]
     fn safety_tiers_follow_permissions() {
-        assert_eq!(safety_tier(&perms(&[])), "pure");
-        assert_eq!(safety_tier(&perms(&["filesystem:read"])), "read");
-        assert_eq!(safety_tier(&perms(&["network"])), "read");
-        assert_eq!(safety_tier(&perms(&["filesystem:write"])), "write");
-        assert_eq!(safety_tier(&perms(&["process:exec"])), "exec");
+        let tier = |list: &[&str]| SafetyTier::derive(&perms(list));
+        assert_eq!(tier(&[]), SafetyTier::Pure);
+        assert_eq!(tier(&["filesystem:read"]), SafetyTier::Read);
+        assert_eq!(tier(&["network"]), SafetyTier::Read);
+        assert_eq!(tier(&["filesystem:write"]), SafetyTier::Write);
+        assert_eq!(tier(&["process:exec"]), SafetyTier::Exec);
+        assert_eq!(tier(&["filesystem:reed"]), SafetyTier::Exec);
+    }
+
+    /// The manifest's `safety_tier` and `risk_level` keep their names.
+    #[test]
+    fn tiers_and_levels_are_written_by_their_lowercase_names() {
+        for tier in [
+            SafetyTier::Pure,
+            SafetyTier::Read,
+            SafetyTier::Write,
+            SafetyTier::Exec,
+        ] {
+            let json = serde_json::to_string(&tier).unwrap();
+            assert_eq!(json, format!("\"{tier}\""));
+            assert_eq!(serde_json::from_str::<SafetyTier>(&json).unwrap(), tier);
+            assert_eq!(String::from(tier), tier.as_str());
+        }
+        assert_eq!(
+            serde_json::to_string(&RiskLevel::Critical).unwrap(),
+            "\"critical\""
+        );
     }
 }
