@@ -167,7 +167,7 @@ fn all_cases() -> Vec<Case> {
     out.extend(cases!(FetchError:
         File => FetchError::File { path: "/a.tar.gz".into(), source: io::Error::from(io::ErrorKind::NotFound) },
         Http => FetchError::Http(crate::http::HttpError { url: "http://x/a".into(), message: "500".into() }),
-        Verify => FetchError::Verify { label: "a 1.0.0".into(), source: crate::verify::VerifyError::SizeMismatch { what: "a".into(), expected: 1, actual: 2 } },
+        Verify => FetchError::Verify { label: "a 1.0.0".into(), source: crate::verify::IntegrityError::SizeMismatch { what: "a".into(), expected: 1, actual: 2 } },
         Unpack => FetchError::Unpack { label: "a 1.0.0".into(), source: crate::unpack::UnpackError::Empty },
         Unpack => FetchError::Unpack { label: "a 1.0.0".into(), source: crate::unpack::UnpackError::Io { path: "x".into(), source: full() } },
         Offline => FetchError::Offline { label: "a 1.0.0".into(), url: "http://x/a".into() },

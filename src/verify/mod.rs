@@ -165,8 +165,11 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Bytes that are not the ones their record names: the wrong size, BLAKE3
+/// or SHA-256. (`store::verify::VerifyError` is `orla verify`'s verdict on
+/// installed packages, something else.)
 #[derive(Debug, thiserror::Error)]
-pub enum VerifyError {
+pub enum IntegrityError {
     #[error("{what}: digest mismatch: expected blake3 {expected}, got {actual}")]
     DigestMismatch {
         what: String,
@@ -186,6 +189,9 @@ pub enum VerifyError {
         actual: String,
     },
 }
+
+/// The former name of [`IntegrityError`], which `fetch` still uses.
+pub type VerifyError = IntegrityError;
 
 /// A reader that hashes and counts what passes through it and refuses to
 /// read past the expected size, so a hostile server cannot stream forever.
@@ -226,15 +232,15 @@ impl<R: Read> Verifier<R> {
         mut self,
         expected: &Expected,
         what: &str,
-    ) -> io::Result<Result<(), VerifyError>> {
+    ) -> io::Result<Result<(), IntegrityError>> {
         io::copy(&mut self, &mut io::sink())?;
         Ok(self.check(expected, what))
     }
 
-    fn check(&self, expected: &Expected, what: &str) -> Result<(), VerifyError> {
+    fn check(&self, expected: &Expected, what: &str) -> Result<(), IntegrityError> {
         if let Some(size) = expected.size {
             if size != self.read {
-                return Err(VerifyError::SizeMismatch {
+                return Err(IntegrityError::SizeMismatch {
                     what: what.to_string(),
                     expected: size,
                     actual: self.read,
@@ -243,7 +249,7 @@ impl<R: Read> Verifier<R> {
         }
         let actual = Digest(*self.hasher.finalize().as_bytes());
         if actual != expected.blake3 {
-            return Err(VerifyError::DigestMismatch {
+            return Err(IntegrityError::DigestMismatch {
                 what: what.to_string(),
                 expected: expected.blake3,
                 actual,
@@ -253,7 +259,7 @@ impl<R: Read> Verifier<R> {
             use sha2::Digest as _;
             let got: [u8; 32] = hasher.clone().finalize().into();
             if got != want {
-                return Err(VerifyError::Sha256Mismatch {
+                return Err(IntegrityError::Sha256Mismatch {
                     what: what.to_string(),
                     expected: hex(&want),
                     actual: hex(&got),
@@ -372,7 +378,7 @@ mod tests {
         let v = Verifier::new(&data[..], None);
         assert!(matches!(
             v.finish(&wrong, "x").unwrap(),
-            Err(VerifyError::DigestMismatch { .. })
+            Err(IntegrityError::DigestMismatch { .. })
         ));
 
         let short = Expected {
@@ -383,7 +389,7 @@ mod tests {
         let v = Verifier::new(&data[..], Some(12));
         assert!(matches!(
             v.finish(&short, "x").unwrap(),
-            Err(VerifyError::SizeMismatch { .. })
+            Err(IntegrityError::SizeMismatch { .. })
         ));
     }
 
@@ -406,7 +412,7 @@ mod tests {
         let v = Verifier::new(&data[..], Some(11)).with_sha256(true);
         assert!(matches!(
             v.finish(&expected, "x").unwrap(),
-            Err(VerifyError::Sha256Mismatch { .. })
+            Err(IntegrityError::Sha256Mismatch { .. })
         ));
     }
 
@@ -422,7 +428,7 @@ mod tests {
         let v = Verifier::new(&data[..], Some(u64::MAX));
         assert!(matches!(
             v.finish(&expected, "x").unwrap(),
-            Err(VerifyError::SizeMismatch { actual: 11, .. })
+            Err(IntegrityError::SizeMismatch { actual: 11, .. })
         ));
     }
 
