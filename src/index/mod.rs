@@ -151,9 +151,9 @@ impl IndexError {
 /// MiB, and an endless or huge file must not be read whole.
 pub const MAX_INDEX_FILE: u64 = 16 << 20;
 
-/// Where the index files come from.
+/// Where a registry's index files are read from.
 #[derive(Debug, Clone)]
-enum Source {
+enum Backend {
     Builtin,
     Dir(PathBuf),
     Git(GitIndex),
@@ -187,7 +187,7 @@ pub enum RegistryKind {
 pub struct Registry {
     /// How the registry is named in messages and receipts: `builtin`, or its location.
     pub name: String,
-    source: Source,
+    backend: Backend,
     pub config: IndexConfig,
     pub kind: RegistryKind,
 }
@@ -243,9 +243,9 @@ impl Registry {
         reporter: &dyn crate::progress::Reporter,
         ahead: &[&str],
     ) -> Result<Registry, IndexError> {
-        let (default_name, source) = match location {
-            RegistryLocation::Builtin => ("builtin".to_string(), Source::Builtin),
-            RegistryLocation::Dir(path) => (path.display().to_string(), Source::Dir(path.clone())),
+        let (default_name, backend) = match location {
+            RegistryLocation::Builtin => ("builtin".to_string(), Backend::Builtin),
+            RegistryLocation::Dir(path) => (path.display().to_string(), Backend::Dir(path.clone())),
             RegistryLocation::Git(url) => {
                 let shown = name.unwrap_or(url);
                 let access = access.ok_or_else(|| IndexError::BadLocation {
@@ -253,7 +253,7 @@ impl Registry {
                     reason: "is a git registry, which needs a cache directory here".into(),
                 })?;
                 let index = GitIndex::open(url, shown, access, reporter)?;
-                (url.clone(), Source::Git(index))
+                (url.clone(), Backend::Git(index))
             }
             RegistryLocation::Sparse(url) => {
                 let access = access.ok_or_else(|| IndexError::BadLocation {
@@ -267,20 +267,20 @@ impl Registry {
                     rels.extend(shard_paths(ahead));
                     index.prefetch(&rels);
                 }
-                (format!("sparse+{url}"), Source::Sparse(index))
+                (format!("sparse+{url}"), Backend::Sparse(index))
             }
         };
         let name = name.map(str::to_string).unwrap_or(default_name);
         let mut registry = Registry {
             name,
-            source,
+            backend,
             config: IndexConfig::default(),
             kind: RegistryKind::Index,
         };
         let Some(bytes) = registry.read("config.json")? else {
             // registry.yaml alone: an RFC 3 registry. A sparse index is
             // always the fast format (it has no listing to search).
-            let rfc3 = !matches!(registry.source, Source::Sparse(_))
+            let rfc3 = !matches!(registry.backend, Backend::Sparse(_))
                 && registry.read("registry.yaml")?.is_some();
             if rfc3 {
                 registry.kind = RegistryKind::Rfc3;
@@ -303,13 +303,13 @@ impl Registry {
     }
 
     pub fn is_local(&self) -> bool {
-        matches!(self.source, Source::Builtin | Source::Dir(_))
+        matches!(self.backend, Backend::Builtin | Backend::Dir(_))
     }
 
     /// Prints the warnings reading the registry collected (a sparse index
     /// that fell back to a stale cached file), once each.
     pub fn flush_warnings(&self, reporter: &dyn crate::progress::Reporter) {
-        if let Source::Sparse(index) = &self.source {
+        if let Backend::Sparse(index) = &self.backend {
             index.flush_warnings(reporter);
         }
     }
@@ -321,7 +321,7 @@ impl Registry {
     /// measured about 1 ms more, or nothing measurable for a git index), so
     /// they have nothing to gain from threads.
     pub fn prefetch(&self, names: &[&str]) {
-        if let Source::Sparse(index) = &self.source {
+        if let Backend::Sparse(index) = &self.backend {
             index.prefetch(&shard_paths(names));
         }
     }
@@ -329,24 +329,24 @@ impl Registry {
     /// True when reading a tool's file costs a network request (a sparse
     /// index), so that listings should not read one per tool.
     pub fn reads_are_remote(&self) -> bool {
-        matches!(self.source, Source::Sparse(_))
+        matches!(self.backend, Backend::Sparse(_))
     }
 
     /// For a git registry: the fetched commit whose files are read.
     pub fn git_commit(&self) -> Option<&str> {
-        match &self.source {
-            Source::Git(g) => Some(&g.commit),
+        match &self.backend {
+            Backend::Git(g) => Some(&g.commit),
             _ => None,
         }
     }
 
     /// Where the registry is: `builtin`, a directory, or a git URL.
     pub fn location(&self) -> String {
-        match &self.source {
-            Source::Builtin => "builtin".into(),
-            Source::Dir(p) => p.display().to_string(),
-            Source::Git(g) => g.url.clone(),
-            Source::Sparse(s) => format!("sparse+{}", s.base),
+        match &self.backend {
+            Backend::Builtin => "builtin".into(),
+            Backend::Dir(p) => p.display().to_string(),
+            Backend::Git(g) => g.url.clone(),
+            Backend::Sparse(s) => format!("sparse+{}", s.base),
         }
     }
 
@@ -360,9 +360,9 @@ impl Registry {
 
     /// Reads one index file; `None` when it does not exist.
     fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, IndexError> {
-        match &self.source {
-            Source::Builtin => Ok(builtin::file(rel).map(<[u8]>::to_vec)),
-            Source::Dir(root) => match read_capped(&root.join(rel)) {
+        match &self.backend {
+            Backend::Builtin => Ok(builtin::file(rel).map(<[u8]>::to_vec)),
+            Backend::Dir(root) => match read_capped(&root.join(rel)) {
                 Ok(Some(bytes)) => Ok(Some(bytes)),
                 Ok(None) => Err(self.malformed(
                     rel,
@@ -378,11 +378,11 @@ impl Registry {
                     source,
                 }),
             },
-            Source::Git(index) => index.read(rel).map_err(|message| IndexError::Git {
+            Backend::Git(index) => index.read(rel).map_err(|message| IndexError::Git {
                 registry: self.name.clone(),
                 message: format!("cannot read {rel}: {message}"),
             }),
-            Source::Sparse(index) => index.read(rel).map_err(|message| IndexError::Git {
+            Backend::Sparse(index) => index.read(rel).map_err(|message| IndexError::Git {
                 registry: self.name.clone(),
                 message: format!("cannot fetch {rel}: {message}"),
             }),
@@ -465,19 +465,19 @@ impl Registry {
     /// repository by `file://` URL or path. Only such a registry may name
     /// tool repositories on this machine.
     pub fn is_on_this_machine(&self) -> bool {
-        match &self.source {
-            Source::Builtin | Source::Dir(_) => true,
-            Source::Git(g) => g.url.starts_with("file://") || !g.url.contains("://"),
-            Source::Sparse(_) => false,
+        match &self.backend {
+            Backend::Builtin | Backend::Dir(_) => true,
+            Backend::Git(g) => g.url.starts_with("file://") || !g.url.contains("://"),
+            Backend::Sparse(_) => false,
         }
     }
 
     /// The directory relative tool repository paths are taken from: a
     /// directory registry's, or a local git registry's repository.
     fn local_base(&self) -> Option<PathBuf> {
-        match &self.source {
-            Source::Dir(root) => Some(root.clone()),
-            Source::Git(g) if self.is_on_this_machine() => Some(PathBuf::from(
+        match &self.backend {
+            Backend::Dir(root) => Some(root.clone()),
+            Backend::Git(g) if self.is_on_this_machine() => Some(PathBuf::from(
                 g.url.strip_prefix("file://").unwrap_or(&g.url),
             )),
             _ => None,
@@ -569,8 +569,8 @@ impl Registry {
             // Only a directory index may name a local file, and only one
             // inside itself: a registry must not make orla read (or probe
             // for) /etc/shadow, /dev/zero or a fifo.
-            return match &self.source {
-                Source::Dir(root) => contained(root, Path::new(path))
+            return match &self.backend {
+                Backend::Dir(root) => contained(root, Path::new(path))
                     .map(ArchiveLocation::File)
                     .ok_or_else(|| {
                         bad("is a local file outside the index; an index may only name archives inside itself")
@@ -590,20 +590,20 @@ impl Registry {
                 "is outside the index; relative archive paths must stay inside it",
             ));
         }
-        match &self.source {
-            Source::Builtin => builtin::file(&raw)
+        match &self.backend {
+            Backend::Builtin => builtin::file(&raw)
                 .map(|bytes| ArchiveLocation::Embedded {
                     path: raw.clone(),
                     bytes,
                 })
                 .ok_or_else(|| bad("is not in the built-in registry")),
-            Source::Dir(root) => contained(root, &root.join(Path::new(&raw)))
+            Backend::Dir(root) => contained(root, &root.join(Path::new(&raw)))
                 .map(ArchiveLocation::File)
                 .ok_or_else(|| bad("leads outside the index through a symbolic link")),
-            Source::Sparse(index) => Ok(ArchiveLocation::Http(index.url(&raw))),
+            Backend::Sparse(index) => Ok(ArchiveLocation::Http(index.url(&raw))),
             // Never more than the record's size: that much is read at most
             // from any other source too.
-            Source::Git(index) => {
+            Backend::Git(index) => {
                 match index
                     .read_limited(&raw, record.size)
                     .map_err(|message| IndexError::Git {

@@ -28,7 +28,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{shard_path, GitAccess, IndexError, Lookup, Registry, RegistryLocation, Source};
+use super::{shard_path, Backend, GitAccess, IndexError, Lookup, Registry, RegistryLocation};
 use crate::config::{parse_registries, NamedRegistry, PUBLIC_REGISTRY_NAME};
 use crate::package::names;
 use crate::progress::Reporter;
@@ -467,7 +467,7 @@ impl<'a> Registries<'a> {
 /// taking it, and from its registry.yaml (git-source tools) when a tool
 /// has no file.
 fn lacking<'n>(registry: &Registry, names: &[&'n str]) -> Vec<&'n str> {
-    let Source::Sparse(index) = &registry.source else {
+    let Backend::Sparse(index) = &registry.backend else {
         return names
             .iter()
             .copied()
