@@ -46,7 +46,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use reqwest::blocking::{Client, Response};
@@ -130,8 +130,9 @@ pub struct HttpClient {
 /// The process's reqwest clients, one per inactivity timeout (the only
 /// setting they are built with), each made on first use: installs from the
 /// built-in registry never pay for one.
-fn shared_client(timeout: Duration) -> Result<Client, String> {
-    static CLIENTS: OnceLock<Mutex<HashMap<Duration, Result<Client, String>>>> = OnceLock::new();
+fn shared_client(timeout: Duration) -> Result<Client, ClientBuildError> {
+    static CLIENTS: OnceLock<Mutex<HashMap<Duration, Result<Client, ClientBuildError>>>> =
+        OnceLock::new();
     let mut clients = CLIENTS
         .get_or_init(Default::default)
         .lock()
@@ -144,7 +145,10 @@ fn shared_client(timeout: Duration) -> Result<Client, String> {
 
 /// A client with orla's settings; `root` is trusted besides the built-in
 /// roots (tests only: orla has no setting for it).
-fn build_client(timeout: Duration, root: Option<reqwest::Certificate>) -> Result<Client, String> {
+fn build_client(
+    timeout: Duration,
+    root: Option<reqwest::Certificate>,
+) -> Result<Client, ClientBuildError> {
     let mut builder = Client::builder()
         .user_agent(concat!("orla/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(timeout)
@@ -153,7 +157,7 @@ fn build_client(timeout: Duration, root: Option<reqwest::Certificate>) -> Result
     if let Some(root) = root {
         builder = builder.add_root_certificate(root);
     }
-    builder.build().map_err(|e| e.to_string())
+    builder.build().map_err(|e| ClientBuildError(Arc::new(e)))
 }
 
 /// Requests in flight per host, for the whole process.
@@ -237,12 +241,69 @@ impl Default for HttpClient {
     }
 }
 
-/// A request that failed for good (after its retries).
+/// A download that failed for good (after its retries): `message` is
+/// what [`RequestError`] says.
 #[derive(Debug, thiserror::Error)]
 #[error("download of {url} failed: {message}")]
 pub struct HttpError {
     pub url: String,
     pub message: String,
+}
+
+/// The process's HTTP client could not be built (its TLS setup failed);
+/// kept for the process, so it is shared.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ClientBuildError(Arc<reqwest::Error>);
+
+/// Why one attempt at a request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AttemptError {
+    /// It could not be sent or no answer came (connecting, TLS, a timeout,
+    /// a redirect refused): reqwest's error with its causes.
+    #[error("{}", error_chain(.0))]
+    Send(reqwest::Error),
+    /// The server answered with an error status.
+    #[error("the server answered HTTP {0}")]
+    Status(StatusCode),
+}
+
+impl AttemptError {
+    /// Whether another attempt may succeed: not for a request that cannot
+    /// be built (a malformed URL) or a redirect loop, nor for an answer
+    /// other than 5xx and 429.
+    fn retryable(&self) -> bool {
+        match self {
+            AttemptError::Send(e) => !(e.is_builder() || e.is_redirect()),
+            AttemptError::Status(status) => {
+                status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS
+            }
+        }
+    }
+}
+
+/// A request that failed for good.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    #[error(transparent)]
+    Client(#[from] ClientBuildError),
+    /// The last of `attempts` attempts failed.
+    #[error("{error}{}", after(*attempts))]
+    Failed { error: AttemptError, attempts: u32 },
+    /// The answer's body could not be read.
+    #[error("{0}")]
+    Body(#[source] io::Error),
+    /// A small file is larger than `max` bytes.
+    #[error("the file is larger than {} MiB, more than any index file should be", max >> 20)]
+    TooLarge { max: u64 },
+}
+
+/// ` (after N attempts)` when there were several.
+fn after(attempts: u32) -> String {
+    match attempts {
+        0 | 1 => String::new(),
+        n => format!(" (after {n} attempts)"),
+    }
 }
 
 /// The answer to [`HttpClient::get_small`].
@@ -251,12 +312,6 @@ pub enum Small {
     Found(Vec<u8>, Option<String>),
     NotModified,
     Missing,
-}
-
-/// Why one attempt failed, and whether another may help.
-enum Failure {
-    Retry(String),
-    Final(String),
 }
 
 impl HttpClient {
@@ -276,14 +331,19 @@ impl HttpClient {
     }
 
     /// The process's client for this timeout, built on first use.
-    fn client(&self) -> Result<Client, String> {
+    fn client(&self) -> Result<Client, ClientBuildError> {
         shared_client(self.limits.timeout)
     }
 
     /// A small file (a sparse index's file) of at most `max` bytes: its
     /// bytes, `Small::Missing` on 404 or 410, with the usual retries. `etag`
     /// makes the request conditional: a 304 answer gives `Small::NotModified`.
-    pub fn get_small(&self, url: &str, etag: Option<&str>, max: u64) -> Result<Small, String> {
+    pub fn get_small(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        max: u64,
+    ) -> Result<Small, RequestError> {
         let client = self.client()?;
         // Held until the body is read (the end of this call).
         let _slot = host_slot(url);
@@ -301,8 +361,7 @@ impl HttpClient {
                 return Ok(response);
             }
             classify(response)
-        })
-        .map_err(|(m, n)| tried(m, n))?;
+        })?;
         match response.status() {
             StatusCode::NOT_MODIFIED => Ok(Small::NotModified),
             StatusCode::NOT_FOUND | StatusCode::GONE => Ok(Small::Missing),
@@ -318,12 +377,9 @@ impl HttpClient {
                 response
                     .take(max + 1)
                     .read_to_end(&mut bytes)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(RequestError::Body)?;
                 if bytes.len() as u64 > max {
-                    return Err(format!(
-                        "the file is larger than {} MiB, more than any index file should be",
-                        max >> 20
-                    ));
+                    return Err(RequestError::TooLarge { max });
                 }
                 Ok(Small::Found(bytes, etag))
             }
@@ -341,15 +397,14 @@ impl HttpClient {
         url: &str,
         reporter: &dyn Reporter,
     ) -> Result<(Box<dyn Read + Send>, Option<u64>), HttpError> {
-        let fail = |message: String| HttpError {
+        let fail = |e: RequestError| HttpError {
             url: url.to_string(),
-            message,
+            message: e.to_string(),
         };
-        let client = self.client().map_err(fail)?;
+        let client = self.client().map_err(|e| fail(e.into()))?;
         let slot = host_slot(url);
         let started = Instant::now();
-        let response = with_retries(url, reporter, || attempt(&client, url, 0))
-            .map_err(|(m, attempts)| fail(tried(m, attempts)))?;
+        let response = with_retries(url, reporter, || attempt(&client, url, 0)).map_err(fail)?;
         let len = response.content_length();
         let body = Resuming {
             client,
@@ -365,30 +420,23 @@ impl HttpClient {
     }
 }
 
-fn tried(message: String, attempts: u32) -> String {
-    if attempts > 1 {
-        format!("{message} (after {attempts} attempts)")
-    } else {
-        message
-    }
-}
-
 /// Runs `once` until it succeeds, fails for good, or the attempts run out.
 fn with_retries(
     url: &str,
     reporter: &dyn Reporter,
-    mut once: impl FnMut() -> Result<Response, Failure>,
-) -> Result<Response, (String, u32)> {
+    mut once: impl FnMut() -> Result<Response, AttemptError>,
+) -> Result<Response, RequestError> {
     let mut n = 1;
     loop {
         match once() {
             Ok(r) => return Ok(r),
-            Err(Failure::Final(m)) => return Err((m, n)),
-            Err(Failure::Retry(m)) if n >= ATTEMPTS => return Err((m, n)),
-            Err(Failure::Retry(m)) => {
+            Err(error) if !error.retryable() || n >= ATTEMPTS => {
+                return Err(RequestError::Failed { error, attempts: n })
+            }
+            Err(error) => {
                 let wait = BACKOFF * 2u32.pow(n - 1);
                 reporter.warn(&format!(
-                    "download of {url} failed ({m}); retrying in {} ms",
+                    "download of {url} failed ({error}); retrying in {} ms",
                     wait.as_millis()
                 ));
                 std::thread::sleep(wait);
@@ -399,7 +447,7 @@ fn with_retries(
 }
 
 /// One GET, from byte `offset` on when it is not 0.
-fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, Failure> {
+fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, AttemptError> {
     let mut request = client.get(url);
     if offset > 0 {
         request = request.header(reqwest::header::RANGE, format!("bytes={offset}-"));
@@ -407,31 +455,18 @@ fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, Failure>
     classify(send(request)?)
 }
 
-/// Sends a request: a request that cannot be built (a malformed URL) or a
-/// redirect loop is final, as retrying cannot change it; the rest may pass.
-fn send(request: reqwest::blocking::RequestBuilder) -> Result<Response, Failure> {
-    request.send().map_err(|e| {
-        let text = error_chain(&e);
-        if e.is_builder() || e.is_redirect() {
-            Failure::Final(text)
-        } else {
-            Failure::Retry(text)
-        }
-    })
+/// Sends a request.
+fn send(request: reqwest::blocking::RequestBuilder) -> Result<Response, AttemptError> {
+    request.send().map_err(AttemptError::Send)
 }
 
-/// A success passes; 5xx and 429 are worth retrying; any other status is final.
-fn classify(response: Response) -> Result<Response, Failure> {
+/// A success passes; any other status fails the attempt.
+fn classify(response: Response) -> Result<Response, AttemptError> {
     let status = response.status();
     if status.is_success() {
         return Ok(response);
     }
-    let message = format!("the server answered HTTP {status}");
-    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
-        Err(Failure::Retry(message))
-    } else {
-        Err(Failure::Final(message))
-    }
+    Err(AttemptError::Status(status))
 }
 
 /// A response body that resumes itself where it was cut off.
@@ -521,7 +556,13 @@ impl Resuming {
         let response = with_retries(&self.url, &crate::progress::Silent, || {
             attempt(&self.client, &self.url, self.offset)
         })
-        .map_err(|(m, _)| io::Error::other(format!("{why}; resuming failed: {m}")))?;
+        .map_err(|e| {
+            let m = match e {
+                RequestError::Failed { error, .. } => error.to_string(),
+                other => other.to_string(),
+            };
+            io::Error::other(format!("{why}; resuming failed: {m}"))
+        })?;
         let mut response = response;
         if response.status() == StatusCode::PARTIAL_CONTENT {
             let start = content_range_start(&response);
@@ -734,7 +775,17 @@ mod tests {
             Err(e) => e,
             Ok(_) => panic!("a malformed URL was fetched"),
         };
-        assert!(!err.contains("attempts"), "{err}");
+        assert!(
+            matches!(
+                err,
+                RequestError::Failed {
+                    error: AttemptError::Send(_),
+                    attempts: 1
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(!err.to_string().contains("attempts"), "{err}");
         assert!(start.elapsed() < BACKOFF, "it slept to retry");
     }
 }

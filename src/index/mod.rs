@@ -85,6 +85,13 @@ pub enum IndexError {
     },
     #[error("cannot fetch registry {registry}: {message}")]
     Git { registry: String, message: String },
+    #[error("cannot fetch registry {registry}: cannot fetch {path}: {source}")]
+    Sparse {
+        registry: String,
+        path: String,
+        #[source]
+        source: sparse::SparseError,
+    },
     #[error("registry {registry} is not in the cache and --offline forbids the network")]
     Offline { registry: String },
     #[error(
@@ -120,12 +127,18 @@ impl IndexError {
                     "check the URL and your connection; if it serves index files over HTTP rather than a git repository, write sparse+{registry}"
                 ))
             }
-            IndexError::Git { .. } => Some(
+            IndexError::Git { .. }
+            | IndexError::Sparse {
+                source: sparse::SparseError::Request(_),
+                ..
+            } => Some(
                 "check the URL and your connection; once fetched, a registry also works with --offline".into(),
             ),
-            IndexError::Offline { .. } => {
-                Some("run the command once without --offline to fetch it".into())
-            }
+            IndexError::Offline { .. }
+            | IndexError::Sparse {
+                source: sparse::SparseError::Offline { .. },
+                ..
+            } => Some("run the command once without --offline to fetch it".into()),
             IndexError::Rollback { .. } => Some(
                 "a rewound or force-pushed index can bring back withdrawn versions, so orla keeps using the last commit it saw; if the registry's maintainers rewrote its history on purpose, accept it once with --allow-rollback".into(),
             ),
@@ -382,9 +395,10 @@ impl Registry {
                 registry: self.name.clone(),
                 message: format!("cannot read {rel}: {message}"),
             }),
-            Backend::Sparse(index) => index.read(rel).map_err(|message| IndexError::Git {
+            Backend::Sparse(index) => index.read(rel).map_err(|source| IndexError::Sparse {
                 registry: self.name.clone(),
-                message: format!("cannot fetch {rel}: {message}"),
+                path: rel.to_string(),
+                source,
             }),
         }
     }

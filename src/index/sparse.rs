@@ -29,7 +29,7 @@ use std::time::{Duration, SystemTime};
 
 use super::git::GitAccess;
 use crate::git::age;
-use crate::http::{HttpClient, Small, PER_HOST};
+use crate::http::{HttpClient, RequestError, Small, PER_HOST};
 use crate::progress::Reporter;
 
 /// A sparse index: its base URL (ending in `/`) and its cache directory.
@@ -49,11 +49,22 @@ pub struct SparseIndex {
     fetched: Arc<Mutex<HashMap<String, Fetched>>>,
 }
 
+/// Why a file of a sparse index could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum SparseError {
+    /// `config.json` is not cached, and `--offline` forbids fetching it
+    /// (another file not cached counts as missing).
+    #[error("{base} is not in the cache and --offline forbids the network")]
+    Offline { base: String },
+    #[error(transparent)]
+    Request(#[from] RequestError),
+}
+
 /// One file's answer: its bytes (`None`: it does not exist) or why it
 /// could not be fetched, and the warning to give when it is read.
 #[derive(Debug)]
 struct Fetched {
-    result: Result<Option<Vec<u8>>, String>,
+    result: Result<Option<Vec<u8>>, SparseError>,
     warning: Option<String>,
 }
 
@@ -107,7 +118,7 @@ impl SparseIndex {
     /// Reads one file; `None` when the server says it does not exist.
     /// `rel` must not escape the index (callers pass shard paths and
     /// checked archive paths).
-    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, String> {
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>, SparseError> {
         let ahead = self
             .fetched
             .lock()
@@ -183,7 +194,7 @@ impl SparseIndex {
         &self,
         rel: &str,
         warning: &mut Option<String>,
-    ) -> Result<Option<Vec<u8>>, String> {
+    ) -> Result<Option<Vec<u8>>, SparseError> {
         let path = self.dir.join(rel);
         let etag_path = PathBuf::from(format!("{}.etag", path.display()));
         let cached = std::fs::read(&path).ok().and_then(unsealed);
@@ -201,10 +212,9 @@ impl SparseIndex {
                     }
                     Ok(Some(bytes))
                 }
-                None if rel == "config.json" => Err(format!(
-                    "{} is not in the cache and --offline forbids the network",
-                    self.base
-                )),
+                None if rel == "config.json" => Err(SparseError::Offline {
+                    base: self.base.clone(),
+                }),
                 None => Ok(None),
             };
         }
@@ -255,7 +265,7 @@ impl SparseIndex {
                     ));
                     Ok(Some(bytes))
                 }
-                None => Err(e),
+                None => Err(e.into()),
             },
         }
     }
