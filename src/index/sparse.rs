@@ -23,7 +23,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -157,28 +156,9 @@ impl SparseIndex {
         if self.offline || rels.len() < 2 {
             return;
         }
-        let next = AtomicUsize::new(0);
-        let workers = rels.len().min(PER_HOST);
-        let fetched: Vec<(String, Fetched)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut out = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(rel) = rels.get(i) else { break out };
-                            out.push((rel.clone(), self.fetch(rel)));
-                        }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
+        let fetched = crate::parallel::map(&rels, PER_HOST, |rel| self.fetch(rel));
         if let Ok(mut map) = self.fetched.lock() {
-            map.extend(fetched);
+            map.extend(rels.into_iter().zip(fetched));
         }
     }
 
