@@ -8,7 +8,7 @@ use dialoguer::{Input, MultiSelect, Select};
 use crate::cli::{ArgumentsArg, Language as LanguageArg, ModeArg, ScaffoldArgs};
 use crate::context::Context;
 use crate::error::Error;
-use crate::package::scaffold::answers::{self, Ask, Flags, ScaffoldError};
+use crate::package::scaffold::answers::{self, Ask, Flags, Refusal, ScaffoldError};
 use crate::package::scaffold::{self, Language};
 use crate::package::{Arguments, Mode, Package};
 
@@ -102,7 +102,7 @@ impl Ask for Wizard {
         &self,
         prompt: &str,
         default: Option<String>,
-        check: &mut dyn FnMut(&str) -> Result<(), String>,
+        check: &mut dyn FnMut(&str) -> Result<(), Refusal>,
     ) -> Result<String, ScaffoldError> {
         let mut input = Input::<String>::with_theme(&self.theme)
             .with_prompt(prompt)

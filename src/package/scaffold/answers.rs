@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Language, Param, Plan, LICENSES, PARAM_TYPES};
+use super::{Language, Param, ParamError, Plan, LICENSES, PARAM_TYPES};
 use crate::package::{names, Arguments, Mode};
 
 /// The permissions a scaffold offers.
@@ -102,6 +102,20 @@ impl ScaffoldError {
     }
 }
 
+/// Why an answer to a question is refused; it is shown under the
+/// question, which is asked again.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("{0}")]
+    Name(names::NameError),
+    #[error("say in one line what the tool does")]
+    EmptyDescription,
+    #[error("{0}")]
+    Param(ParamError),
+    #[error("'{0}' is already a parameter")]
+    DuplicateParam(String),
+}
+
 /// Questions asked of a person.
 pub trait Ask {
     /// A line of text; `default` is offered (and `Some("")` allows an
@@ -110,7 +124,7 @@ pub trait Ask {
         &self,
         prompt: &str,
         default: Option<String>,
-        check: &mut dyn FnMut(&str) -> Result<(), String>,
+        check: &mut dyn FnMut(&str) -> Result<(), Refusal>,
     ) -> Result<String, ScaffoldError>;
     /// One of `items`.
     fn select(&self, prompt: &str, items: &[&str], default: usize) -> Result<usize, ScaffoldError>;
@@ -159,7 +173,7 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
             n.clone()
         }
         (None, Some(ask)) => ask.input("Tool name", Some(DEFAULT_NAME.into()), &mut |s| {
-            names::validate_name(s).map_err(|e| e.to_string())
+            names::validate_name(s).map_err(Refusal::Name)
         })?,
         (None, None) => DEFAULT_NAME.to_string(),
     };
@@ -178,7 +192,7 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
         (Some(_), _) => return Err(flag("description", "cannot be empty".into())),
         (None, Some(ask)) => ask.input("Description", Some(default_description), &mut |s| {
             if s.trim().is_empty() {
-                Err("say in one line what the tool does".to_string())
+                Err(Refusal::EmptyDescription)
             } else {
                 Ok(())
             }
@@ -364,9 +378,9 @@ fn params(flags: &Flags, ask: Option<&dyn Ask>) -> Result<Vec<Param>, ScaffoldEr
                 if s.trim().is_empty() {
                     return Ok(());
                 }
-                let p = Param::parse(s).map_err(|e| e.to_string())?;
+                let p = Param::parse(s).map_err(Refusal::Param)?;
                 if taken.contains(&p.name) {
-                    return Err(format!("'{}' is already a parameter", p.name));
+                    return Err(Refusal::DuplicateParam(p.name));
                 }
                 Ok(())
             },
