@@ -18,7 +18,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::errors::{self, ToolError};
+use crate::errors::{ToolCode, ToolError};
 use crate::exec::kill_group;
 use crate::log::Logger;
 use crate::manifest::Tool;
@@ -136,7 +136,7 @@ impl Supervisor {
             .cloned();
         let Some(handle) = handle else {
             return Err(ToolError::new(
-                errors::CAPSULE_UNAVAILABLE,
+                ToolCode::CapsuleUnavailable,
                 format!("capsule {name} is not running"),
                 true,
             ));
@@ -156,12 +156,12 @@ impl Supervisor {
         match tokio::time::timeout(timeout, answer).await {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(ToolError::new(
-                errors::CAPSULE_UNAVAILABLE,
+                ToolCode::CapsuleUnavailable,
                 format!("capsule {name} went away before answering"),
                 true,
             )),
             Err(_) => Err(ToolError::new(
-                errors::TIMEOUT,
+                ToolCode::Timeout,
                 format!(
                     "capsule {name} did not answer within {} ms",
                     timeout.as_millis()
@@ -219,7 +219,7 @@ impl Supervisor {
 
 fn stopped(name: &str) -> ToolError {
     ToolError::new(
-        errors::CAPSULE_UNAVAILABLE,
+        ToolCode::CapsuleUnavailable,
         format!("capsule {name} was stopped after {MAX_FAILURES} failures in a row; fix it and reinstall, or send SIGHUP to retry"),
         false,
     )
@@ -392,7 +392,7 @@ async fn supervise(
         let mut next_id = 1u64;
         let crashed = |why: String| {
             ToolError::new(
-                errors::CAPSULE_UNAVAILABLE,
+                ToolCode::CapsuleUnavailable,
                 format!("capsule {name} {why}"),
                 true,
             )
@@ -435,12 +435,12 @@ async fn supervise(
                             let answer = match (msg.get("result"), msg.get("error")) {
                                 (Some(result), _) => Ok(result.clone()),
                                 (None, Some(error)) => Err(ToolError::new(
-                                    errors::CAPSULE_ERROR,
+                                    ToolCode::CapsuleError,
                                     format!("capsule {name} answered with an error: {}",
                                         error.get("message").and_then(Value::as_str).unwrap_or("(no message)")),
                                     false,
                                 )),
-                                (None, None) => Err(ToolError::new(errors::CAPSULE_ERROR, format!("capsule {name} answered with neither result nor error"), false)),
+                                (None, None) => Err(ToolError::new(ToolCode::CapsuleError, format!("capsule {name} answered with neither result nor error"), false)),
                             };
                             let _ = reply.send(answer);
                         }

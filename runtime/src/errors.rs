@@ -3,17 +3,68 @@
 //! `retryable` (whether `runtime.retry` may try again). docs/runtime.md
 //! lists the codes.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolError {
-    pub code: &'static str,
+    pub code: ToolCode,
     pub reason: String,
     pub retryable: bool,
 }
 
+/// A `tool_code`, written by its snake_case name (`exit_nonzero`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCode {
+    /// The tool is not in the manifest (a protocol error, not a tool result).
+    UnsupportedTool,
+    /// The call ran longer than its timeout; the process group was killed.
+    Timeout,
+    /// The tool exited with a non-zero status or was killed by a signal.
+    ExitNonzero,
+    /// The process could not be started.
+    SpawnFailed,
+    /// stdout or stderr passed the output cap; the process group was killed.
+    OutputTooLarge,
+    /// The capsule is not running (handshake failed, crashed, stopped).
+    CapsuleUnavailable,
+    /// The capsule answered the request with a JSON-RPC error.
+    CapsuleError,
+}
+
+impl ToolCode {
+    pub const ALL: [ToolCode; 7] = [
+        ToolCode::UnsupportedTool,
+        ToolCode::Timeout,
+        ToolCode::ExitNonzero,
+        ToolCode::SpawnFailed,
+        ToolCode::OutputTooLarge,
+        ToolCode::CapsuleUnavailable,
+        ToolCode::CapsuleError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolCode::UnsupportedTool => "unsupported_tool",
+            ToolCode::Timeout => "timeout",
+            ToolCode::ExitNonzero => "exit_nonzero",
+            ToolCode::SpawnFailed => "spawn_failed",
+            ToolCode::OutputTooLarge => "output_too_large",
+            ToolCode::CapsuleUnavailable => "capsule_unavailable",
+            ToolCode::CapsuleError => "capsule_error",
+        }
+    }
+}
+
+impl std::fmt::Display for ToolCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl ToolError {
-    pub fn new(code: &'static str, reason: impl Into<String>, retryable: bool) -> ToolError {
+    pub fn new(code: ToolCode, reason: impl Into<String>, retryable: bool) -> ToolError {
         ToolError {
             code,
             reason: reason.into(),
@@ -26,21 +77,6 @@ impl ToolError {
     }
 }
 
-/// The tool is not in the manifest (a protocol error, not a tool result).
-pub const UNKNOWN_TOOL: &str = "unsupported_tool";
-/// The call ran longer than its timeout; the process group was killed.
-pub const TIMEOUT: &str = "timeout";
-/// The tool exited with a non-zero status or was killed by a signal.
-pub const EXIT_NONZERO: &str = "exit_nonzero";
-/// The process could not be started.
-pub const SPAWN_FAILED: &str = "spawn_failed";
-/// stdout or stderr passed the output cap; the process group was killed.
-pub const OUTPUT_TOO_LARGE: &str = "output_too_large";
-/// The capsule is not running (handshake failed, crashed, stopped).
-pub const CAPSULE_UNAVAILABLE: &str = "capsule_unavailable";
-/// The capsule answered the request with a JSON-RPC error.
-pub const CAPSULE_ERROR: &str = "capsule_error";
-
 /// Whether a failure to start a process may pass on its own.
 pub fn spawn_retryable(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::*;
@@ -50,4 +86,30 @@ pub fn spawn_retryable(e: &std::io::Error) -> bool {
     ) || e.raw_os_error() == Some(libc::EAGAIN)
         || e.raw_os_error() == Some(libc::EMFILE)
         || e.raw_os_error() == Some(libc::ENFILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes are a public format (docs/runtime.md): each is written as
+    /// its name there, and `as_str` agrees with serde.
+    #[test]
+    fn codes_keep_their_documented_names() {
+        let docs = include_str!("../../docs/runtime.md");
+        for code in ToolCode::ALL {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, json!(code.as_str()));
+            assert_eq!(serde_json::from_value::<ToolCode>(json).unwrap(), code);
+            assert!(
+                docs.contains(&format!("| `{code}` |")),
+                "{code} is not in docs/runtime.md's table"
+            );
+        }
+        let error = ToolError::new(ToolCode::ExitNonzero, "t exited with status 1", false);
+        assert_eq!(
+            error.to_json(),
+            json!({"tool_code": "exit_nonzero", "tool_reason": "t exited with status 1", "retryable": false})
+        );
+    }
 }

@@ -13,7 +13,7 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::{json, Map, Value};
 
 use crate::capsule::Supervisor;
-use crate::errors::{self, ToolError};
+use crate::errors::{self, ToolCode, ToolError};
 use crate::exec::{self, Limits, Output, RunError};
 use crate::invoke;
 use crate::log::Logger;
@@ -192,7 +192,7 @@ pub async fn call(
     let manifest = shared.manifest();
     let Some(tool) = manifest.tool(name).cloned() else {
         let error = ToolError::new(
-            errors::UNKNOWN_TOOL,
+            ToolCode::UnsupportedTool,
             format!("no tool '{name}' is served here"),
             false,
         );
@@ -269,12 +269,12 @@ async fn simple_call(
                 (None, Some(sig)) => format!("{} was killed by signal {sig}", tool.name),
                 _ => format!("{} failed", tool.name),
             };
-            let error = ToolError::new(errors::EXIT_NONZERO, with_stderr(reason, &output), false);
+            let error = ToolError::new(ToolCode::ExitNonzero, with_stderr(reason, &output), false);
             Err(failure(error, Some(&output)))
         }
         Err(RunError::Spawn(e)) => {
             let error = ToolError::new(
-                errors::SPAWN_FAILED,
+                ToolCode::SpawnFailed,
                 format!(
                     "cannot run {}: {e} (command: {})",
                     tool.name,
@@ -286,7 +286,7 @@ async fn simple_call(
         }
         Err(RunError::Timeout { after, output }) => {
             let error = ToolError::new(
-                errors::TIMEOUT,
+                ToolCode::Timeout,
                 format!(
                     "{} timed out after {} ms and was stopped; raise runtime.timeout_ms in tool.yaml or timeout in orla.yaml",
                     tool.name,
@@ -298,7 +298,7 @@ async fn simple_call(
         }
         Err(RunError::TooLarge { limit, output }) => {
             let error = ToolError::new(
-                errors::OUTPUT_TOO_LARGE,
+                ToolCode::OutputTooLarge,
                 format!(
                     "{} wrote more than {limit} bytes of output and was stopped",
                     tool.name
