@@ -57,6 +57,9 @@ pub enum Error {
     Scaffold(#[from] package::scaffold::answers::ScaffoldError),
     #[error(transparent)]
     Migrate(#[from] crate::migrate::directory::MigrateError),
+    /// The runtime crate's: it has no hints of its own, so they are here.
+    #[error(transparent)]
+    Serve(#[from] orla_runtime::ServeError),
     /// The command line asks for something impossible.
     #[error("{message}")]
     Usage {
@@ -119,6 +122,12 @@ impl Error {
             Error::Scaffold(e) => e.hint(),
             Error::Migrate(e) => e.hint(),
             Error::Project(e) => e.hint(),
+            Error::Serve(orla_runtime::ServeError::Listen { .. }) => Some(
+                "another program uses the port: pass --port N (0 picks a free one) or set `port` in orla.yaml".into(),
+            ),
+            // The manifest was just written by this orla; the rest are
+            // failures of the system the message names.
+            Error::Serve(_) => None,
             Error::Usage { hint, .. } | Error::Other { hint, .. } => hint.clone(),
         }
     }
@@ -162,4 +171,32 @@ fn one_line(text: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runtime crate's errors are worded there; the fix of a port in
+    /// use is orla's to give.
+    #[test]
+    fn a_port_in_use_is_hinted() {
+        let listen: Error = orla_runtime::ServeError::Listen {
+            addr: "127.0.0.1:8080".parse().unwrap(),
+            source: std::io::Error::from(std::io::ErrorKind::AddrInUse),
+        }
+        .into();
+        let rendered = listen.render();
+        assert!(
+            rendered.starts_with("error: cannot listen on 127.0.0.1:8080: "),
+            "{rendered}"
+        );
+        assert!(rendered.contains("\nhint: another program uses the port"));
+        assert_eq!(listen.exit_code(), 1);
+        let runtime: Error = orla_runtime::ServeError::Runtime(std::io::Error::from(
+            std::io::ErrorKind::OutOfMemory,
+        ))
+        .into();
+        assert_eq!(runtime.hint(), None);
+    }
 }

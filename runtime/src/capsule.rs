@@ -259,8 +259,19 @@ fn spawn(tool: &Tool) -> std::io::Result<Running> {
     })
 }
 
+/// Why a capsule did not get through the `orla.hello` handshake.
+#[derive(Debug, thiserror::Error)]
+enum HandshakeError {
+    #[error("it exited before the orla.hello handshake")]
+    Exited,
+    #[error("cannot read its output: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("no orla.hello within {} ms", .0.as_millis())]
+    Timeout(Duration),
+}
+
 /// Waits for `orla.hello`, ignoring other lines.
-async fn handshake(running: &mut Running) -> Result<Value, String> {
+async fn handshake(running: &mut Running) -> Result<Value, HandshakeError> {
     loop {
         match running.lines.next_line().await {
             Ok(Some(line)) => {
@@ -270,8 +281,8 @@ async fn handshake(running: &mut Running) -> Result<Value, String> {
                     }
                 }
             }
-            Ok(None) => return Err("it exited before the orla.hello handshake".into()),
-            Err(e) => return Err(format!("cannot read its output: {e}")),
+            Ok(None) => return Err(HandshakeError::Exited),
+            Err(e) => return Err(HandshakeError::Read(e)),
         }
     }
 }
@@ -358,8 +369,8 @@ async fn supervise(
             _ = stop.changed() => { stop_process(running).await; break; }
             r = tokio::time::timeout(startup, handshake(&mut running)) => r,
         };
-        match hello {
-            Ok(Ok(params)) => {
+        match hello.unwrap_or(Err(HandshakeError::Timeout(startup))) {
+            Ok(params) => {
                 set(State::Ready);
                 logger.info(
                     "capsule ready",
@@ -367,22 +378,12 @@ async fn supervise(
                            "startup_ms": started.elapsed().unwrap_or_default().as_millis() as u64}),
                 );
             }
-            Ok(Err(reason)) => {
+            Err(reason) => {
                 failures += 1;
                 set(State::Crashed);
                 logger.error(
                     "capsule startup failed",
-                    json!({"tool": name, "error": reason, "failures": failures}),
-                );
-                stop_process(running).await;
-                continue;
-            }
-            Err(_) => {
-                failures += 1;
-                set(State::Crashed);
-                logger.error(
-                    "capsule startup failed",
-                    json!({"tool": name, "error": format!("no orla.hello within {} ms", startup.as_millis()), "failures": failures}),
+                    json!({"tool": name, "error": reason.to_string(), "failures": failures}),
                 );
                 stop_process(running).await;
                 continue;

@@ -19,18 +19,19 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::server::{Handler, Shared};
+use crate::ServeError;
 
 pub async fn serve(
     shared: Arc<Shared>,
     host: IpAddr,
     port: u16,
     extra_origins: &[String],
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     let addr = SocketAddr::new(host, port);
     let listener = TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|source| ServeError::Listen { addr, source })?;
+    let bound = listener.local_addr().map_err(ServeError::Bound)?;
     let cancel = CancellationToken::new();
     let mut origins: Vec<String> = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
         .iter()
@@ -65,7 +66,7 @@ pub async fn serve(
     // The line tests and scripts wait for: the port actually bound.
     eprintln!("orla: serving MCP at http://{bound}/mcp");
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| e.to_string())?;
+        .map_err(ServeError::Signal)?;
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,

@@ -17,7 +17,7 @@ pub mod log;
 pub mod manifest;
 pub mod server;
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -26,7 +26,7 @@ use rmcp::ServiceExt;
 use serde_json::json;
 
 use crate::log::{Level, Logger};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, ManifestError};
 use crate::server::{Handler, Shared};
 
 #[derive(Debug, Clone)]
@@ -63,13 +63,38 @@ impl Options {
     }
 }
 
+/// Why serving stopped, or never started.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// Boxed: it holds the message the client sent instead.
+    #[error("MCP initialisation failed: {0}")]
+    Initialise(#[source] Box<rmcp::service::ServerInitializeError>),
+    #[error("stdio transport: {0}")]
+    Stdio(#[source] tokio::task::JoinError),
+    /// The HTTP port cannot be bound (another program has it, say).
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read the address the HTTP server is bound to: {0}")]
+    Bound(#[source] std::io::Error),
+    #[error("cannot watch for SIGTERM: {0}")]
+    Signal(#[source] std::io::Error),
+}
+
 /// Serves until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Blocks.
-pub fn serve(options: Options) -> Result<(), String> {
+pub fn serve(options: Options) -> Result<(), ServeError> {
     let manifest = Manifest::read(&options.manifest)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(run(options, manifest))
 }
 
@@ -88,7 +113,7 @@ fn logging(options: &Options, manifest: &Manifest) -> (Level, bool) {
     (level, pretty)
 }
 
-async fn run(options: Options, manifest: Manifest) -> Result<(), String> {
+async fn run(options: Options, manifest: Manifest) -> Result<(), ServeError> {
     let (level, pretty) = logging(&options, &manifest);
     let logger = Logger::new(level, pretty);
     let shared = Arc::new(Shared {
@@ -116,8 +141,8 @@ async fn run(options: Options, manifest: Manifest) -> Result<(), String> {
                     .waiting()
                     .await
                     .map(|_| ())
-                    .map_err(|e| format!("stdio transport: {e}")),
-                Err(e) => Err(format!("MCP initialisation failed: {e}")),
+                    .map_err(ServeError::Stdio),
+                Err(e) => Err(ServeError::Initialise(Box::new(e))),
             }
         }
         Transport::Http { host, port } => {
@@ -175,7 +200,7 @@ async fn reloader(shared: Arc<Shared>, options: Options) {
             }
             Err(e) => shared.logger.error(
                 "cannot reload; keeping the tools already loaded",
-                json!({"error": e}),
+                json!({"error": e.to_string()}),
             ),
         }
     }

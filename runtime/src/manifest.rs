@@ -4,7 +4,7 @@
 //! fields without a new version. A manifest of another version is refused.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -115,26 +115,56 @@ pub struct Source {
     pub kind: String,
 }
 
+/// Why the manifest file cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        path: PathBuf,
+        #[source]
+        source: ParseError,
+    },
+}
+
+/// Why the bytes of a manifest are not one this runtime reads.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// Not JSON, or not the shape of a manifest.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("manifest_version {found} is not known to this runtime (it reads {MANIFEST_VERSION})")]
+    UnknownVersion { found: u64 },
+    #[error("manifest_version is missing")]
+    MissingVersion,
+}
+
 impl Manifest {
-    pub fn read(path: &Path) -> Result<Manifest, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Manifest::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &Path) -> Result<Manifest, ManifestError> {
+        let bytes = std::fs::read(path).map_err(|source| ManifestError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Manifest::parse(&bytes).map_err(|source| ManifestError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Parses a manifest, refusing any version but [`MANIFEST_VERSION`].
-    pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    pub fn parse(bytes: &[u8]) -> Result<Manifest, ParseError> {
+        let value: Value = serde_json::from_slice(bytes)?;
         match value.get("manifest_version").and_then(Value::as_u64) {
             Some(MANIFEST_VERSION) => {}
-            Some(v) => {
-                return Err(format!(
-                "manifest_version {v} is not known to this runtime (it reads {MANIFEST_VERSION})"
-            ))
-            }
-            None => return Err("manifest_version is missing".into()),
+            Some(found) => return Err(ParseError::UnknownVersion { found }),
+            None => return Err(ParseError::MissingVersion),
         }
-        serde_json::from_value(value).map_err(|e| e.to_string())
+        Ok(serde_json::from_value(value)?)
     }
 
     pub fn tool(&self, name: &str) -> Option<&Tool> {
@@ -278,7 +308,14 @@ mod tests {
         let mut v = serde_json::to_value(full()).unwrap();
         v["manifest_version"] = json!(1);
         let err = Manifest::parse(v.to_string().as_bytes()).unwrap_err();
-        assert!(err.contains("manifest_version 1 is not known"), "{err}");
+        assert!(
+            matches!(err, ParseError::UnknownVersion { found: 1 }),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "manifest_version 1 is not known to this runtime (it reads 2)"
+        );
         v["manifest_version"] = json!(2);
         assert_eq!(Manifest::parse(v.to_string().as_bytes()).unwrap(), full());
     }

@@ -53,13 +53,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
     options.log_format = args.log_format.clone();
     options.log_level = args.log_level.clone();
     options.allowed_origins = args.allow_origin.clone();
-    orla_runtime::serve(options).map_err(|e| {
-        let hint = e.contains("cannot listen").then(|| {
-            "another program uses the port: pass --port N (0 picks a free one) or set `port` in orla.yaml"
-                .to_string()
-        });
-        Error::other(e, hint)
-    })
+    Ok(orla_runtime::serve(options)?)
 }
 
 /// A project's manifest also depends on files orla is not run on while the
