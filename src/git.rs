@@ -1,7 +1,7 @@
 //! git2 plumbing shared by git registries (`index::git`) and the git
 //! repositories of RFC 3 git-source tools (`fetch::git`): where a URL's bare
-//! repository lives in the cache, opening or creating it, and the wording of
-//! ages and errors.
+//! repository lives in the cache, opening or creating it, its errors, and
+//! the time of day its ages are measured from.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -73,27 +73,4 @@ pub fn now() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or_default()
-}
-
-/// "3 minutes", "2 hours", for stale-copy warnings.
-pub fn age(secs: u64) -> String {
-    let (n, unit) = match secs {
-        0..=119 => (secs, "second"),
-        120..=7199 => (secs / 60, "minute"),
-        7200..=172_799 => (secs / 3600, "hour"),
-        _ => (secs / 86400, "day"),
-    };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ages_read_naturally() {
-        assert_eq!(age(1), "1 second");
-        assert_eq!(age(600), "10 minutes");
-        assert_eq!(age(3 * 86400), "3 days");
-    }
 }

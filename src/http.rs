@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 use reqwest::blocking::{Client, Response};
 use reqwest::StatusCode;
 
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 
 /// `url` without the user name and password it may carry
 /// (`https://user:token@host/a.tar.gz` gives `https://host/a.tar.gz`), for
@@ -435,10 +435,11 @@ fn with_retries(
             }
             Err(error) => {
                 let wait = BACKOFF * 2u32.pow(n - 1);
-                reporter.warn(&format!(
-                    "download of {url} failed ({error}); retrying in {} ms",
-                    wait.as_millis()
-                ));
+                reporter.report(Event::Warning(Warning::Retrying {
+                    url: url.to_string(),
+                    problem: error.to_string(),
+                    delay_ms: wait.as_millis() as u64,
+                }));
                 std::thread::sleep(wait);
                 n += 1;
             }

@@ -11,6 +11,7 @@ use crate::fetch::git::ToolRepo;
 use crate::index::registries::RegistriesError;
 use crate::index::{IndexError, Lookup};
 use crate::package::{Permission, RiskLevel};
+use crate::progress::{Event, Warning};
 use crate::resolve::{self, Requirement, Spec};
 
 #[derive(Debug, Serialize)]
@@ -216,9 +217,10 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                         })
                         .collect();
                 }
-                Err(e) => ctx
-                    .reporter
-                    .warn(&format!("cannot read the tags of {url}: {e}")),
+                Err(e) => ctx.reporter.report(Event::Warning(Warning::UnreadableTags {
+                    repository: url.to_string(),
+                    problem: e.to_string(),
+                })),
             }
         }
     }

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::index::GitAccess;
 use crate::package::RECEIPT_FILE;
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 use crate::unpack::FileRecord;
 use crate::unpack::Unpacked;
 use crate::verify::Digest;
@@ -224,7 +224,9 @@ impl ToolRepo {
             }
         } else if !fresh {
             let existed = dir.exists();
-            reporter.status("Fetching", &format!("the tags of {url}"));
+            reporter.report(Event::FetchingTags {
+                repository: url.to_string(),
+            });
             match fetch_tags(&dir, url) {
                 Ok(()) => {
                     fetched = true;
@@ -237,9 +239,10 @@ impl ToolRepo {
                     let _ = crate::fs::atomic_write(&state_path, text.as_bytes());
                 }
                 Err(e) if cached => {
-                    reporter.warn(&format!(
-                        "cannot fetch {url} ({e}); using the tags cached earlier"
-                    ));
+                    reporter.report(Event::Warning(Warning::CachedTags {
+                        repository: url.to_string(),
+                        problem: e.to_string(),
+                    }));
                 }
                 Err(e) => {
                     if !existed {

@@ -29,13 +29,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::git::{age, now, GitError};
+use crate::git::{now, GitError};
 
 use serde::{Deserialize, Serialize};
 
 use super::IndexError;
 use crate::lock::{FileLock, LockKind};
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 
 use super::MAX_INDEX_FILE;
 
@@ -162,10 +162,10 @@ impl GitIndex {
             };
             let age_secs = age_of(&state);
             if Duration::from_secs(age_secs) >= access.ttl {
-                reporter.warn(&format!(
-                    "using the cached copy of registry {name}, fetched {} ago (--offline)",
-                    age(age_secs)
-                ));
+                reporter.report(Event::Warning(Warning::OfflineCopy {
+                    registry: name.to_string(),
+                    age_secs,
+                }));
             }
             return Ok(GitIndex {
                 url: url.to_string(),
@@ -185,12 +185,10 @@ impl GitIndex {
             }
         }
 
-        let shown = if name == url {
-            url.to_string()
-        } else {
-            format!("{name} ({url})")
-        };
-        reporter.status("Updating", &format!("registry {shown}"));
+        reporter.report(Event::UpdatingRegistry {
+            registry: name.to_string(),
+            url: url.to_string(),
+        });
         let existed = dir.exists();
         // The last commit seen: what this fetch must fast-forward from.
         let seen = state
@@ -210,11 +208,11 @@ impl GitIndex {
                                 found: commit,
                             });
                         }
-                        reporter.warn(&format!(
-                            "registry {name} was rewound or rewritten (last seen {}, now {}); accepting it because of --allow-rollback",
-                            short(&seen),
-                            short(&commit)
-                        ));
+                        reporter.report(Event::Warning(Warning::RollbackAccepted {
+                            registry: name.to_string(),
+                            seen,
+                            found: commit.clone(),
+                        }));
                     }
                 }
                 let mut new_state = state.unwrap_or_default();
@@ -233,10 +231,12 @@ impl GitIndex {
             }
             Err(e) => match cached {
                 Some((state, commit)) => {
-                    reporter.warn(&format!(
-                        "cannot fetch registry {name} ({e}); using the cached copy fetched {} ago",
-                        age(age_of(&state))
-                    ));
+                    reporter.report(Event::Warning(Warning::UnreachableRegistry {
+                        registry: name.to_string(),
+                        path: None,
+                        problem: e.to_string(),
+                        age_secs: age_of(&state),
+                    }));
                     Ok(GitIndex {
                         url: url.to_string(),
                         repo_dir: dir,
@@ -314,10 +314,6 @@ fn set_index_ref(dir: &Path, commit: &str) -> Result<(), git2::Error> {
     repo.find_commit(oid)?;
     repo.reference(INDEX_REF, oid, true, "orla: refuse a rolled-back index")?;
     Ok(())
-}
-
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(12)]
 }
 
 /// The commit of the index ref in an existing clone.

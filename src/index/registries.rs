@@ -31,7 +31,7 @@ use std::sync::Arc;
 use super::{shard_path, Backend, GitAccess, IndexError, Lookup, Registry, RegistryLocation};
 use crate::config::{parse_registries, NamedRegistry, PUBLIC_REGISTRY_NAME};
 use crate::package::names;
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegistriesError {
@@ -290,6 +290,16 @@ impl<'a> Registries<'a> {
         slot.opened.get().and_then(|r| r.as_ref().ok())
     }
 
+    /// Says that `slot` is left out because of `problem`.
+    fn skipped(&self, slot: &Slot, problem: &RegistriesError) {
+        self.reporter
+            .report(Event::Warning(Warning::RegistrySkipped {
+                registry: slot.shown(),
+                problem: problem.to_string(),
+                fallback: slot.fallback,
+            }));
+    }
+
     /// Every registry that opens; one that does not is reported and skipped
     /// (the public fallback silently when working offline).
     pub fn open_all(&self) -> Result<Vec<&Registry>, RegistriesError> {
@@ -299,15 +309,9 @@ impl<'a> Registries<'a> {
             match self.open(slot) {
                 Ok(r) => out.push(r),
                 Err(_) if slot.fallback && self.access.offline => {}
-                Err(e) if slot.fallback => {
-                    self.reporter.warn(&format!(
-                        "skipping registry {}: it could not be reached ({e}); --offline uses the cached copy once it has been fetched",
-                        slot.shown()
-                    ));
-                }
+                Err(e) if slot.fallback => self.skipped(slot, &e),
                 Err(e) if self.slots.len() > 1 => {
-                    self.reporter
-                        .warn(&format!("skipping registry {}: {e}", slot.shown()));
+                    self.skipped(slot, &e);
                     first_error.get_or_insert(e);
                 }
                 Err(e) => return Err(e),
@@ -442,8 +446,7 @@ impl<'a> Registries<'a> {
         // Offline, the registries not cached are left out: the
         // user chose to work with what is on this machine.
         if self.slots.len() > 1 && self.access.offline {
-            self.reporter
-                .warn(&format!("skipping registry {}: {e}", slot.shown()));
+            self.skipped(slot, &e);
             first_error.get_or_insert(e);
             return None;
         }

@@ -27,9 +27,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use super::git::GitAccess;
-use crate::git::age;
 use crate::http::{HttpClient, RequestError, Small, PER_HOST};
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 
 /// A sparse index: its base URL (ending in `/`) and its cache directory.
 #[derive(Debug, Clone)]
@@ -43,7 +42,7 @@ pub struct SparseIndex {
     timeout: Duration,
     /// Warnings go through the run's reporter; it is not `Clone`, so
     /// stale-copy warnings are collected and printed by the registry.
-    warnings: Arc<Mutex<Vec<String>>>,
+    warnings: Arc<Mutex<Vec<Warning>>>,
     /// Files fetched ahead by `prefetch`, each taken by the first read of it.
     fetched: Arc<Mutex<HashMap<String, Fetched>>>,
 }
@@ -64,7 +63,7 @@ pub enum SparseError {
 #[derive(Debug)]
 struct Fetched {
     result: Result<Option<Vec<u8>>, SparseError>,
-    warning: Option<String>,
+    warning: Option<Warning>,
 }
 
 impl SparseIndex {
@@ -100,16 +99,16 @@ impl SparseIndex {
     /// Prints and forgets the warnings collected so far.
     pub fn flush_warnings(&self, reporter: &dyn Reporter) {
         if let Ok(mut w) = self.warnings.lock() {
-            for line in w.drain(..) {
-                reporter.warn(&line);
+            for warning in w.drain(..) {
+                reporter.report(Event::Warning(warning));
             }
         }
     }
 
-    fn warn(&self, line: String) {
+    fn warn(&self, warning: Warning) {
         if let Ok(mut w) = self.warnings.lock() {
-            if !w.contains(&line) {
-                w.push(line);
+            if !w.contains(&warning) {
+                w.push(warning);
             }
         }
     }
@@ -124,8 +123,8 @@ impl SparseIndex {
             .ok()
             .and_then(|mut fetched| fetched.remove(rel));
         let Fetched { result, warning } = ahead.unwrap_or_else(|| self.fetch(rel));
-        if let Some(line) = warning {
-            self.warn(line);
+        if let Some(warning) = warning {
+            self.warn(warning);
         }
         result
     }
@@ -173,7 +172,7 @@ impl SparseIndex {
     fn fetch_warning(
         &self,
         rel: &str,
-        warning: &mut Option<String>,
+        warning: &mut Option<Warning>,
     ) -> Result<Option<Vec<u8>>, SparseError> {
         let path = self.dir.join(rel);
         let etag_path = PathBuf::from(format!("{}.etag", path.display()));
@@ -184,11 +183,10 @@ impl SparseIndex {
                 Some(bytes) => {
                     let age_secs = age_secs.unwrap_or_default();
                     if Duration::from_secs(age_secs) >= self.ttl {
-                        *warning = Some(format!(
-                            "using the cached copy of registry {}, fetched {} ago (--offline)",
-                            self.name,
-                            age(age_secs)
-                        ));
+                        *warning = Some(Warning::OfflineCopy {
+                            registry: self.name.clone(),
+                            age_secs,
+                        });
                     }
                     Ok(Some(bytes))
                 }
@@ -238,11 +236,12 @@ impl SparseIndex {
             }
             Err(e) => match cached {
                 Some(bytes) => {
-                    *warning = Some(format!(
-                        "cannot fetch {rel} of registry {} ({e}); using the cached copy fetched {} ago",
-                        self.name,
-                        age(age_secs.unwrap_or_default())
-                    ));
+                    *warning = Some(Warning::UnreachableRegistry {
+                        registry: self.name.clone(),
+                        path: Some(rel.to_string()),
+                        problem: e.to_string(),
+                        age_secs: age_secs.unwrap_or_default(),
+                    });
                     Ok(Some(bytes))
                 }
                 None => Err(e.into()),

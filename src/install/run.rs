@@ -22,6 +22,7 @@ use crate::context::Context;
 use crate::error::{Error, InstallError};
 use crate::fetch::Fetcher;
 use crate::package::Package;
+use crate::progress::{Event, Warning};
 use crate::resolve::Spec;
 use crate::root::receipt::Receipt;
 
@@ -88,7 +89,11 @@ pub fn prepare(
     // A missing interpreter would only show as the tool failing to start.
     let checks = super::requirements::check(&dir, &package.tool, &ctx.search_path);
     for problem in super::requirements::problems(&checks) {
-        ctx.reporter.warn(&format!("{name} {version} {problem}"));
+        ctx.reporter.report(Event::Warning(Warning::RunRequirement {
+            name: name.clone(),
+            version: version.clone(),
+            problem,
+        }));
     }
     Ok(Ready {
         name,

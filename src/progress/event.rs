@@ -52,6 +52,12 @@ pub enum Event {
     },
     /// A tag of a git-source tool is checked out.
     CheckingOut { repository: String, tag: String },
+    /// A git registry's clone is older than the registry TTL (or
+    /// `--refresh`): it is fetched. `registry` is its name, `url` where it
+    /// is fetched from (the same when it has no name of its own).
+    UpdatingRegistry { registry: String, url: String },
+    /// The tags of a git-source tool's repository are fetched.
+    FetchingTags { repository: String },
     /// A tool is left as it is.
     Skipped {
         name: String,
@@ -204,6 +210,54 @@ pub enum Warning {
         version: Version,
         /// `install` or `removal`.
         what: String,
+    },
+    /// An HTTP request failed in a way another attempt may not; it is
+    /// tried again after `delay_ms`.
+    Retrying {
+        url: String,
+        problem: String,
+        delay_ms: u64,
+    },
+    /// With `--offline`, a registry's cached copy is used although it is
+    /// older than the registry TTL: fetched `age_secs` seconds ago.
+    OfflineCopy { registry: String, age_secs: u64 },
+    /// A registry (or, for a sparse index, its file `path`) could not be
+    /// fetched; the copy cached `age_secs` seconds ago is used.
+    UnreachableRegistry {
+        registry: String,
+        path: Option<String>,
+        problem: String,
+        age_secs: u64,
+    },
+    /// `--allow-rollback`: a git registry whose history no longer holds
+    /// `seen`, the last commit fetched, is read at `found` anyway.
+    RollbackAccepted {
+        registry: String,
+        seen: String,
+        found: String,
+    },
+    /// A registry that cannot be opened is left out of a command that
+    /// reads every registry (`fallback`: the public registry, which is
+    /// asked only for what the others lack).
+    RegistrySkipped {
+        registry: String,
+        problem: String,
+        fallback: bool,
+    },
+    /// The tags of a git-source tool's repository could not be fetched;
+    /// those cached earlier are used.
+    CachedTags { repository: String, problem: String },
+    /// The tags of a git-source tool's repository could not be read.
+    UnreadableTags { repository: String, problem: String },
+    /// A package directory of the root is not read: orla did not install
+    /// it in this root, or its receipt or tool.yaml cannot be read.
+    PackageIgnored { path: String, why: String },
+    /// A tool `orla run` runs lacks its interpreter or a declared
+    /// dependency.
+    RunRequirement {
+        name: String,
+        version: Version,
+        problem: String,
     },
     /// A warning of a command or stage whose warnings are not typed yet.
     Other { message: String },

@@ -52,6 +52,13 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         Event::CheckingOut { repository, tag } => {
             one("Checking out", format!("{repository} {tag}"))
         }
+        Event::UpdatingRegistry { registry, url } if registry == url => {
+            one("Updating", format!("registry {url}"))
+        }
+        Event::UpdatingRegistry { registry, url } => {
+            one("Updating", format!("registry {registry} ({url})"))
+        }
+        Event::FetchingTags { repository } => one("Fetching", format!("the tags of {repository}")),
         Event::Skipped {
             name,
             version,
@@ -228,8 +235,83 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
             version,
             what,
         } => format!("undid the unfinished {what} of {name} {version}"),
+        Warning::Retrying {
+            url,
+            problem,
+            delay_ms,
+        } => format!("download of {url} failed ({problem}); retrying in {delay_ms} ms"),
+        Warning::OfflineCopy { registry, age_secs } => format!(
+            "using the cached copy of registry {registry}, fetched {} ago (--offline)",
+            age(*age_secs)
+        ),
+        Warning::UnreachableRegistry {
+            registry,
+            path,
+            problem,
+            age_secs,
+        } => {
+            let what = match path {
+                Some(path) => format!("{path} of registry {registry}"),
+                None => format!("registry {registry}"),
+            };
+            format!(
+                "cannot fetch {what} ({problem}); using the cached copy fetched {} ago",
+                age(*age_secs)
+            )
+        }
+        Warning::RollbackAccepted {
+            registry,
+            seen,
+            found,
+        } => format!(
+            "registry {registry} was rewound or rewritten (last seen {}, now {}); accepting it because of --allow-rollback",
+            short(seen),
+            short(found)
+        ),
+        Warning::RegistrySkipped {
+            registry,
+            problem,
+            fallback: true,
+        } => format!(
+            "skipping registry {registry}: it could not be reached ({problem}); --offline uses the cached copy once it has been fetched"
+        ),
+        Warning::RegistrySkipped {
+            registry, problem, ..
+        } => format!("skipping registry {registry}: {problem}"),
+        Warning::CachedTags {
+            repository,
+            problem,
+        } => format!("cannot fetch {repository} ({problem}); using the tags cached earlier"),
+        Warning::UnreadableTags {
+            repository,
+            problem,
+        } => format!("cannot read the tags of {repository}: {problem}"),
+        Warning::PackageIgnored { path, why } => {
+            format!("skipping {path}: not installed by orla or damaged ({why})")
+        }
+        Warning::RunRequirement {
+            name,
+            version,
+            problem,
+        } => format!("{name} {version} {problem}"),
         Warning::Other { message } => message.clone(),
     }
+}
+
+/// `secs` as a person says it: `1 second`, `10 minutes`, `3 days`.
+pub(crate) fn age(secs: u64) -> String {
+    let (n, unit) = match secs {
+        0..=119 => (secs, "second"),
+        120..=7199 => (secs / 60, "minute"),
+        7200..=172_799 => (secs / 3600, "hour"),
+        _ => (secs / 86400, "day"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A commit as shown: its first 12 hex digits.
+fn short(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
 }
 
 /// The terminal printer.
@@ -365,6 +447,47 @@ mod tests {
                 Line::Warning(message) => format!("warning: {message}"),
             })
             .collect()
+    }
+
+    #[test]
+    fn ages_read_naturally() {
+        assert_eq!(age(1), "1 second");
+        assert_eq!(age(600), "10 minutes");
+        assert_eq!(age(3 * 86400), "3 days");
+    }
+
+    #[test]
+    fn a_registry_is_named_by_its_url_unless_it_has_a_name() {
+        let updating = |registry: &str| {
+            text(Event::UpdatingRegistry {
+                registry: registry.into(),
+                url: "https://r.example/index.git".into(),
+            })
+        };
+        assert_eq!(
+            updating("company"),
+            ["    Updating registry company (https://r.example/index.git)"]
+        );
+        assert_eq!(
+            updating("https://r.example/index.git"),
+            ["    Updating registry https://r.example/index.git"]
+        );
+        let cached = |path: Option<&str>| {
+            warning_text(&Warning::UnreachableRegistry {
+                registry: "company".into(),
+                path: path.map(str::to_string),
+                problem: "refused".into(),
+                age_secs: 180,
+            })
+        };
+        assert_eq!(
+            cached(None),
+            "cannot fetch registry company (refused); using the cached copy fetched 3 minutes ago"
+        );
+        assert_eq!(
+            cached(Some("fs/-r/fs-read")),
+            "cannot fetch fs/-r/fs-read of registry company (refused); using the cached copy fetched 3 minutes ago"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::lock::{FileLock, LockKind};
 use crate::package::{names, ToolYaml};
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 use receipt::Receipt;
 
 /// The staging area under tools_dir: packages are unpacked here, on the same
@@ -238,7 +238,7 @@ impl InstallRoot {
         for dir in dirs {
             match self.load(dir, &key) {
                 Ok(pkg) => out.push(pkg),
-                Err((dir, why)) => reporter.warn(&skipping(&dir, &why)),
+                Err((dir, why)) => reporter.report(Event::Warning(ignored(&dir, why))),
             }
         }
         out.sort_by(|a, b| {
@@ -362,11 +362,17 @@ fn versions_in(path: &Path) -> Result<Vec<(semver::Version, PathBuf)>, StoreErro
 }
 
 /// The warning for a package directory [`InstallRoot::load`] refused.
+pub fn ignored(dir: &Path, why: String) -> Warning {
+    Warning::PackageIgnored {
+        path: dir.display().to_string(),
+        why,
+    }
+}
+
+/// The text of [`ignored`]'s warning, for the callers that still warn with
+/// text (the manifest's scan).
 pub fn skipping(dir: &Path, why: &str) -> String {
-    format!(
-        "skipping {}: not installed by orla or damaged ({why})",
-        dir.display()
-    )
+    crate::progress::warning_text(&ignored(dir, why.to_string()))
 }
 
 /// Whether a directory entry is a directory, following a symbolic link:

@@ -233,6 +233,45 @@ fn a_warning_is_an_event_with_its_kind_and_message() {
     assert_eq!(kinds(&events(run.success())), ["warning"]);
 }
 
+/// The stages shared by every command report typed warnings too: a
+/// download tried again names its URL, what went wrong and the wait.
+#[test]
+fn a_retried_download_is_a_retrying_warning() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let index = served(&t, &server, &[("alpha", "1.0.0")]);
+    let bytes = std::fs::read(index.root.join("archives/alpha/alpha-1.0.0.tar.gz")).unwrap();
+    server.route("/alpha-1.0.0.tar.gz", Behaviour::FailTimes(1, 503, bytes));
+    let run = t.run(&[
+        "install",
+        "alpha",
+        "--registry",
+        &index.location(),
+        "--message-format",
+        "json",
+    ]);
+    let got = events(run.success());
+    let warning = one(&got, "warning");
+    assert_eq!(warning["kind"], "retrying");
+    assert_eq!(warning["url"], server.url("/alpha-1.0.0.tar.gz"));
+    assert_eq!(warning["delay_ms"], 200);
+    assert_eq!(
+        warning["problem"],
+        "the server answered HTTP 503 Service Unavailable"
+    );
+    assert_eq!(
+        warning["message"],
+        format!(
+            "download of {} failed (the server answered HTTP 503 Service Unavailable); retrying in 200 ms",
+            server.url("/alpha-1.0.0.tar.gz")
+        )
+    );
+    assert!(in_order(
+        &kinds(&got),
+        &["resolved", "warning", "installed"]
+    ));
+}
+
 #[test]
 fn a_failure_ends_the_stream_with_an_error_event() {
     let t = TestContext::new();
