@@ -13,8 +13,9 @@ use std::collections::HashSet;
 use crate::cli::{CacheCommand, CachePruneArgs};
 use crate::context::Context;
 use crate::error::Error;
-use crate::fetch::{human_size, parse_size, PruneRules};
+use crate::fetch::{parse_size, PruneRules};
 use crate::index::RegistryLocation;
+use crate::progress::{Event, Warning};
 
 pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
     match command {
@@ -29,15 +30,16 @@ pub fn run(ctx: &Context, command: &CacheCommand) -> Result<(), Error> {
 fn clear(ctx: &Context) -> Result<(), Error> {
     let dir = &ctx.cache_dir;
     if !dir.exists() {
-        ctx.reporter
-            .status("Clean", &format!("{} is already empty", dir.display()));
+        ctx.reporter.report(Event::CacheEmpty {
+            path: dir.display().to_string(),
+        });
         return Ok(());
     }
     let bytes = ctx.cache().clear(ctx.reporter.as_ref())?;
-    ctx.reporter.status(
-        "Removed",
-        &format!("{} from {}", human_size(bytes), dir.display()),
-    );
+    ctx.reporter.report(Event::CacheCleared {
+        path: dir.display().to_string(),
+        bytes,
+    });
     Ok(())
 }
 
@@ -59,8 +61,9 @@ fn prune(ctx: &Context, args: &CachePruneArgs) -> Result<(), Error> {
     };
     let dir = &ctx.cache_dir;
     if !dir.exists() {
-        ctx.reporter
-            .status("Clean", &format!("{} is already empty", dir.display()));
+        ctx.reporter.report(Event::CacheEmpty {
+            path: dir.display().to_string(),
+        });
         return Ok(());
     }
     let rules = PruneRules {
@@ -70,21 +73,12 @@ fn prune(ctx: &Context, args: &CachePruneArgs) -> Result<(), Error> {
     let (freed, left) = ctx
         .cache()
         .prune_now(&rules, max_size, ctx.reporter.as_ref())?;
-    ctx.reporter.status(
-        "Pruned",
-        &format!(
-            "{} {} ({}) from {}; {} left",
-            freed.entries,
-            if freed.entries == 1 {
-                "entry"
-            } else {
-                "entries"
-            },
-            human_size(freed.bytes),
-            dir.display(),
-            human_size(left)
-        ),
-    );
+    ctx.reporter.report(Event::CachePruned {
+        path: dir.display().to_string(),
+        entries: freed.entries,
+        bytes: freed.bytes,
+        left,
+    });
     Ok(())
 }
 
@@ -96,9 +90,10 @@ fn configured_registries(ctx: &Context) -> Option<HashSet<String>> {
     let registries = match ctx.registries(None) {
         Ok(r) => r,
         Err(e) => {
-            ctx.reporter.warn(&format!(
-                "cannot read the configured registries, so every registry clone is kept: {e}"
-            ));
+            ctx.reporter
+                .report(Event::Warning(Warning::RegistriesUnread {
+                    problem: e.to_string(),
+                }));
             return None;
         }
     };

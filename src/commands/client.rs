@@ -7,6 +7,7 @@ use crate::cli::{ClientArgs, ClientCommand, ClientListArgs};
 use crate::client::{Change, Client, ClientError, Outcome, Serves};
 use crate::context::Context;
 use crate::error::Error;
+use crate::progress::{ClientChange, Event};
 use crate::project::Project;
 
 pub fn run(ctx: &Context, command: &ClientCommand) -> Result<(), Error> {
@@ -31,14 +32,16 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
     };
     let entry = client.entry(&serves, &name, &ctx.home)?;
     let change = Change::plan(client, &path, &name, entry, add)?;
-    let report = |verb: &str| {
-        ctx.reporter.status(
-            verb,
-            &format!("{name} in {} ({})", path.display(), client.name()),
-        )
+    let report = |change| {
+        ctx.reporter.report(Event::ClientEntry {
+            client: client.name().to_string(),
+            name: name.clone(),
+            path: path.display().to_string(),
+            change,
+        })
     };
     if change.outcome == Outcome::Unchanged {
-        report("Unchanged");
+        report(ClientChange::Unchanged);
         return Ok(());
     }
     if args.dry_run {
@@ -46,9 +49,9 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
     }
     change.write()?;
     report(match change.outcome {
-        Outcome::Added => "Added",
-        Outcome::Updated => "Updated",
-        Outcome::Removed | Outcome::Unchanged => "Removed",
+        Outcome::Added => ClientChange::Added,
+        Outcome::Updated => ClientChange::Updated,
+        Outcome::Removed | Outcome::Unchanged => ClientChange::Removed,
     });
     if add {
         ctx.reporter.status(

@@ -7,6 +7,7 @@ use std::io::Write;
 use crate::cli::InitArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::progress::Event;
 use crate::project::{init_template, CONFIG_FILE};
 
 pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
@@ -54,7 +55,9 @@ pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
             None,
         ));
     }
-    ctx.reporter.status("Created", &path.display().to_string());
+    ctx.reporter.report(Event::ProjectCreated {
+        path: path.display().to_string(),
+    });
     // From elsewhere, the next command runs in the project.
     let cd = if dir == ctx.cwd {
         String::new()

@@ -65,9 +65,7 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<bool, Err
     };
     let legacy = prepared.write(options)?;
     report(ctx, &shown, &prepared.migration);
-    for p in &prepared.warnings {
-        ctx.reporter.warn(&format!("{shown}: {p}"));
-    }
+    super::tool::warn_problems(ctx, Some(&shown), &prepared.warnings);
     let tool = &prepared.migration.tool;
     ctx.reporter.status(
         "Migrated",

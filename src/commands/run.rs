@@ -6,6 +6,7 @@
 use crate::cli::RunArgs;
 use crate::context::Context;
 use crate::error::{Error, InstallError};
+use crate::progress::Event;
 use crate::resolve::Spec;
 
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
@@ -13,10 +14,10 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     let ready = crate::install::run::prepare(ctx, &spec, args.registry.as_deref(), args.yes)?;
     let mut argv = ready.argv;
     argv.extend(args.args.iter().cloned());
-    ctx.reporter.status(
-        "Running",
-        &format!("{} {} (not installed)", ready.name, ready.version),
-    );
+    ctx.reporter.report(Event::Running {
+        name: ready.name.clone(),
+        version: ready.version.clone(),
+    });
     let mut command = std::process::Command::new(&argv[0]);
     command.args(&argv[1..]).envs(&ready.env);
     exec(command, &argv[0])

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::package::scaffold::answers::{self, Ask, Flags, Refusal, ScaffoldError};
 use crate::package::scaffold::{self, Language};
 use crate::package::{Arguments, Mode, Package};
+use crate::progress::{Event, Warning};
 
 pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
     let ask = ctx.interactive && !args.yes;
@@ -56,26 +57,20 @@ pub fn run(ctx: &Context, args: &ScaffoldArgs) -> Result<(), Error> {
         source,
     })?;
     let package = Package::load(&dir)?;
-    for w in &package.warnings {
-        ctx.reporter.warn(&w.to_string());
-    }
+    super::tool::warn_problems(ctx, None, &package.warnings);
     if plan.language == Language::Binary && plan.binary.is_none() {
-        ctx.reporter.warn(&format!(
-            "bin/{} is a placeholder script; replace it with your executable",
-            plan.name
-        ));
+        ctx.reporter
+            .report(Event::Warning(Warning::PlaceholderExecutable {
+                path: format!("bin/{}", plan.name),
+            }));
     }
-    ctx.reporter.status(
-        "Created",
-        &format!(
-            "{} {} ({}, {} mode) in {}",
-            plan.name,
-            plan.version,
-            plan.language.as_str(),
-            plan.mode.as_str(),
-            dir.display()
-        ),
-    );
+    ctx.reporter.report(Event::Scaffolded {
+        name: plan.name.clone(),
+        version: plan.version.clone(),
+        language: plan.language.as_str().to_string(),
+        mode: plan.mode.as_str().to_string(),
+        path: dir.display().to_string(),
+    });
     ctx.reporter.status(
         "Next",
         &format!(

@@ -4,6 +4,7 @@
 use crate::cli::SearchArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::progress::Event;
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     let query = args.query.join(" ").to_lowercase();
@@ -13,10 +14,9 @@ pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
         return super::write_stdout(text.as_bytes());
     }
     if hits.is_empty() {
-        ctx.reporter.status(
-            "No match",
-            &format!("for '{query}'; try fewer or shorter words"),
-        );
+        ctx.reporter.report(Event::NoMatch {
+            query: query.to_string(),
+        });
         return Ok(());
     }
     let rows: Vec<[String; 4]> = hits

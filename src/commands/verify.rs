@@ -4,6 +4,7 @@
 use crate::cli::VerifyArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::progress::Event;
 use crate::root::StoreError;
 use crate::store::verify::{self as installed, PackageReport};
 
@@ -47,14 +48,9 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
         super::write_stdout(text(&reports).as_bytes())?;
     }
     installed::outcome(&reports)?;
-    ctx.reporter.status(
-        "Verified",
-        &if reports.len() == 1 {
-            "1 installed package matches its receipt".to_string()
-        } else {
-            format!("{} installed packages match their receipts", reports.len())
-        },
-    );
+    ctx.reporter.report(Event::ReceiptsMatch {
+        packages: reports.len(),
+    });
     Ok(())
 }
 

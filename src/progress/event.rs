@@ -122,6 +122,89 @@ pub enum Event {
     ProjectUpToDate { tools: usize },
     /// Another orla holds a lock this command needs; it waits.
     LockWait { what: String, path: String },
+    /// `orla init` wrote the orla.yaml at `path`.
+    ProjectCreated { path: String },
+    /// `orla tool scaffold` wrote a package into `path`.
+    Scaffolded {
+        name: String,
+        version: String,
+        language: String,
+        mode: String,
+        path: String,
+    },
+    /// `orla tool validate`: tool.yaml has no errors (`warnings` warnings).
+    Valid {
+        name: String,
+        version: String,
+        warnings: usize,
+    },
+    /// `orla tool pack` wrote the archive of `files` files to `path`.
+    Packed {
+        name: String,
+        version: String,
+        files: usize,
+        path: String,
+    },
+    /// `orla tool publish` added a version to the index at `location`;
+    /// `commit` when it committed it to the index's git repository, else
+    /// `uncommitted_in`: the git work tree the index directory lies in,
+    /// where the published files wait to be committed.
+    Published {
+        name: String,
+        version: String,
+        location: String,
+        blake3: String,
+        size: u64,
+        archive: String,
+        commit: Option<String>,
+        uncommitted_in: Option<String>,
+    },
+    /// `orla tool publish`: the index has these very bytes already.
+    AlreadyPublished {
+        name: String,
+        version: String,
+        location: String,
+    },
+    /// `orla tool yank` marked a version yanked (or, with `--undo`, not).
+    Yanked {
+        name: String,
+        version: String,
+        location: String,
+        yanked: bool,
+        commit: Option<String>,
+    },
+    /// `orla tool yank`: the version was already marked so.
+    AlreadyYanked {
+        name: String,
+        version: String,
+        yanked: bool,
+    },
+    /// `orla verify`: every one of `packages` matches its receipt.
+    ReceiptsMatch { packages: usize },
+    /// `orla search` found nothing.
+    NoMatch { query: String },
+    /// `orla run` starts a tool without installing it.
+    Running { name: String, version: Version },
+    /// `orla cache clear` or `prune`: the cache directory does not exist.
+    CacheEmpty { path: String },
+    /// `orla cache clear` removed `bytes` bytes.
+    CacheCleared { path: String, bytes: u64 },
+    /// `orla cache prune` removed `entries` entries of `bytes` bytes, and
+    /// `left` bytes remain.
+    CachePruned {
+        path: String,
+        entries: usize,
+        bytes: u64,
+        left: u64,
+    },
+    /// `orla client add` or `remove`: what became of the entry `name` in
+    /// the configuration file `path` of `client`.
+    ClientEntry {
+        client: String,
+        name: String,
+        path: String,
+        change: ClientChange,
+    },
     /// Something went wrong that did not stop the command.
     Warning(Warning),
     /// A status line of a command whose events are not typed yet.
@@ -158,6 +241,16 @@ pub enum SkipReason {
         newest: Version,
         requirement: Option<String>,
     },
+}
+
+/// What `orla client add` or `remove` did to a client's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientChange {
+    Added,
+    Updated,
+    Removed,
+    Unchanged,
 }
 
 /// Why another version than the one just installed is served.
@@ -259,6 +352,22 @@ pub enum Warning {
         version: Version,
         problem: String,
     },
+    /// A warning of tool.yaml's validation while a package is authored
+    /// (scaffold, validate, pack, publish, migrate): its `field`, the
+    /// `problem` and its fix; `package` names the package when a command
+    /// handles several.
+    ToolYaml {
+        package: Option<String>,
+        field: String,
+        problem: String,
+        hint: Option<String>,
+    },
+    /// A scaffolded binary tool's executable at `path` (in the package) is
+    /// a placeholder script.
+    PlaceholderExecutable { path: String },
+    /// `orla cache prune` cannot tell which registry clones are configured,
+    /// so it keeps them all.
+    RegistriesUnread { problem: String },
     /// A warning of a command or stage whose warnings are not typed yet.
     Other { message: String },
 }

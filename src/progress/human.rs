@@ -11,8 +11,9 @@ use std::sync::Mutex;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::event::{Event, ServedBecause, SkipReason, Warning};
+use super::event::{ClientChange, Event, ServedBecause, SkipReason, Warning};
 use super::{printable, write_stderr, Reporter};
+use crate::size::human_size;
 
 /// One line a person sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,8 @@ pub(crate) enum Line {
     Waiting(String),
     /// `warning: ...`, shown even with `--quiet`.
     Warning(String),
+    /// `    hint: ...` under a warning, shown with it.
+    Hint(String),
 }
 
 /// The lines `event` prints, in order (most print one, none or two).
@@ -149,7 +152,150 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         Event::LockWait { what, path } => vec![Line::Waiting(format!(
             "for lock on {what} ({path}): another orla is running"
         ))],
-        Event::Warning(warning) => vec![Line::Warning(warning_text(warning))],
+        Event::ProjectCreated { path } => one("Created", path.clone()),
+        Event::Scaffolded {
+            name,
+            version,
+            language,
+            mode,
+            path,
+        } => one(
+            "Created",
+            format!("{name} {version} ({language}, {mode} mode) in {path}"),
+        ),
+        Event::Valid {
+            name,
+            version,
+            warnings,
+        } => {
+            let suffix = match warnings {
+                0 => String::new(),
+                n => format!(" ({})", counted(*n, "warning")),
+            };
+            one("Valid", format!("{name} {version}{suffix}"))
+        }
+        Event::Packed {
+            name,
+            version,
+            files,
+            path,
+        } => one(
+            "Packed",
+            format!("{name} {version} ({}) to {path}", counted(*files, "file")),
+        ),
+        Event::Published {
+            name,
+            version,
+            location,
+            blake3,
+            size,
+            archive,
+            commit,
+            uncommitted_in,
+        } => {
+            let mut out = vec![Status(
+                "Published",
+                format!("{name} {version} to {location} (blake3 {blake3}, {size} bytes, archive {archive})"),
+            )];
+            if let Some(commit) = commit {
+                out.push(Status(
+                    "Committed",
+                    format!("{} \"Publish {name} {version}\"", short(commit)),
+                ));
+            } else if let Some(worktree) = uncommitted_in {
+                out.push(Status(
+                    "Note",
+                    format!("the index is a directory inside the git repository {worktree}; commit the published files with your change"),
+                ));
+            }
+            out
+        }
+        Event::AlreadyPublished {
+            name,
+            version,
+            location,
+        } => one(
+            "Unchanged",
+            format!("{name} {version} is already published in {location} with these bytes"),
+        ),
+        Event::Yanked {
+            name,
+            version,
+            location,
+            yanked,
+            commit,
+        } => {
+            let verb = if *yanked { "Yanked" } else { "Unyanked" };
+            let mut out = vec![Status(verb, format!("{name} {version} in {location}"))];
+            if let Some(commit) = commit {
+                out.push(Status("Committed", short(commit).to_string()));
+            }
+            out
+        }
+        Event::AlreadyYanked {
+            name,
+            version,
+            yanked,
+        } => {
+            let state = if *yanked { "yanked" } else { "not yanked" };
+            one("Unchanged", format!("{name} {version} is already {state}"))
+        }
+        Event::ReceiptsMatch { packages: 1 } => {
+            one("Verified", "1 installed package matches its receipt".into())
+        }
+        Event::ReceiptsMatch { packages } => one(
+            "Verified",
+            format!("{packages} installed packages match their receipts"),
+        ),
+        Event::NoMatch { query } => one(
+            "No match",
+            format!("for '{query}'; try fewer or shorter words"),
+        ),
+        Event::Running { name, version } => {
+            one("Running", format!("{name} {version} (not installed)"))
+        }
+        Event::CacheEmpty { path } => one("Clean", format!("{path} is already empty")),
+        Event::CacheCleared { path, bytes } => {
+            one("Removed", format!("{} from {path}", human_size(*bytes)))
+        }
+        Event::CachePruned {
+            path,
+            entries,
+            bytes,
+            left,
+        } => one(
+            "Pruned",
+            format!(
+                "{entries} {} ({}) from {path}; {} left",
+                if *entries == 1 { "entry" } else { "entries" },
+                human_size(*bytes),
+                human_size(*left)
+            ),
+        ),
+        Event::ClientEntry {
+            client,
+            name,
+            path,
+            change,
+        } => {
+            let verb = match change {
+                ClientChange::Added => "Added",
+                ClientChange::Updated => "Updated",
+                ClientChange::Removed => "Removed",
+                ClientChange::Unchanged => "Unchanged",
+            };
+            one(verb, format!("{name} in {path} ({client})"))
+        }
+        Event::Warning(warning) => {
+            let mut out = vec![Line::Warning(warning_text(warning))];
+            if let Warning::ToolYaml {
+                hint: Some(hint), ..
+            } = warning
+            {
+                out.push(Line::Hint(hint.clone()));
+            }
+            out
+        }
         Event::Status { verb, message } => vec![Line::Custom(verb.clone(), message.clone())],
     }
 }
@@ -294,6 +440,21 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
             version,
             problem,
         } => format!("{name} {version} {problem}"),
+        Warning::ToolYaml {
+            package: Some(package),
+            field,
+            problem,
+            ..
+        } => format!("{package}: {field}: {problem}"),
+        Warning::ToolYaml {
+            field, problem, ..
+        } => format!("{field}: {problem}"),
+        Warning::PlaceholderExecutable { path } => {
+            format!("{path} is a placeholder script; replace it with your executable")
+        }
+        Warning::RegistriesUnread { problem } => format!(
+            "cannot read the configured registries, so every registry clone is kept: {problem}"
+        ),
         Warning::Other { message } => message.clone(),
     }
 }
@@ -307,6 +468,11 @@ pub(crate) fn age(secs: u64) -> String {
         _ => (secs / 86400, "day"),
     };
     format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `n word`, with an `s` unless `n` is 1.
+fn counted(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A commit as shown: its first 12 hex digits.
@@ -384,6 +550,7 @@ impl Reporter for Printer {
                 Line::Warning(message) => {
                     format!("{}: {}", self.paint("1;33", "warning"), printable(&message))
                 }
+                Line::Hint(hint) => format!("    hint: {}", printable(&hint)),
             };
             if !text.is_empty() {
                 self.print(text);
@@ -445,6 +612,7 @@ mod tests {
                 Line::Custom(verb, message) => format!("{verb:>12} {message}"),
                 Line::Waiting(message) => format!("{:>12} {message}", "Waiting"),
                 Line::Warning(message) => format!("warning: {message}"),
+                Line::Hint(hint) => format!("    hint: {hint}"),
             })
             .collect()
     }

@@ -27,7 +27,7 @@ mod json;
 use std::borrow::Cow;
 use std::path::Path;
 
-pub use event::{Event, ServedBecause, SkipReason, Warning, SCHEMA_VERSION};
+pub use event::{ClientChange, Event, ServedBecause, SkipReason, Warning, SCHEMA_VERSION};
 pub(crate) use human::warning_text;
 pub use human::Printer;
 pub use json::JsonLines;

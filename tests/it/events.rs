@@ -272,6 +272,44 @@ fn a_retried_download_is_a_retrying_warning() {
     ));
 }
 
+/// The commands' own outcomes are typed events too; a tool.yaml warning
+/// carries its field and fix, and a person reads the fix on a line of its
+/// own (it once showed as `\u000a    hint: ...` on the warning's line).
+#[test]
+fn a_tool_yaml_warning_carries_its_fix() {
+    let t = TestContext::new();
+    let dir = PackageBuilder::new("alpha", "1.0.0").write(t.dir.path());
+    std::fs::remove_file(dir.join("README.md")).unwrap();
+    let dir = dir.display().to_string();
+    let run = t.run(&["tool", "validate", &dir, "--message-format", "json"]);
+    let got = events(run.success());
+    assert_eq!(kinds(&got), ["warning", "valid"]);
+    let warning = one(&got, "warning");
+    assert_eq!(warning["kind"], "tool_yaml");
+    assert_eq!(warning["field"], "README.md");
+    assert_eq!(
+        warning["message"],
+        "README.md: the package has no README.md"
+    );
+    assert!(warning["hint"]
+        .as_str()
+        .unwrap()
+        .starts_with("add a README.md"));
+    let valid = one(&got, "valid");
+    assert_eq!(valid["name"], "alpha");
+    assert_eq!(valid["warnings"], 1);
+
+    let run = t.run(&["tool", "validate", &dir]);
+    assert_eq!(
+        run.success().stderr.lines().collect::<Vec<_>>(),
+        [
+            "warning: README.md: the package has no README.md",
+            "    hint: add a README.md saying what the tool does and how to call it",
+            "       Valid alpha 1.0.0 (1 warning)",
+        ]
+    );
+}
+
 #[test]
 fn a_failure_ends_the_stream_with_an_error_event() {
     let t = TestContext::new();

@@ -11,22 +11,39 @@ use std::path::Path;
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::{Package, PackageError, Problem, Severity};
+use crate::progress::{Event, Warning};
 
 pub use pack::pack;
 pub use publish::{publish, yank};
 pub use validate::validate;
 
-/// Prints problems the way `validate` and the other commands show them.
+/// Prints problems the way `validate` and the other commands show them:
+/// errors as text (the command then fails), warnings as events.
 pub(crate) fn print_problems(ctx: &Context, problems: &[Problem]) {
     for p in problems {
-        let mut line = format!("{p}");
-        if let Some(hint) = &p.hint {
-            line.push_str(&format!("\n    hint: {hint}"));
-        }
         match p.severity {
-            Severity::Error => crate::progress::eprint_line(&format!("error: {line}")),
-            Severity::Warning => ctx.reporter.warn(&line),
+            Severity::Error => {
+                let mut line = format!("error: {p}");
+                if let Some(hint) = &p.hint {
+                    line.push_str(&format!("\n    hint: {hint}"));
+                }
+                crate::progress::eprint_line(&line);
+            }
+            Severity::Warning => warn_problems(ctx, None, std::slice::from_ref(p)),
         }
+    }
+}
+
+/// Reports tool.yaml warnings; `package` names the package when the
+/// command handles several.
+pub(crate) fn warn_problems(ctx: &Context, package: Option<&str>, warnings: &[Problem]) {
+    for p in warnings {
+        ctx.reporter.report(Event::Warning(Warning::ToolYaml {
+            package: package.map(str::to_string),
+            field: p.field.clone(),
+            problem: p.message.clone(),
+            hint: p.hint.clone(),
+        }));
     }
 }
 
@@ -39,8 +56,6 @@ pub(super) fn load(ctx: &Context, dir: &Path) -> Result<Package, Error> {
         }
         other => other.into(),
     })?;
-    for w in &package.warnings {
-        ctx.reporter.warn(&w.to_string());
-    }
+    warn_problems(ctx, None, &package.warnings);
     Ok(package)
 }

@@ -10,7 +10,7 @@ use crate::cli::PackArgs;
 use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
-use crate::package::validate::counted;
+use crate::progress::Event;
 use crate::verify::Digest;
 
 pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
@@ -31,16 +31,12 @@ pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
         });
         write_stdout(format!("{out:#}\n").as_bytes())?;
     } else {
-        ctx.reporter.status(
-            "Packed",
-            &format!(
-                "{} {} ({}) to {}",
-                packed.name,
-                packed.version,
-                counted(packed.files.len(), "file"),
-                out.display()
-            ),
-        );
+        ctx.reporter.report(Event::Packed {
+            name: packed.name.clone(),
+            version: packed.version.to_string(),
+            files: packed.files.len(),
+            path: out.display().to_string(),
+        });
         write_stdout(
             format!(
                 "path:   {}\nblake3: {}\nsize:   {}\n",

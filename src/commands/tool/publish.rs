@@ -11,6 +11,7 @@ use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
 use crate::index::publish::{self, IndexTarget, IndexWriter};
+use crate::progress::Event;
 
 fn open_index(ctx: &Context, location: &str) -> Result<IndexWriter, Error> {
     let target = IndexTarget::parse(location, &ctx.cwd)?;
@@ -27,44 +28,35 @@ pub fn publish(ctx: &Context, args: &PublishArgs) -> Result<(), Error> {
     let (_, bytes) = crate::package::pack::pack_to_vec(&dir)?;
     let writer = open_index(ctx, &args.index)?;
     let done = publish::publish(&writer, &package, &bytes, args.init)?;
-    let label = format!("{} {}", package.name, package.version);
     if args.json {
         write_stdout(format!("{:#}\n", json!(done)).as_bytes())?;
     }
+    let (name, version) = (package.name.clone(), package.version.to_string());
+    let location = writer.location().to_string();
     if !done.changed {
-        ctx.reporter.status(
-            "Unchanged",
-            &format!(
-                "{label} is already published in {} with these bytes",
-                writer.location()
-            ),
-        );
+        ctx.reporter.report(Event::AlreadyPublished {
+            name,
+            version,
+            location,
+        });
         return Ok(());
     }
-    ctx.reporter.status(
-        "Published",
-        &format!(
-            "{label} to {} (blake3 {}, {} bytes, archive {})",
-            writer.location(),
-            done.record.blake3.to_hex(),
-            done.record.size,
-            done.archive
-        ),
-    );
-    if let Some(commit) = &done.commit {
-        ctx.reporter.status(
-            "Committed",
-            &format!("{} \"Publish {label}\"", &commit[..commit.len().min(12)]),
-        );
-    } else if let Some(worktree) = writer.enclosing_worktree() {
-        ctx.reporter.status(
-            "Note",
-            &format!(
-                "the index is a directory inside the git repository {}; commit the published files with your change",
-                worktree.display()
-            ),
-        );
-    }
+    let uncommitted_in = match &done.commit {
+        Some(_) => None,
+        None => writer
+            .enclosing_worktree()
+            .map(|worktree| worktree.display().to_string()),
+    };
+    ctx.reporter.report(Event::Published {
+        name,
+        version,
+        location,
+        blake3: done.record.blake3.to_hex(),
+        size: done.record.size,
+        archive: done.archive,
+        commit: done.commit,
+        uncommitted_in,
+    });
     Ok(())
 }
 
@@ -72,19 +64,21 @@ pub fn yank(ctx: &Context, args: &YankArgs) -> Result<(), Error> {
     let (name, version) = publish::parse_exact(&args.spec)?;
     let writer = open_index(ctx, &args.index)?;
     let done = publish::yank(&writer, &name, &version, !args.undo)?;
-    let label = format!("{name} {version}");
-    let state = if args.undo { "not yanked" } else { "yanked" };
+    let (name, version, yanked) = (name.to_string(), version.to_string(), !args.undo);
     if !done.changed {
-        ctx.reporter
-            .status("Unchanged", &format!("{label} is already {state}"));
+        ctx.reporter.report(Event::AlreadyYanked {
+            name,
+            version,
+            yanked,
+        });
         return Ok(());
     }
-    let verb = if args.undo { "Unyanked" } else { "Yanked" };
-    ctx.reporter
-        .status(verb, &format!("{label} in {}", writer.location()));
-    if let Some(commit) = &done.commit {
-        ctx.reporter
-            .status("Committed", &commit[..commit.len().min(12)]);
-    }
+    ctx.reporter.report(Event::Yanked {
+        name,
+        version,
+        location: writer.location().to_string(),
+        yanked,
+        commit: done.commit,
+    });
     Ok(())
 }

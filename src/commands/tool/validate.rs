@@ -9,8 +9,9 @@ use crate::cli::ValidateArgs;
 use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
-use crate::package::validate::{self, counted, ValidateError};
+use crate::package::validate::{self, ValidateError};
 use crate::package::{Problem, Severity, ToolYaml, TOOL_YAML};
+use crate::progress::Event;
 
 pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
     let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
@@ -59,16 +60,10 @@ pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
         }
         .into());
     }
-    let label = format!(
-        "{} {}",
-        tool.name.unwrap_or_default(),
-        tool.version.unwrap_or_default()
-    );
-    let suffix = if warnings > 0 {
-        format!(" ({})", counted(warnings, "warning"))
-    } else {
-        String::new()
-    };
-    ctx.reporter.status("Valid", &format!("{label}{suffix}"));
+    ctx.reporter.report(Event::Valid {
+        name: tool.name.unwrap_or_default(),
+        version: tool.version.unwrap_or_default(),
+        warnings,
+    });
     Ok(())
 }
