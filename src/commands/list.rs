@@ -10,6 +10,7 @@ use crate::cli::ListArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::manifest::{InstalledEntry, RootKindName};
+use crate::progress::{Event, Warning};
 use crate::root::receipt::Source;
 
 pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
@@ -45,29 +46,21 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         return super::write_stdout_text(&text);
     }
     for (e, _) in manifest.installed.iter().zip(&missing).filter(|(_, m)| **m) {
-        let at = if e.version.is_empty() {
-            e.name.clone()
-        } else {
-            format!("{}@{}", e.name, e.version)
-        };
         let gone = if std::path::Path::new(&e.path).exists() {
             &e.entrypoint
         } else {
             &e.path
         };
-        reporter.warn(&format!(
-            "{} {} is missing: {gone} was deleted outside orla (`orla install {at} --force` restores it; `orla verify` checks every package)",
-            e.name, e.version
-        ));
+        reporter.report(Event::Warning(Warning::PackageMissing {
+            name: e.name.clone(),
+            version: e.version.clone(),
+            gone: gone.clone(),
+        }));
     }
     if manifest.installed.is_empty() {
-        ctx.reporter.status(
-            "Nothing",
-            &format!(
-                "installed in {}; try `orla install fs-read`",
-                root.tools_dir.display()
-            ),
-        );
+        reporter.report(Event::NothingInstalled {
+            path: root.tools_dir.display().to_string(),
+        });
         return Ok(());
     }
     super::write_stdout(table(&manifest.installed, &missing, ctx.stdout_width).as_bytes())

@@ -25,7 +25,7 @@ use crate::http::HttpClient;
 use crate::index::ArchiveLocation;
 use crate::progress::Reporter;
 use crate::unpack::{self, Limits, UnpackError, Unpacked};
-use crate::verify::{Expected, TooLong, Verifier, VerifyError};
+use crate::verify::{Expected, IntegrityError, TooLong, Verifier};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
@@ -41,7 +41,7 @@ pub enum FetchError {
     Verify {
         label: String,
         #[source]
-        source: VerifyError,
+        source: IntegrityError,
     },
     #[error("{label}: {source}")]
     Unpack {
@@ -285,9 +285,11 @@ impl Fetcher {
 }
 
 fn warn_damaged(job: &Job, why: &str, reporter: &dyn Reporter) {
-    reporter.warn(&format!(
-        "the cached copy of {} is damaged ({why}); downloading it again",
-        job.label
+    reporter.report(crate::progress::Event::Warning(
+        crate::progress::Warning::DamagedCacheEntry {
+            label: job.label.clone(),
+            why: why.to_string(),
+        },
     ));
 }
 
@@ -306,7 +308,7 @@ fn stream(
     let verdict = match verifier.finish(&job.expected, &job.label) {
         Ok(v) => v,
         Err(e) if e.get_ref().is_some_and(|i| i.is::<TooLong>()) => {
-            Err(VerifyError::SizeMismatch {
+            Err(IntegrityError::SizeMismatch {
                 what: job.label.clone(),
                 expected: job.expected.size.unwrap_or_default(),
                 actual: verifier_overrun(job),

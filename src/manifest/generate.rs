@@ -13,12 +13,12 @@ use super::{
     command_line, display, CapsuleEntry, HotLoadEntry, Inputs, InstalledEntry, Manifest,
     RetryEntry, RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
 };
-use crate::package::{schema, validate, Arguments, Mode, RiskLevel};
-use crate::progress::Reporter;
+use crate::package::{schema, validate, Arguments, Mode, RiskLevel, SafetyTier};
+use crate::progress::{Event, Reporter, Warning};
 use crate::project::discover::Discovered;
 use crate::root::binding::KeyState;
 use crate::root::receipt::Source;
-use crate::root::{skipping, InstallRoot, Installed, StoreError};
+use crate::root::{InstallRoot, Installed, StoreError};
 
 /// One installed package as the manifest describes it.
 #[derive(Debug, Clone)]
@@ -38,48 +38,49 @@ pub struct Package {
 pub fn packages(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Vec<Package>, StoreError> {
     let key = root.key_state();
     let kind = RootKindName::from(root.kind);
-    let mut out = Vec::new();
-    for (_, _, dir) in root.package_dirs()? {
-        if let Some(pkg) = read(root, dir, &key, kind, reporter) {
-            out.push(pkg);
+    let dirs = root.package_dirs()?;
+    // Reading a package is parsing its receipt and tool.yaml: the cores
+    // share the packages, and what they find is reported in order.
+    let read = crate::parallel::map(&dirs, READ_THREADS, |(_, _, dir)| {
+        read(root, dir.clone(), &key, kind)
+    });
+    let mut out = Vec::with_capacity(read.len());
+    for result in read {
+        match result {
+            Ok(pkg) => out.push(pkg),
+            Err(warning) => reporter.report(Event::Warning(warning)),
         }
     }
     out.sort_by(|a, b| (&a.name, &a.version).cmp(&(&b.name, &b.version)));
     Ok(out)
 }
 
+/// How many threads read a root's packages.
+const READ_THREADS: usize = 4;
+
 /// The package at `dir`, if it is bound to this root and can run; else
-/// why not is reported.
+/// the warning that says why not.
 fn read(
     root: &InstallRoot,
     dir: PathBuf,
     key: &KeyState,
     kind: RootKindName,
-    reporter: &dyn Reporter,
-) -> Option<Package> {
-    let pkg = match root.load(dir, key) {
-        Ok(pkg) => pkg,
-        Err((dir, why)) => {
-            reporter.warn(&skipping(&dir, &why));
-            return None;
-        }
-    };
+) -> Result<Package, Warning> {
+    let pkg = root
+        .load(dir, key)
+        .map_err(|(dir, why)| crate::root::ignored(&dir, why))?;
     let entrypoint = pkg
         .dir
         .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
     if !fs::metadata(&entrypoint).is_ok_and(|m| m.is_file()) {
-        reporter.warn(&format!(
-            "{} {} is not served: its entrypoint {} was deleted outside orla (`orla install {}@{} --force` restores it)",
-            pkg.receipt.name,
-            pkg.receipt.version,
-            entrypoint.display(),
-            pkg.receipt.name,
-            pkg.receipt.version
-        ));
-        return None;
+        return Err(Warning::EntrypointDeleted {
+            name: pkg.receipt.name,
+            version: pkg.receipt.version,
+            entrypoint: entrypoint.display().to_string(),
+        });
     }
     let entry = tool_entry(&pkg, &entrypoint, kind);
-    Some(Package {
+    Ok(Package {
         name: pkg.receipt.name,
         version: pkg.receipt.version,
         entry,
@@ -244,11 +245,10 @@ fn discovered_listing(entry: &ToolEntry, root: RootKindName, active: bool) -> In
 
 /// A discovered executable is not served: an installed package has its name.
 fn warn_shadowed(found: &Discovered, reporter: &dyn Reporter) {
-    reporter.warn(&format!(
-        "{} is not served: the installed package {} has the same name (rename the file to serve both)",
-        found.path.display(),
-        found.name
-    ));
+    reporter.report(Event::Warning(Warning::ExecutableShadowed {
+        path: found.path.display().to_string(),
+        name: found.name.clone(),
+    }));
 }
 
 /// A discovered executable as the runtime serves it: nothing is declared,
@@ -287,7 +287,7 @@ fn discovered_entry(
         permissions: Vec::new(),
         permissions_declared: false,
         risk_level: RiskLevel::High,
-        safety_tier: "exec".into(),
+        safety_tier: SafetyTier::Exec,
         source: Source::Discovered {
             path,
             blake3: found.blake3,
@@ -352,7 +352,7 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         permissions: tool.permissions.to_vec(),
         permissions_declared: tool.permissions.is_declared(),
         risk_level: tool.risk(),
-        safety_tier: tool.permissions.safety_tier().into(),
+        safety_tier: tool.permissions.safety_tier(),
         source: pkg.receipt.source.clone(),
     }
 }

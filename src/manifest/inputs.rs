@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Manifest, ToolEntry};
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 use crate::project::discover::{self, Discovered};
 use crate::project::lockfile::LockFile;
 use crate::project::{Project, Settings};
@@ -36,7 +36,12 @@ impl Inputs {
     /// must still be written.
     pub fn gather(root: &InstallRoot, reporter: &dyn Reporter) -> Inputs {
         let mut inputs = Inputs::default();
-        let warn = |what: String| reporter.warn(&what);
+        let warn = |input: &str, problem: String| {
+            reporter.report(Event::Warning(Warning::InputIgnored {
+                input: input.to_string(),
+                problem,
+            }))
+        };
         if let Some(dir) = &root.project_dir {
             match Project::load(dir) {
                 Ok(project) => {
@@ -48,27 +53,24 @@ impl Inputs {
                             }
                         }
                         Ok(None) => {}
-                        Err(e) => warn(format!("ignoring orla.lock: {e}")),
+                        Err(e) => warn("orla.lock", e.to_string()),
                     }
                 }
-                Err(e) => warn(format!("ignoring orla.yaml: {e}")),
+                Err(e) => warn("orla.yaml", e.to_string()),
             }
             match discover::discover(&root.tools_dir) {
                 Ok(found) => {
                     for w in &found.warnings {
-                        warn(w.clone());
+                        warn("tools_dir", w.clone());
                     }
                     inputs.discovered = found.tools;
                 }
-                Err(e) => warn(format!(
-                    "cannot look for executables in {}: {e}",
-                    root.tools_dir.display()
-                )),
+                Err(e) => warn("tools_dir", format!("{}: {e}", root.tools_dir.display())),
             }
         }
         match Pins::read(&root.state_dir) {
             Ok(pins) => inputs.preferred.extend(pins.tools),
-            Err(e) => warn(format!("ignoring version pins: {e}")),
+            Err(e) => warn("pins", e.to_string()),
         }
         if root.kind == RootKind::Project {
             if let Some(home) = &root.global_state_dir {
@@ -77,7 +79,7 @@ impl Inputs {
                         inputs.global_tools = global.tools;
                         inputs.global_installed = global.installed;
                     }
-                    Err(e) => warn(format!("not serving global tools here: {e}")),
+                    Err(e) => warn("global_manifest", e.to_string()),
                 }
             }
             inputs.fingerprint = Some(fingerprint(root));

@@ -52,7 +52,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::package::{Arguments, Mode, RiskLevel};
+use crate::package::{Arguments, Mode, RiskLevel, SafetyTier};
 use crate::project::Settings;
 use crate::root::receipt::Source;
 use crate::root::{InstallRoot, RootKind, StoreError};
@@ -152,7 +152,7 @@ pub struct ToolEntry {
     pub permissions_declared: bool,
     pub risk_level: RiskLevel,
     /// The openwop safetyTier: pure, read, write or exec.
-    pub safety_tier: String,
+    pub safety_tier: SafetyTier,
     pub source: Source,
 }
 
@@ -243,6 +243,16 @@ impl Manifest {
 
     /// Parses a manifest, refusing versions this orla does not know.
     pub fn parse(bytes: &[u8]) -> Result<Manifest, ParseError> {
+        // A global manifest of this version, whose entries without a `root`
+        // are global as serde defaults them, in one pass; anything else
+        // through a `Value`, for its messages and its entries' roots.
+        if let Ok(manifest) = serde_json::from_slice::<Manifest>(bytes) {
+            if manifest.manifest_version == MANIFEST_VERSION
+                && manifest.root.kind == RootKindName::Global
+            {
+                return Ok(manifest);
+            }
+        }
         let mut value: Value = serde_json::from_slice(bytes)?;
         match value.get("manifest_version").and_then(Value::as_u64) {
             Some(v) if v == u64::from(MANIFEST_VERSION) => {}

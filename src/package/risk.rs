@@ -217,12 +217,6 @@ impl std::fmt::Display for SafetyTier {
 }
 
 /// The manifest's tool entry still keeps the tier as text.
-impl From<SafetyTier> for String {
-    fn from(tier: SafetyTier) -> String {
-        tier.as_str().to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,7 +293,7 @@ mod tests {
             let json = serde_json::to_string(&tier).unwrap();
             assert_eq!(json, format!("\"{tier}\""));
             assert_eq!(serde_json::from_str::<SafetyTier>(&json).unwrap(), tier);
-            assert_eq!(String::from(tier), tier.as_str());
+            assert_eq!(tier.to_string(), tier.as_str());
         }
         assert_eq!(
             serde_json::to_string(&RiskLevel::Critical).unwrap(),

@@ -187,6 +187,9 @@ pub enum Event {
     Running { name: String, version: Version },
     /// `orla cache clear` or `prune`: the cache directory does not exist.
     CacheEmpty { path: String },
+    /// `orla list`: nothing is installed in the root whose tools_dir is
+    /// `path`.
+    NothingInstalled { path: String },
     /// `orla cache clear` removed `bytes` bytes.
     CacheCleared { path: String, bytes: u64 },
     /// `orla cache prune` removed `entries` entries of `bytes` bytes, and
@@ -345,6 +348,35 @@ pub enum Warning {
     /// A package directory of the root is not read: orla did not install
     /// it in this root, or its receipt or tool.yaml cannot be read.
     PackageIgnored { path: String, why: String },
+    /// An installed package whose entrypoint was deleted outside orla is
+    /// not served.
+    EntrypointDeleted {
+        name: String,
+        version: Version,
+        entrypoint: String,
+    },
+    /// A loose executable of a project's tools_dir is not served: an
+    /// installed package has its name.
+    ExecutableShadowed { path: String, name: String },
+    /// An input of the manifest cannot be read and is left out of it:
+    /// `input` is `orla.yaml`, `orla.lock`, `pins`, `tools_dir` (its loose
+    /// executables) or `global_manifest` (the global tools a project serves).
+    InputIgnored { input: String, problem: String },
+    /// The manifest cannot be read: it is written again from the store.
+    ManifestRewritten { problem: String },
+    /// A project's manifest is stale but the root cannot be written (a
+    /// read-only checkout): what it would hold is listed.
+    ManifestNotRefreshed { problem: String },
+    /// A package of the download cache does not match its record (or has
+    /// none this user's orla wrote): it is downloaded again.
+    DamagedCacheEntry { label: String, why: String },
+    /// A package the manifest lists was deleted outside orla since the
+    /// manifest was written (`gone`: its directory or its entrypoint).
+    PackageMissing {
+        name: String,
+        version: String,
+        gone: String,
+    },
     /// A tool `orla run` runs lacks its interpreter or a declared
     /// dependency.
     RunRequirement {

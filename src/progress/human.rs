@@ -255,6 +255,10 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             one("Running", format!("{name} {version} (not installed)"))
         }
         Event::CacheEmpty { path } => one("Clean", format!("{path} is already empty")),
+        Event::NothingInstalled { path } => one(
+            "Nothing",
+            format!("installed in {path}; try `orla install fs-read`"),
+        ),
         Event::CacheCleared { path, bytes } => {
             one("Removed", format!("{} from {path}", human_size(*bytes)))
         }
@@ -434,6 +438,43 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
         } => format!("cannot read the tags of {repository}: {problem}"),
         Warning::PackageIgnored { path, why } => {
             format!("skipping {path}: not installed by orla or damaged ({why})")
+        }
+        Warning::EntrypointDeleted {
+            name,
+            version,
+            entrypoint,
+        } => format!(
+            "{name} {version} is not served: its entrypoint {entrypoint} was deleted outside orla (`orla install {name}@{version} --force` restores it)"
+        ),
+        Warning::ExecutableShadowed { path, name } => format!(
+            "{path} is not served: the installed package {name} has the same name (rename the file to serve both)"
+        ),
+        Warning::InputIgnored { input, problem } => match input.as_str() {
+            "tools_dir" => format!("cannot look for executables: {problem}"),
+            "global_manifest" => format!("not serving global tools here: {problem}"),
+            "pins" => format!("ignoring version pins: {problem}"),
+            _ => format!("ignoring {input}: {problem}"),
+        },
+        Warning::ManifestRewritten { problem } => format!("{problem}; writing it again"),
+        Warning::ManifestNotRefreshed { problem } => {
+            format!("cannot refresh the project's manifest: {problem}")
+        }
+        Warning::DamagedCacheEntry { label, why } => {
+            format!("the cached copy of {label} is damaged ({why}); downloading it again")
+        }
+        Warning::PackageMissing {
+            name,
+            version,
+            gone,
+        } => {
+            let at = if version.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}@{version}")
+            };
+            format!(
+                "{name} {version} is missing: {gone} was deleted outside orla (`orla install {at} --force` restores it; `orla verify` checks every package)"
+            )
         }
         Warning::RunRequirement {
             name,

@@ -28,7 +28,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 pub use event::{ClientChange, Event, ServedBecause, SkipReason, Warning, SCHEMA_VERSION};
-pub(crate) use human::warning_text;
+
 pub use human::Printer;
 pub use json::JsonLines;
 

@@ -274,7 +274,7 @@ impl InstallRoot {
 
     /// Reads the package at `dir` (one of [`package_dirs`](Self::package_dirs))
     /// if it has a readable receipt and tool.yaml and the receipt is bound to
-    /// this root; else the directory and why not (for [`skipping`]).
+    /// this root; else the directory and why not (for [`ignored`]).
     pub fn load(
         &self,
         dir: PathBuf,
@@ -367,12 +367,6 @@ pub fn ignored(dir: &Path, why: String) -> Warning {
         path: dir.display().to_string(),
         why,
     }
-}
-
-/// The text of [`ignored`]'s warning, for the callers that still warn with
-/// text (the manifest's scan).
-pub fn skipping(dir: &Path, why: &str) -> String {
-    crate::progress::warning_text(&ignored(dir, why.to_string()))
 }
 
 /// Whether a directory entry is a directory, following a symbolic link:

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use crate::manifest::{Inputs, InstalledEntry, Manifest};
-use crate::progress::Reporter;
+use crate::progress::{Event, Reporter, Warning};
 use crate::root::{InstallRoot, StoreError};
 
 use super::Store;
@@ -20,7 +20,9 @@ pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, 
         Ok(manifest) if !manifest.is_stale(root) => Ok(manifest),
         Ok(_) => refreshed(root, reporter),
         Err(e @ StoreError::Manifest { newer: false, .. }) => {
-            reporter.warn(&format!("{e}; writing it again"));
+            reporter.report(Event::Warning(Warning::ManifestRewritten {
+                problem: e.to_string(),
+            }));
             refreshed(root, reporter)
         }
         Err(e) => Err(e),
@@ -33,7 +35,9 @@ fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, St
     match Store::open(root, reporter) {
         Ok(store) => store.sync_manifest(reporter),
         Err(e) => {
-            reporter.warn(&format!("cannot refresh the project's manifest: {e}"));
+            reporter.report(Event::Warning(Warning::ManifestNotRefreshed {
+                problem: e.to_string(),
+            }));
             let installed = crate::manifest::packages(root, reporter)?;
             let inputs = Inputs::gather(root, reporter);
             Ok(Manifest::generate_with(root, &installed, &inputs, reporter))

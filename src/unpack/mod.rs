@@ -27,9 +27,9 @@
 //! one, with at most 1 MiB of inflated data between them. The tar thread
 //! writes each file and computes its BLAKE3 from the bytes as it writes
 //! them (for the install receipt that `orla verify` checks later, and for
-//! the cache), so nothing is read back. Files are not flushed here: the
-//! store flushes a package, in one parallel pass, before it is renamed
-//! into place.
+//! the cache), so nothing is read back. Files are not flushed here: each
+//! one's writeback is only started as it is closed, and the store flushes
+//! the package, in one parallel pass, before its manifest names it.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -657,6 +657,7 @@ fn write_file(
         file.write_all(&buf[..n]).map_err(WriteError::Write)?;
     }
     crate::fs::set_mode(&file, mode).map_err(WriteError::Write)?;
+    crate::fs::start_writeback(&file);
     Ok((size, Digest::from_hasher(&hasher)))
 }
 

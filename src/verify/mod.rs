@@ -190,9 +190,6 @@ pub enum IntegrityError {
     },
 }
 
-/// The former name of [`IntegrityError`], which `fetch` still uses.
-pub type VerifyError = IntegrityError;
-
 /// A reader that hashes and counts what passes through it and refuses to
 /// read past the expected size, so a hostile server cannot stream forever.
 pub struct Verifier<R> {
