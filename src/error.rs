@@ -14,6 +14,8 @@ mod install;
 
 pub use install::InstallError;
 
+pub mod verify;
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error(transparent)]
@@ -52,7 +54,7 @@ pub enum Error {
     #[error(transparent)]
     Validate(#[from] package::validate::ValidateError),
     #[error(transparent)]
-    Verify(#[from] store::verify::VerifyError),
+    Verify(#[from] verify::VerifyError),
     #[error(transparent)]
     Scaffold(#[from] package::scaffold::answers::ScaffoldError),
     #[error(transparent)]

@@ -1,14 +1,14 @@
 //! `orla info NAME [--json]`: what the registries know of a tool and what
-//! of it is installed (gathered by `crate::info`).
+//! of it is installed (gathered by `crate::ops::info`).
 
 use crate::cli::InfoArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::info::Info;
+use crate::ops::info::Info;
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
     let name = super::tool_name("info", &args.name)?;
-    let info = crate::info::info(ctx, &name, args.registry.as_deref())?;
+    let info = crate::ops::info::info(ctx, &name, args.registry.as_deref())?;
     if args.json {
         let text = serde_json::to_string_pretty(&info).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());

@@ -3,7 +3,7 @@
 use crate::cli::InstallArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::install::{self, Request};
+use crate::ops::install::{self, Request};
 
 pub fn run(ctx: &Context, args: &InstallArgs) -> Result<(), Error> {
     install::install(ctx, &request(args))

@@ -3,7 +3,7 @@
 //! Inside a project the default is the project's manifest, which also
 //! carries the global tools (RFC 3 9.1), each row saying its root;
 //! `--project` keeps only the project's rows and `--global` lists the global
-//! root instead. The listing is `store::listing::current`: the manifest,
+//! root instead. The listing is `ops::list::current`: the manifest,
 //! brought up to date first when it is not.
 
 use crate::cli::ListArgs;
@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
         ctx.root()?
     };
     let reporter = ctx.reporter.as_ref();
-    let mut manifest = crate::store::listing::current(&root, reporter)?;
+    let mut manifest = crate::ops::list::current(&root, reporter)?;
     if args.project {
         manifest
             .installed
@@ -40,9 +40,9 @@ pub fn run(ctx: &Context, args: &ListArgs) -> Result<(), Error> {
     // Deleted behind orla's back: the manifest still names them until the
     // next command rewrites it, so they are marked, not shown as served.
     // (The entrypoint is inside the package directory: one stat answers both.)
-    let missing = crate::store::listing::missing(&manifest.installed);
+    let missing = crate::ops::list::missing(&manifest.installed);
     if args.json {
-        let text = crate::store::listing::to_json(&manifest.installed, &missing);
+        let text = crate::ops::list::to_json(&manifest.installed, &missing);
         return super::write_stdout_text(&text);
     }
     for (e, _) in manifest.installed.iter().zip(&missing).filter(|(_, m)| **m) {

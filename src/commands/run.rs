@@ -11,7 +11,7 @@ use crate::resolve::Spec;
 
 pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;
-    let ready = crate::install::run::prepare(ctx, &spec, args.registry.as_deref(), args.yes)?;
+    let ready = crate::ops::run::prepare(ctx, &spec, args.registry.as_deref(), args.yes)?;
     let mut argv = ready.argv;
     argv.extend(args.args.iter().cloned());
     ctx.reporter.report(Event::Running {

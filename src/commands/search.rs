@@ -1,4 +1,4 @@
-//! `orla search QUERY [--json]`: the matches `crate::search` finds, as a
+//! `orla search QUERY [--json]`: the matches `crate::ops::search` finds, as a
 //! table or JSON.
 
 use crate::cli::SearchArgs;
@@ -8,7 +8,7 @@ use crate::progress::Event;
 
 pub fn run(ctx: &Context, args: &SearchArgs) -> Result<(), Error> {
     let query = args.query.join(" ").to_lowercase();
-    let hits = crate::search::search(ctx, &query, args.registry.as_deref())?;
+    let hits = crate::ops::search::search(ctx, &query, args.registry.as_deref())?;
     if args.json {
         let text = serde_json::to_string_pretty(&hits).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());

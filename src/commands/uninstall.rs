@@ -12,5 +12,5 @@ pub fn run(ctx: &Context, args: &UninstallArgs) -> Result<(), Error> {
         .iter()
         .map(|s| Spec::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
-    crate::install::uninstall::uninstall(ctx, &specs)
+    crate::ops::uninstall::uninstall(ctx, &specs)
 }

@@ -9,7 +9,7 @@ pub fn run(ctx: &Context, args: &UpdateArgs) -> Result<(), Error> {
     for name in &args.names {
         super::tool_name("update", name)?;
     }
-    let update = crate::install::update::plan(ctx, &args.names, args.registry.as_deref())?;
+    let update = crate::ops::update::plan(ctx, &args.names, args.registry.as_deref())?;
     if args.dry_run {
         let mut out = String::new();
         // The plan is the data asked for: stdout, one `NAME OLD -> NEW` per line.

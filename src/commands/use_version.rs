@@ -8,5 +8,5 @@ use crate::resolve::Spec;
 
 pub fn run(ctx: &Context, args: &UseArgs) -> Result<(), Error> {
     let spec = Spec::parse(&args.spec)?;
-    crate::install::use_version::use_version(ctx, &spec, args.global)
+    crate::ops::use_version::use_version(ctx, &spec, args.global)
 }

@@ -1,12 +1,12 @@
 //! `orla verify [NAME] [--json]`: re-hash installed files against their
-//! install receipts (the logic is in `store::verify`).
+//! install receipts (the logic is in `ops::verify`).
 
 use crate::cli::VerifyArgs;
 use crate::context::Context;
 use crate::error::Error;
+use crate::ops::verify::{self as installed, PackageReport};
 use crate::progress::Event;
 use crate::root::StoreError;
-use crate::store::verify::{self as installed, PackageReport};
 
 pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     let name = args
@@ -28,8 +28,8 @@ pub fn run(ctx: &Context, args: &VerifyArgs) -> Result<(), Error> {
     // interpreter is gone fails with exit 127 however intact its files are.
     for r in reports.iter_mut().filter(|r| r.error.is_none()) {
         if let Ok(tool) = crate::package::ToolYaml::read(&r.path) {
-            let checks = crate::install::requirements::check(&r.path, &tool, &ctx.search_path);
-            r.unmet = crate::install::requirements::problems(&checks);
+            let checks = crate::ops::install::requirements::check(&r.path, &tool, &ctx.search_path);
+            r.unmet = crate::ops::install::requirements::problems(&checks);
         }
     }
     if let Some(name) = &name {

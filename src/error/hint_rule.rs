@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::client::ClientError;
 use crate::config::{ConfigError, SettingError};
 use crate::error::info::InfoError;
+use crate::error::verify::{First, FirstFailure, VerifyError};
 use crate::error::InstallError;
 use crate::fetch::git::GitToolError;
 use crate::fetch::{CacheError, FetchError};
@@ -28,7 +29,6 @@ use crate::package::PackageError;
 use crate::project::ProjectError;
 use crate::resolve::{ResolveError, SpecError};
 use crate::root::StoreError;
-use crate::store::verify::{First, FirstFailure, VerifyError};
 
 /// Each stage enum and the file that declares it.
 const STAGE_ENUMS: &[(&str, &str)] = &[
@@ -52,7 +52,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("MigrateError", "src/migrate/directory.rs"),
     ("InstallError", "src/error/install.rs"),
     ("ScaffoldError", "src/package/scaffold/answers.rs"),
-    ("VerifyError", "src/store/verify.rs"),
+    ("VerifyError", "src/error/verify.rs"),
     ("ValidateError", "src/package/validate.rs"),
 ];
 

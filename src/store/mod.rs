@@ -50,8 +50,6 @@
 //! flushed: without the journal nothing had moved.
 
 mod flush;
-pub mod listing;
-pub mod verify;
 
 use std::fs;
 use std::io::{self, Write};

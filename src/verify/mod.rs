@@ -166,7 +166,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Bytes that are not the ones their record names: the wrong size, BLAKE3
-/// or SHA-256. (`store::verify::VerifyError` is `orla verify`'s verdict on
+/// or SHA-256. (`error::verify::VerifyError` is `orla verify`'s verdict on
 /// installed packages, something else.)
 #[derive(Debug, thiserror::Error)]
 pub enum IntegrityError {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::writer::Change;
+use super::Change;
 
 /// One file of HEAD's tree; `None` when it (or HEAD) does not exist yet.
 pub fn read_head_file(repo: &git2::Repository, rel: &str) -> Result<Option<Vec<u8>>, git2::Error> {

@@ -30,7 +30,10 @@ mod target;
 mod writer;
 
 pub use target::IndexTarget;
-pub use writer::{Change, IndexWriter};
+pub use writer::IndexWriter;
+
+/// One file to write, relative to the index root.
+pub type Change = (String, Vec<u8>);
 
 use super::{shard_path, IndexConfig, RegistryEntry, RegistryYaml, VersionRecord, INDEX_FORMAT};
 use crate::package::validate::escapes;

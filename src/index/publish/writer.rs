@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{git, IndexTarget, PublishError};
+use super::{git, Change, IndexTarget, PublishError};
 use crate::fs::atomic_write;
 use crate::index::{shard_path, IndexConfig, VersionRecord, INDEX_FORMAT};
 use crate::lock::{FileLock, LockKind};
@@ -18,9 +18,6 @@ pub struct IndexWriter {
     repo: Option<git2::Repository>,
     _lock: FileLock,
 }
-
-/// One file to write, relative to the index root.
-pub type Change = (String, Vec<u8>);
 
 impl IndexWriter {
     /// Opens `target`; `lock_dir` holds the lock of a plain directory.

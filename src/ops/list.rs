@@ -10,7 +10,7 @@ use crate::manifest::{Inputs, InstalledEntry, Manifest};
 use crate::progress::{Event, Reporter, Warning};
 use crate::root::{InstallRoot, StoreError};
 
-use super::Store;
+use crate::store::Store;
 
 pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
     if root.needs_recovery() {

@@ -21,10 +21,6 @@ pub mod plan;
 pub mod prefetch;
 pub mod project;
 pub mod requirements;
-pub mod run;
-pub mod uninstall;
-pub mod update;
-pub mod use_version;
 
 use std::path::PathBuf;
 

@@ -43,7 +43,7 @@ pub struct Info {
     /// What the active installed version needs from this machine (its
     /// interpreter, tool.yaml `dependencies`) and whether it is there.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub requires: Vec<crate::install::requirements::Check>,
+    pub requires: Vec<crate::ops::install::requirements::Check>,
 }
 
 #[derive(Debug, Serialize)]
@@ -136,7 +136,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
     if let Some(version) = &active {
         let dir = root.package_dir(&name, version);
         if let Ok(tool) = crate::package::ToolYaml::read(&dir) {
-            info.requires = crate::install::requirements::check(&dir, &tool, &ctx.search_path);
+            info.requires = crate::ops::install::requirements::check(&dir, &tool, &ctx.search_path);
         }
     }
     match &found.lookup {
@@ -183,7 +183,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                 .and_then(|repo| repo.tags().map_err(|e| e.to_string()))
             {
                 Ok(tags) => {
-                    let offered = crate::install::plan::offered(source_entry, &tags);
+                    let offered = crate::ops::install::plan::offered(source_entry, &tags);
                     let latest = Spec {
                         name: name.clone(),
                         requirement: Requirement::Latest,

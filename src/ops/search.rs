@@ -132,7 +132,7 @@ fn cached_latest(ctx: &Context, registry: &Registry, source: &GitSourceEntry) ->
     let mut access = ctx.git_access();
     access.offline = true;
     let repo = ToolRepo::open(&url, &access, &crate::progress::Silent).ok()?;
-    let offered = crate::install::plan::offered(source, &repo.tags().ok()?);
+    let offered = crate::ops::install::plan::offered(source, &repo.tags().ok()?);
     let latest = crate::resolve::Spec {
         name: source.entry.name.clone(),
         requirement: crate::resolve::Requirement::Latest,

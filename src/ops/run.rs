@@ -15,9 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::apply::check_identity;
-use super::consent::confirm;
-use super::plan::{plan_spec, Fetch, Plan};
+use super::install::apply::check_identity;
+use super::install::consent::confirm;
+use super::install::plan::{plan_spec, Fetch, Plan};
 use crate::context::Context;
 use crate::error::{Error, InstallError};
 use crate::fetch::Fetcher;
@@ -87,8 +87,8 @@ pub fn prepare(
     let runtime = package.tool.runtime.clone().unwrap_or_default();
     argv.extend(runtime.args.iter().cloned());
     // A missing interpreter would only show as the tool failing to start.
-    let checks = super::requirements::check(&dir, &package.tool, &ctx.search_path);
-    for problem in super::requirements::problems(&checks) {
+    let checks = super::install::requirements::check(&dir, &package.tool, &ctx.search_path);
+    for problem in super::install::requirements::problems(&checks) {
         ctx.reporter.report(Event::Warning(Warning::RunRequirement {
             name: name.clone(),
             version: version.clone(),
@@ -110,7 +110,7 @@ fn verified(dir: &Path, key: &[u8; 32]) -> bool {
         return false;
     };
     crate::root::binding::is_bound(&receipt, key, dir)
-        && crate::store::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
+        && crate::ops::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
 }
 
 /// Fetches, verifies and unpacks the plan into `dir` (replacing whatever

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::plan::Plan;
+use super::install::plan::Plan;
 use crate::context::Context;
 use crate::error::{Error, InstallError};
 use crate::index::registries::Registries;
@@ -154,7 +154,7 @@ pub fn plan(ctx: &Context, names: &[String], registry: Option<&str>) -> Result<U
             opened.prefetch(&asking);
             registries.insert(choice.clone(), opened);
         }
-        let plan = super::plan::plan_spec(ctx, &registries[&choice], &spec)?;
+        let plan = super::install::plan::plan_spec(ctx, &registries[&choice], &spec)?;
         let to = plan
             .target
             .clone()
@@ -217,18 +217,18 @@ impl Update {
         for m in &moves {
             if let Some(plan) = &m.plan {
                 if let Some(perms) = &plan.declared {
-                    super::consent::confirm(ctx, &plan.label, perms, yes)?;
+                    super::install::consent::confirm(ctx, &plan.label, perms, yes)?;
                 }
             }
         }
         let plans: Vec<_> = moves.iter_mut().filter_map(|m| m.plan.take()).collect();
         // Downloads happen before the lock: a slow server holds up no other orla.
-        let prefetched = super::prefetch::prefetch(ctx, &plans)?;
+        let prefetched = super::install::prefetch::prefetch(ctx, &plans)?;
         let store = Store::open(&root, reporter)?;
         // orla.yaml, orla.lock and pins.json change before the manifest: journal
         // them, so a failure or a kill restores them with the packages.
         store.begin()?;
-        super::apply::apply(ctx, &store, &plans, false, yes)?;
+        super::install::apply::apply(ctx, &store, &plans, false, yes)?;
         prefetched.keep();
         if let Some(project) = &project {
             relock(ctx, project, &root, &moves)?;
