@@ -283,6 +283,11 @@ impl Manifest {
         let Ok(bytes) = std::fs::read(&path) else {
             return Ok(());
         };
+        // As this orla writes it, the version comes first.
+        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
+        if bytes.starts_with(ours.as_bytes()) {
+            return Ok(());
+        }
         match serde_json::from_slice::<VersionOnly>(&bytes) {
             Ok(VersionOnly {
                 manifest_version: Some(v),

@@ -723,8 +723,8 @@ impl<'a> Store<'a> {
         for stale in [".manifest-cache", ".manifest-spare"] {
             let _ = fs::remove_file(self.root.state_dir.join(stale));
         }
-        if let Some(old) = old.and_then(|bytes| Manifest::parse(&bytes).ok()) {
-            self.report_vanished(&old, &manifest, &steps, reporter);
+        if let Some(old) = old.and_then(|bytes| serde_json::from_slice::<Listed>(&bytes).ok()) {
+            self.report_vanished(old, &manifest, &steps, reporter);
         }
         // What it no longer names can go now.
         self.finish_removals(&steps)?;
@@ -766,23 +766,25 @@ impl Store<'_> {
     /// went away or another version is served now.
     fn report_vanished(
         &self,
-        old: &Manifest,
+        old: Listed,
         new: &Manifest,
         steps: &[Step],
         reporter: &dyn Reporter,
     ) {
         let own = manifest::RootKindName::from(self.root.kind);
-        let ours = |m: &Manifest| -> Vec<(String, String, bool)> {
-            m.installed
-                .iter()
-                .filter(|e| e.root == own && !e.version.is_empty())
-                .map(|e| (e.name.clone(), e.version.clone(), e.active))
-                .collect()
-        };
-        let kept: std::collections::HashSet<(String, String)> =
-            ours(new).into_iter().map(|(n, v, _)| (n, v)).collect();
-        for (name, version, active) in ours(old) {
-            if kept.contains(&(name.clone(), version.clone())) {
+        let kept: std::collections::HashSet<(&str, &str)> = new
+            .installed
+            .iter()
+            .filter(|e| e.root == own)
+            .map(|e| (e.name.as_str(), e.version.as_str()))
+            .collect();
+        let ours = old
+            .installed
+            .into_iter()
+            .filter(|e| e.root.unwrap_or(own) == own && !e.version.is_empty())
+            .map(|e| (e.name, e.version, e.active));
+        for (name, version, active) in ours {
+            if kept.contains(&(name.as_str(), version.as_str())) {
                 continue;
             }
             let by_this_command = steps.iter().any(|s| {
@@ -804,6 +806,24 @@ impl Store<'_> {
             }));
         }
     }
+}
+
+/// What the last manifest listed as installed: enough to tell what went
+/// (its `tools`, most of it, are not kept).
+#[derive(serde::Deserialize)]
+struct Listed {
+    installed: Vec<ListedEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct ListedEntry {
+    name: String,
+    version: String,
+    active: bool,
+    /// None in a manifest written before entries named their root: the
+    /// manifest's own.
+    #[serde(default)]
+    root: Option<manifest::RootKindName>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
