@@ -150,7 +150,7 @@ pub fn remove_temp_files(dir: &Path) {
 /// How many files `sync_files` flushes at once. Threads spend their time
 /// waiting for the disk, not computing, so more than the number of cores
 /// helps: the disk gets many requests in flight and the filesystem can
-/// merge their journal commits (figures in `store::flush`).
+/// merge their journal commits.
 const FLUSH_THREADS: usize = 8;
 
 /// Flushes the data of every file in `paths` (`fsync`), several at once.

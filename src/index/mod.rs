@@ -330,9 +330,8 @@ impl Registry {
     /// Fetches the files [`Registry::lookup`] reads for `names` ahead, in
     /// parallel, when reading one costs a request (a sparse index); each
     /// lookup then has the answer it would have had on its own. Directory
-    /// and git indexes are read on this machine (20 lookups instead of one
-    /// measured about 1 ms more, or nothing measurable for a git index), so
-    /// they have nothing to gain from threads.
+    /// and git indexes are read on this machine, so they have nothing to
+    /// gain from threads.
     pub fn prefetch(&self, names: &[&str]) {
         if let Backend::Sparse(index) = &self.backend {
             index.prefetch(&shard_paths(names));
