@@ -22,7 +22,7 @@ use crate::root::{InstallRoot, Installed, StoreError};
 
 /// One installed package as the manifest describes it.
 #[derive(Debug, Clone)]
-pub struct Package {
+pub struct PackageEntry {
     pub name: String,
     pub version: semver::Version,
     /// Its `tools` entry, were it the active version.
@@ -35,7 +35,10 @@ pub struct Package {
 /// here, a damaged receipt or tool.yaml, an entrypoint deleted outside orla
 /// (it stays in the store, for `orla verify` to report and `orla install
 /// --force` or `orla uninstall` to fix).
-pub fn packages(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Vec<Package>, StoreError> {
+pub fn packages(
+    root: &InstallRoot,
+    reporter: &dyn Reporter,
+) -> Result<Vec<PackageEntry>, StoreError> {
     let key = root.key_state();
     let kind = RootKindName::from(root.kind);
     let dirs = root.package_dirs()?;
@@ -65,7 +68,7 @@ fn read(
     dir: PathBuf,
     key: &KeyState,
     kind: RootKindName,
-) -> Result<Package, Warning> {
+) -> Result<PackageEntry, Warning> {
     let pkg = root
         .load(dir, key)
         .map_err(|(dir, why)| crate::root::ignored(&dir, why))?;
@@ -80,7 +83,7 @@ fn read(
         });
     }
     let entry = tool_entry(&pkg, &entrypoint, kind);
-    Ok(Package {
+    Ok(PackageEntry {
         name: pkg.receipt.name,
         version: pkg.receipt.version,
         entry,
@@ -94,7 +97,7 @@ impl Manifest {
     }
 
     /// Derives the manifest from the store's contents alone.
-    pub fn generate(root: &InstallRoot, installed: &[Package]) -> Manifest {
+    pub fn generate(root: &InstallRoot, installed: &[PackageEntry]) -> Manifest {
         Manifest::generate_with(
             root,
             installed,
@@ -107,7 +110,7 @@ impl Manifest {
     /// and the other inputs of the root; name clashes are reported.
     pub fn generate_with(
         root: &InstallRoot,
-        installed: &[Package],
+        installed: &[PackageEntry],
         inputs: &Inputs,
         reporter: &dyn Reporter,
     ) -> Manifest {

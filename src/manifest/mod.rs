@@ -43,7 +43,7 @@ mod inputs;
 pub mod layout;
 
 pub use command::command_line;
-pub use generate::{packages, Package};
+pub use generate::{packages, PackageEntry};
 pub use inputs::{fingerprint, Inputs};
 
 use std::collections::BTreeMap;
@@ -230,7 +230,7 @@ impl Manifest {
         };
         Manifest::parse(&bytes).map_err(|e| StoreError::Manifest {
             path,
-            newer: matches!(e, ParseError::Newer(_)),
+            newer: matches!(e, ManifestParseError::Newer(_)),
             message: e.to_string(),
         })
     }
@@ -242,7 +242,7 @@ impl Manifest {
     }
 
     /// Parses a manifest, refusing versions this orla does not know.
-    pub fn parse(bytes: &[u8]) -> Result<Manifest, ParseError> {
+    pub fn parse(bytes: &[u8]) -> Result<Manifest, ManifestParseError> {
         // A global manifest of this version, whose entries without a `root`
         // are global as serde defaults them, in one pass; anything else
         // through a `Value`, for its messages and its entries' roots.
@@ -256,9 +256,9 @@ impl Manifest {
         let mut value: Value = serde_json::from_slice(bytes)?;
         match value.get("manifest_version").and_then(Value::as_u64) {
             Some(v) if v == u64::from(MANIFEST_VERSION) => {}
-            Some(v) if v > u64::from(MANIFEST_VERSION) => return Err(ParseError::Newer(v)),
-            Some(v) => return Err(ParseError::Older(v)),
-            None => return Err(ParseError::NoVersion),
+            Some(v) if v > u64::from(MANIFEST_VERSION) => return Err(ManifestParseError::Newer(v)),
+            Some(v) => return Err(ManifestParseError::Older(v)),
+            None => return Err(ManifestParseError::NoVersion),
         }
         // Entries written before `root` existed belong to the manifest's root.
         let kind = value.pointer("/root/kind").cloned().unwrap_or(Value::Null);
@@ -294,7 +294,7 @@ impl Manifest {
             }) if v > u64::from(MANIFEST_VERSION) => Err(StoreError::Manifest {
                 path,
                 newer: true,
-                message: ParseError::Newer(v).to_string(),
+                message: ManifestParseError::Newer(v).to_string(),
             }),
             _ => Ok(()),
         }
@@ -312,7 +312,7 @@ impl Manifest {
 
 /// Why a manifest could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum ParseError {
+pub enum ManifestParseError {
     #[error("{0}")]
     Json(#[from] serde_json::Error),
     #[error("manifest_version {0} is not known to this orla (it reads {MANIFEST_VERSION})")]

@@ -239,13 +239,13 @@ impl Project {
 
 /// A problem found while parsing, before the file's path is known.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParseError {
+pub struct ConfigProblem {
     pub line: Option<usize>,
     pub message: String,
     pub hint: Option<String>,
 }
 
-impl ParseError {
+impl ConfigProblem {
     fn at(self, path: &Path) -> ProjectError {
         ProjectError::Invalid {
             path: path.to_path_buf(),
@@ -258,7 +258,7 @@ impl ParseError {
 
 /// Parses orla.yaml strictly. `dir` is where relative registry locations
 /// are taken from.
-pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
+pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ConfigProblem> {
     if text.trim().is_empty() {
         return Ok(ProjectConfig::default());
     }
@@ -269,7 +269,7 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
         Err(e) => return Err(explain(text, &e)),
     };
     if let Err(e) = crate::config::parse_registries(&config.registries, dir) {
-        return Err(ParseError {
+        return Err(ConfigProblem {
             line: key_line(text, "registries"),
             message: e.to_string(),
             hint: e.hint(),
@@ -277,7 +277,7 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ParseError> {
     }
     if let Some(tools_dir) = &config.tools_dir {
         if let Err(e) = inside_project(dir, tools_dir) {
-            return Err(ParseError {
+            return Err(ConfigProblem {
                 line: key_line(text, "tools_dir"),
                 message: e.to_string(),
                 hint: Some("use a directory inside the project, e.g. ./tools; to serve tools from elsewhere, install them (`orla install --local PATH`) or link each one into tools_dir".into()),
@@ -345,7 +345,7 @@ fn is_null_document(text: &str) -> bool {
 }
 
 /// Turns a serde_yaml error into one naming the key and the line.
-fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
+fn explain(text: &str, e: &serde_yaml::Error) -> ConfigProblem {
     let full = e.to_string();
     // serde_yaml appends " at line L column C"; orla says the line itself.
     let mut message = match full.rfind(" at line ") {
@@ -367,7 +367,7 @@ fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
             // An orla.yaml written for the Orla runtime, which lists its
             // tools inline (name, description, path, interpreter). orla
             // serves what tools_dir holds and what `tools:` installs.
-            return ParseError {
+            return ConfigProblem {
                 line: key_line(text, key).or(line),
                 message: "tools_registry (the Orla runtime's inline list of tools) is not read by orla".into(),
                 hint: Some("move the executables it lists into tools_dir (default ./tools), where orla finds them (RFC 1 discovery), or package each one (`orla tool scaffold`) and name it under `tools:`; then delete tools_registry (see docs/registries.md, 'The Orla registry')".into()),
@@ -379,7 +379,7 @@ fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
             .filter(|(d, _)| *d <= 2)
             .min()
             .map(|(_, k)| k);
-        return ParseError {
+        return ConfigProblem {
             line: key_line(text, key).or(line),
             message: format!("unknown key '{key}'"),
             hint: Some(match suggestion {
@@ -389,14 +389,14 @@ fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
         };
     }
     if let Some(key) = between(&message, "duplicate field `", "`") {
-        return ParseError {
+        return ConfigProblem {
             line: nth_key_line(text, key, 2).or(line),
             message: format!("'{key}' is given twice"),
             hint: Some("keep one of them".into()),
         };
     }
     if message.starts_with("invalid type:") && message.contains("expected struct ProjectConfig") {
-        return ParseError {
+        return ConfigProblem {
             line: Some(1),
             message: "orla.yaml must be a mapping of keys to values".into(),
             hint: Some(format!("write `key: value` lines; orla.yaml knows {known}")),
@@ -430,7 +430,7 @@ fn explain(text: &str, e: &serde_yaml::Error) -> ParseError {
         ),
         _ => Some("orla.yaml is YAML: `key: value` lines (see docs/projects.md)".into()),
     };
-    ParseError {
+    ConfigProblem {
         line,
         message: tidy(&message),
         hint,
@@ -606,7 +606,7 @@ tools:
 mod tests {
     use super::*;
 
-    fn err(text: &str) -> ParseError {
+    fn err(text: &str) -> ConfigProblem {
         parse(text, Path::new("/p")).unwrap_err()
     }
 
