@@ -43,11 +43,11 @@
 //! The packages' files and directories, and the directories they were
 //! renamed into, are flushed in one parallel pass (`store::flush`) before
 //! the manifest is written (`sync_manifest`): the manifest names nothing
-//! that is not on disk. Until
-//! then the journal holds, and it is flushed before the first rename, so a
-//! command killed, or a machine losing power, before the manifest is
-//! rolled back whatever the packages' files hold. The pending marker is not
-//! flushed: without the journal nothing had moved.
+//! that is not on disk. Until then the journal holds, and it is flushed
+//! before the first rename, so a command killed, or a machine losing
+//! power, before the manifest is rolled back whatever the packages' files
+//! hold. The pending marker is not flushed: without the journal nothing
+//! had moved.
 
 mod flush;
 
@@ -708,7 +708,7 @@ impl<'a> Store<'a> {
         // written (a full disk), fail the command while its journal still
         // exists, so the store is rolled back.
         flush::sync_found(&files, &dirs)
-            .map_err(|e| StoreError::io("cannot sync", &self.root.tools_dir)(e))?;
+            .map_err(StoreError::io("cannot sync", &self.root.tools_dir))?;
         let manifest = self.render_manifest(&steps, reporter)?;
         let text = manifest.to_json();
         let old = fs::read(&path).ok();
