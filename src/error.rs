@@ -14,6 +14,8 @@ mod install;
 
 pub use install::InstallError;
 
+pub mod run;
+pub mod use_version;
 pub mod verify;
 
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +57,10 @@ pub enum Error {
     Validate(#[from] package::validate::ValidateError),
     #[error(transparent)]
     Verify(#[from] verify::VerifyError),
+    #[error(transparent)]
+    Run(#[from] run::RunError),
+    #[error(transparent)]
+    Use(#[from] use_version::UseError),
     #[error(transparent)]
     Scaffold(#[from] package::scaffold::answers::ScaffoldError),
     #[error(transparent)]
@@ -117,6 +123,8 @@ impl Error {
             Error::Publish(e) => e.hint(),
             Error::Config(e) => e.hint(),
             Error::Install(e) => e.hint(),
+            Error::Run(e) => e.hint(),
+            Error::Use(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Info(e) => e.hint(),
             Error::Validate(e) => e.hint(),

@@ -5,7 +5,8 @@
 
 use crate::cli::RunArgs;
 use crate::context::Context;
-use crate::error::{Error, InstallError};
+use crate::error::run::RunError;
+use crate::error::Error;
 use crate::progress::Event;
 use crate::resolve::Spec;
 
@@ -27,7 +28,7 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
 fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> {
     use std::os::unix::process::CommandExt;
     let source = command.exec();
-    Err(InstallError::Exec {
+    Err(RunError::Exec {
         program: program.to_string(),
         source,
     }
@@ -36,7 +37,7 @@ fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> 
 
 #[cfg(not(unix))]
 fn exec(mut command: std::process::Command, program: &str) -> Result<(), Error> {
-    let status = command.status().map_err(|source| InstallError::Exec {
+    let status = command.status().map_err(|source| RunError::Exec {
         program: program.to_string(),
         source,
     })?;

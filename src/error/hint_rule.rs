@@ -13,6 +13,8 @@ use std::sync::Arc;
 use crate::client::ClientError;
 use crate::config::{ConfigError, SettingError};
 use crate::error::info::InfoError;
+use crate::error::run::RunError;
+use crate::error::use_version::UseError;
 use crate::error::verify::{First, FirstFailure, VerifyError};
 use crate::error::InstallError;
 use crate::fetch::git::GitToolError;
@@ -51,6 +53,8 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("InfoError", "src/error/info.rs"),
     ("MigrateError", "src/migrate/directory.rs"),
     ("InstallError", "src/error/install.rs"),
+    ("RunError", "src/error/run.rs"),
+    ("UseError", "src/error/use_version.rs"),
     ("ScaffoldError", "src/package/scaffold/answers.rs"),
     ("VerifyError", "src/error/verify.rs"),
     ("ValidateError", "src/package/validate.rs"),
@@ -311,13 +315,17 @@ fn all_cases() -> Vec<Case> {
         FrozenMissing => InstallError::FrozenMissing { missing: vec!["a".into()] },
         Receipt => InstallError::Receipt { reason: "r".into() },
         BadRequirement => InstallError::BadRequirement { name: name(), requirement: "^^1".into(), reason: crate::resolve::RequirementError::Empty },
-        RunCache => InstallError::RunCache { what: "create", path: "/c/run".into(), source: denied() },
-        Exec => InstallError::Exec { program: "python3".into(), source: io::Error::from(io::ErrorKind::NotFound) },
-        NoInstalledMatch => InstallError::NoInstalledMatch { name: name(), requirement: Some("2".into()), installed: vec!["1.0.0".into()] },
-        LocalNotPinnable => InstallError::LocalNotPinnable { name: name(), version: v("1.0.0") },
         Unlockable => InstallError::Unlockable { name: name(), version: v("1.0.0") },
         LocalPin => InstallError::LocalPin { name: name(), version: v("1.0.0"), reason: "r".into() },
         DigestChanged => InstallError::DigestChanged { name: name(), version: v("1.0.0"), actual: "a".into(), pinned: "b".into() },
+    ));
+    out.extend(cases!(RunError:
+        Cache => RunError::Cache { what: "create", path: "/c/run".into(), source: denied() },
+        Exec => RunError::Exec { program: "python3".into(), source: io::Error::from(io::ErrorKind::NotFound) },
+    ));
+    out.extend(cases!(UseError:
+        NoInstalledMatch => UseError::NoInstalledMatch { name: name(), requirement: Some("2".into()), installed: vec!["1.0.0".into()] },
+        LocalNotPinnable => UseError::LocalNotPinnable { name: name(), version: v("1.0.0") },
     ));
     out.extend(cases!(ScaffoldError:
         Name => ScaffoldError::Name(crate::package::names::NameError::Empty),

@@ -154,38 +154,6 @@ pub enum InstallError {
         #[source]
         reason: crate::resolve::RequirementError,
     },
-    /// `orla run`: its copy in the cache cannot be made.
-    #[error("cannot {what} {}: {source}", path.display())]
-    RunCache {
-        what: &'static str,
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    /// `orla run`: the tool's program cannot be started.
-    #[error("cannot run {program}: {source}")]
-    Exec {
-        program: String,
-        source: std::io::Error,
-    },
-    /// `orla use`: no installed version is the one asked for.
-    #[error(
-        "no installed version of {name} matches '{}'; installed: {}",
-        requirement.as_deref().unwrap_or("latest"),
-        installed.join(", ")
-    )]
-    NoInstalledMatch {
-        name: String,
-        /// As the user wrote it; `None` for the newest.
-        requirement: Option<String>,
-        installed: Vec<String>,
-    },
-    /// `orla use` in a project: a version installed with `--local` has no
-    /// source orla.lock could pin.
-    #[error("{name} {version} was installed from a local path, so orla.lock cannot pin it")]
-    LocalNotPinnable {
-        name: String,
-        version: semver::Version,
-    },
     /// A tool installed with `--local` cannot be pinned in orla.lock.
     #[error("{name} {version} was installed from a local path and cannot be locked")]
     Unlockable {
@@ -244,15 +212,6 @@ impl InstallError {
             }
             FrozenMissing { .. } => {
                 "run `orla install --locked` once with network to fill the download cache".into()
-            }
-            RunCache { .. } => "check that you may write to the cache (`orla cache dir`), or set ORLA_CACHE_DIR to another directory".into(),
-            Exec { .. } => "check the tool's interpreter and dependencies (`orla info NAME` lists them once installed; tool.yaml names them)".into(),
-            NoInstalledMatch { name, requirement, .. } => match requirement {
-                Some(r) => format!("install it first: `orla install {name}@{r}`"),
-                None => format!("install it first: `orla install {name}`"),
-            },
-            LocalNotPinnable { name, version } => {
-                format!("install it from a registry: `orla install {name}@{version}`")
             }
             Unlockable { name, version } => format!(
                 "uninstall it (`orla uninstall {name}@{version}`) and run the command again"

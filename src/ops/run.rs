@@ -19,7 +19,8 @@ use super::install::apply::check_identity;
 use super::install::consent::confirm;
 use super::install::plan::{plan_spec, Fetch, Plan};
 use crate::context::Context;
-use crate::error::{Error, InstallError};
+use crate::error::run::RunError;
+use crate::error::Error;
 use crate::fetch::Fetcher;
 use crate::package::Package;
 use crate::progress::{Event, Warning};
@@ -71,7 +72,7 @@ pub fn prepare(
     let key = ctx
         .global_root()
         .receipt_key_or_create()
-        .map_err(|source| InstallError::RunCache {
+        .map_err(|source| RunError::Cache {
             what: "create the receipt key in",
             path: key_path,
             source,
@@ -117,7 +118,7 @@ fn verified(dir: &Path, key: &[u8; 32]) -> bool {
 /// is there), checking the package is the one the registry described.
 fn fetch(ctx: &Context, plan: &Plan, dir: &Path, key: &[u8; 32]) -> Result<(), Error> {
     let parent = dir.parent().expect("run dirs have a parent");
-    let io = |what: &'static str, path: &Path, source: std::io::Error| InstallError::RunCache {
+    let io = |what: &'static str, path: &Path, source: std::io::Error| RunError::Cache {
         what,
         path: path.to_path_buf(),
         source,

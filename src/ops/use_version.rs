@@ -13,6 +13,7 @@
 //!   removes the pin, so the newest installed version is served.
 
 use crate::context::Context;
+use crate::error::use_version::UseError;
 use crate::error::{Error, InstallError};
 use crate::progress::Event;
 use crate::project::lockfile::LockedTool;
@@ -85,7 +86,7 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
         .iter()
         .filter(|p| allows(&requirement, &p.receipt.version))
         .max_by(|a, b| a.receipt.version.cmp(&b.receipt.version))
-        .ok_or_else(|| InstallError::NoInstalledMatch {
+        .ok_or_else(|| UseError::NoInstalledMatch {
             name: spec.name.clone(),
             requirement: spec.raw.clone(),
             installed: shown.clone(),
@@ -104,7 +105,7 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
             };
             let pin =
                 LockedTool::from_source(&spec.name, &version, &requirement, &chosen.receipt.source)
-                    .ok_or_else(|| InstallError::LocalNotPinnable {
+                    .ok_or_else(|| UseError::LocalNotPinnable {
                         name: spec.name.clone(),
                         version: version.clone(),
                     })?;
