@@ -6,7 +6,6 @@
 //! package edited in place or rewritten by someone else is never
 //! installed.
 
-use std::process::Stdio;
 use std::time::{Duration, SystemTime};
 
 use crate::common::server::{Behaviour, Server};
@@ -134,20 +133,18 @@ fn the_size_limit_trims_the_least_recently_used_after_an_install() {
 }
 
 /// `orla cache clear` started while `lock` is held as another orla would
-/// hold it, half a second on: the lock, and the clear still waiting.
+/// hold it, once it says it waits for `what`: the lock, and the clear
+/// still waiting.
 fn clear_while_held(
     t: &TestContext,
     lock: &std::path::Path,
     kind: LockKind,
-) -> (orla::lock::FileLock, std::process::Child) {
+    what: &str,
+) -> (orla::lock::FileLock, common::Watched) {
     let held =
         orla::lock::FileLock::acquire(lock, kind, "a test", &orla::progress::Silent).unwrap();
-    let clear = t
-        .command(&["cache", "clear"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    let clear = common::Watched::spawn(&mut t.command(&["cache", "clear"]));
+    clear.wait_for(&format!("Waiting for lock on {what}"));
     (held, clear)
 }
 
@@ -159,14 +156,13 @@ fn cache_clear_waits_for_a_command_holding_the_cache() {
     t.run(&["install", "held", "--registry", &index.location()])
         .success();
     // Another orla using the cache (as an install does while it links).
-    let (held, clear) = clear_while_held(&t, &t.cache.join(".lock"), LockKind::Shared);
+    let (held, clear) = clear_while_held(&t, &t.cache.join(".lock"), LockKind::Shared, "the cache");
     assert!(
         entry(&t, &d[0]).is_dir(),
         "nothing removed while it is held"
     );
     drop(held);
-    let run = common::to_run(clear.wait_with_output().unwrap());
-    run.success().stderr_has("Waiting for lock on the cache");
+    clear.finish().success();
     assert!(!entry(&t, &d[0]).exists());
     assert_eq!(t.list(), [("held".to_string(), "1.0.0".to_string())]);
 }
@@ -188,12 +184,15 @@ fn cache_clear_waits_for_a_fetch_into_a_registry_clone() {
         .find(|p| p.is_dir())
         .expect("the registry is cloned into the cache");
     let lock = clone.with_extension("lock");
-    let (held, clear) = clear_while_held(&t, &lock, LockKind::Exclusive);
+    let (held, clear) = clear_while_held(
+        &t,
+        &lock,
+        LockKind::Exclusive,
+        "a git repository in the cache",
+    );
     assert!(clone.is_dir(), "not removed while a fetch holds it");
     drop(held);
-    let run = common::to_run(clear.wait_with_output().unwrap());
-    run.success()
-        .stderr_has("Waiting for lock on a git repository in the cache");
+    clear.finish().success();
     assert!(!clone.exists());
     assert!(lock.is_file(), "whoever waits on it next still shares it");
     t.run(&["search", "cloned", "--registry", &served.location()])
@@ -212,20 +211,17 @@ fn orla_run_waits_while_the_cache_is_cleared() {
         &orla::progress::Silent,
     )
     .unwrap();
-    let run = common::spawn_with_stdin(
+    let run = common::Watched::of(common::spawn_with_stdin(
         &mut t.command(&["run", "fs-read@1.2"]),
         br#"{"path": "notes.txt"}"#,
-    );
-    std::thread::sleep(Duration::from_millis(500));
+    ));
+    run.wait_for("Waiting for lock on the cache");
     assert!(
         !t.cache.join("run").exists(),
         "nothing fetched into the cache while it is held"
     );
     drop(held);
-    let run = common::to_run(run.wait_with_output().unwrap());
-    run.success()
-        .stderr_has("Waiting for lock on the cache")
-        .stdout_has("from the notes");
+    run.finish().success().stdout_has("from the notes");
 }
 
 #[test]

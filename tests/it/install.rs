@@ -552,18 +552,11 @@ fn concurrent_installs_wait_for_each_other() {
         &orla::progress::Silent,
     )
     .unwrap();
-    let second = t
-        .command(&["install", "fs-read"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Let the second process reach the lock before it is released.
-    std::thread::sleep(Duration::from_millis(500));
+    let second = common::Watched::spawn(&mut t.command(&["install", "fs-read"]));
+    // Released only once the second process waits for it.
+    second.wait_for("Waiting for lock on the install root");
     drop(held);
-    let second = common::to_run(second.wait_with_output().unwrap());
-    second
-        .success()
-        .stderr_has("Waiting for lock on the install root");
+    second.finish().success();
     assert_eq!(t.list(), [("fs-read".to_string(), "1.2.1".to_string())]);
 }
 

@@ -210,6 +210,83 @@ pub fn to_run(out: Output) -> Run {
     }
 }
 
+/// A child process whose stderr is read as it is written, so that a test
+/// can wait for a line (another orla reaching a lock) instead of sleeping.
+pub struct Watched {
+    child: std::process::Child,
+    stderr: std::sync::Arc<(std::sync::Mutex<String>, std::sync::Condvar)>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Watched {
+    /// Spawns `cmd` with stdout and stderr piped.
+    pub fn spawn(cmd: &mut Command) -> Watched {
+        Watched::of(
+            cmd.stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        )
+    }
+
+    /// Watches a child spawned with its stderr piped.
+    pub fn of(mut child: std::process::Child) -> Watched {
+        use std::io::Read;
+        let mut pipe = child.stderr.take().expect("stderr is piped");
+        let stderr = std::sync::Arc::new((
+            std::sync::Mutex::new(String::new()),
+            std::sync::Condvar::new(),
+        ));
+        let shared = stderr.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                let (text, seen) = &*shared;
+                if n > 0 {
+                    text.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+                seen.notify_all();
+                if n == 0 {
+                    break;
+                }
+            }
+        });
+        Watched {
+            child,
+            stderr,
+            reader,
+        }
+    }
+
+    /// Waits until the child has written `needle` on stderr (at most a
+    /// minute, then fails the test with what it wrote).
+    #[track_caller]
+    pub fn wait_for(&self, needle: &str) {
+        let (text, seen) = &*self.stderr;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut written = text.lock().unwrap();
+        while !written.contains(needle) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            assert!(!left.is_zero(), "stderr lacks {needle:?}:\n{written}");
+            written = seen.wait_timeout(written, left).unwrap().0;
+        }
+    }
+
+    /// Waits for the child to exit: what it printed and its exit code.
+    pub fn finish(self) -> Run {
+        let out = self.child.wait_with_output().unwrap();
+        self.reader.join().unwrap();
+        let stderr = std::mem::take(&mut *self.stderr.0.lock().unwrap());
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr,
+        }
+    }
+}
+
 /// A test that cannot run here (a program or a device this machine lacks)
 /// calls this and returns. It prints `skipped: <reason>`; under
 /// `ORLA_TEST_STRICT=1`, which `.ci/run` sets after installing everything
