@@ -310,6 +310,43 @@ impl Manifest {
     }
 }
 
+/// A manifest without its `tools`: what `orla list` shows, read without
+/// building every tool's schemas.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Listing {
+    pub manifest_version: u32,
+    pub root: RootInfo,
+    pub installed: Vec<InstalledEntry>,
+}
+
+impl Listing {
+    /// Reads a root's manifest as a listing; a root with none yet is empty.
+    pub fn read(root: &InstallRoot) -> Result<Listing, StoreError> {
+        // A global manifest of this version in one pass, as in
+        // `Manifest::parse`; anything else through it.
+        if let Ok(bytes) = std::fs::read(root.manifest_path()) {
+            if let Ok(listing) = serde_json::from_slice::<Listing>(&bytes) {
+                if listing.manifest_version == MANIFEST_VERSION
+                    && listing.root.kind == RootKindName::Global
+                {
+                    return Ok(listing);
+                }
+            }
+        }
+        Manifest::read(root).map(Listing::from)
+    }
+}
+
+impl From<Manifest> for Listing {
+    fn from(manifest: Manifest) -> Listing {
+        Listing {
+            manifest_version: manifest.manifest_version,
+            root: manifest.root,
+            installed: manifest.installed,
+        }
+    }
+}
+
 /// Why a manifest could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestParseError {

@@ -6,18 +6,18 @@
 
 use std::path::Path;
 
-use crate::manifest::{Inputs, InstalledEntry, Manifest};
+use crate::manifest::{Inputs, InstalledEntry, Listing, Manifest};
 use crate::progress::{Event, Reporter, Warning};
 use crate::root::{InstallRoot, StoreError};
 
 use crate::store::Store;
 
-pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, StoreError> {
     if root.needs_recovery() {
-        return Store::open(root, reporter)?.sync_manifest(reporter);
+        return Ok(Store::open(root, reporter)?.sync_manifest(reporter)?.into());
     }
-    match Manifest::read(root) {
-        Ok(manifest) if !manifest.is_stale(root) => Ok(manifest),
+    match Listing::read(root) {
+        Ok(listing) if !listing.root.is_stale(root) => Ok(listing),
         Ok(_) => refreshed(root, reporter),
         Err(e @ StoreError::Manifest { newer: false, .. }) => {
             reporter.report(Event::Warning(Warning::ManifestRewritten {
@@ -31,16 +31,16 @@ pub fn current(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, 
 
 /// The manifest regenerated; when the root cannot be written (a project in
 /// a read-only checkout), what it would hold.
-fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Manifest, StoreError> {
+fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, StoreError> {
     match Store::open(root, reporter) {
-        Ok(store) => store.sync_manifest(reporter),
+        Ok(store) => Ok(store.sync_manifest(reporter)?.into()),
         Err(e) => {
             reporter.report(Event::Warning(Warning::ManifestNotRefreshed {
                 problem: e.to_string(),
             }));
             let installed = crate::manifest::packages(root, reporter)?;
             let inputs = Inputs::gather(root, reporter);
-            Ok(Manifest::generate_with(root, &installed, &inputs, reporter))
+            Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
         }
     }
 }
