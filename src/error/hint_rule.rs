@@ -39,7 +39,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("IndexError", "src/index/mod.rs"),
     ("RegistriesError", "src/index/registries.rs"),
     ("FetchError", "src/fetch/mod.rs"),
-    ("CacheError", "src/fetch/cache.rs"),
+    ("CacheError", "src/fetch/cache/manage.rs"),
     ("GitToolError", "src/fetch/git.rs"),
     ("PackageError", "src/package/mod.rs"),
     ("PackError", "src/package/pack.rs"),
