@@ -404,25 +404,7 @@ mod tests {
 
     /// Serves `body` to every request on a loopback port: the URL.
     fn serve(body: Vec<u8>) -> String {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/t.tar.gz", listener.local_addr().unwrap());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { break };
-                let mut head = Vec::new();
-                let mut byte = [0u8; 1];
-                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
-                    head.push(byte[0]);
-                }
-                let reply = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = stream.write_all(reply.as_bytes());
-                let _ = stream.write_all(&body);
-            }
-        });
-        url
+        counted(body).0
     }
 
     fn tree_archive() -> Vec<u8> {
@@ -442,7 +424,8 @@ mod tests {
         tar.into_inner().unwrap().finish().unwrap()
     }
 
-    /// Serves `body`, counting the requests.
+    /// Serves `body` to every request on a loopback port: the URL, and how
+    /// many requests came.
     fn counted(body: Vec<u8>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
         let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
