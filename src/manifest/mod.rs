@@ -222,17 +222,7 @@ impl Manifest {
 
     /// Reads a root's manifest; a root with none yet is empty.
     pub fn read(root: &InstallRoot) -> Result<Manifest, StoreError> {
-        let path = root.manifest_path();
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::empty(root)),
-            Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
-        };
-        Manifest::parse(&bytes).map_err(|e| StoreError::Manifest {
-            path,
-            newer: matches!(e, ManifestParseError::Newer(_)),
-            message: e.to_string(),
-        })
+        read_as(root, Manifest::parse, Manifest::empty)
     }
 
     /// Whether a project's manifest no longer matches its other inputs
@@ -243,16 +233,12 @@ impl Manifest {
 
     /// Parses a manifest, refusing versions this orla does not know.
     pub fn parse(bytes: &[u8]) -> Result<Manifest, ManifestParseError> {
-        // A global manifest of this version, whose entries without a `root`
-        // are global as serde defaults them, in one pass; anything else
-        // through a `Value`, for its messages and its entries' roots.
-        if let Ok(manifest) = serde_json::from_slice::<Manifest>(bytes) {
-            if manifest.manifest_version == MANIFEST_VERSION
-                && manifest.root.kind == RootKindName::Global
-            {
-                return Ok(manifest);
-            }
+        if let Some(manifest) = in_one_pass(bytes, |m: &Manifest| (m.manifest_version, m.root.kind))
+        {
+            return Ok(manifest);
         }
+        // Anything else through a `Value`, for its messages and its
+        // entries' roots.
         let mut value: Value = serde_json::from_slice(bytes)?;
         match value.get("manifest_version").and_then(Value::as_u64) {
             Some(v) if v == u64::from(MANIFEST_VERSION) => {}
@@ -280,14 +266,18 @@ impl Manifest {
             manifest_version: Option<u64>,
         }
         let path = root.manifest_path();
+        // As this orla writes it, the version comes first: its first line
+        // is all that is read.
+        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
+        let mut start = vec![0; ours.len()];
+        let read = std::fs::File::open(&path)
+            .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start));
+        if read.is_ok() && start == ours.as_bytes() {
+            return Ok(());
+        }
         let Ok(bytes) = std::fs::read(&path) else {
             return Ok(());
         };
-        // As this orla writes it, the version comes first.
-        let ours = format!("{{\n  \"manifest_version\": {MANIFEST_VERSION},\n");
-        if bytes.starts_with(ours.as_bytes()) {
-            return Ok(());
-        }
         match serde_json::from_slice::<VersionOnly>(&bytes) {
             Ok(VersionOnly {
                 manifest_version: Some(v),
@@ -322,19 +312,49 @@ pub struct Listing {
 impl Listing {
     /// Reads a root's manifest as a listing; a root with none yet is empty.
     pub fn read(root: &InstallRoot) -> Result<Listing, StoreError> {
-        // A global manifest of this version in one pass, as in
-        // `Manifest::parse`; anything else through it.
-        if let Ok(bytes) = std::fs::read(root.manifest_path()) {
-            if let Ok(listing) = serde_json::from_slice::<Listing>(&bytes) {
-                if listing.manifest_version == MANIFEST_VERSION
-                    && listing.root.kind == RootKindName::Global
-                {
-                    return Ok(listing);
-                }
-            }
-        }
-        Manifest::read(root).map(Listing::from)
+        read_as(root, Listing::parse, |root| Manifest::empty(root).into())
     }
+
+    /// Parses a manifest as a listing, refusing versions this orla does
+    /// not know.
+    pub fn parse(bytes: &[u8]) -> Result<Listing, ManifestParseError> {
+        match in_one_pass(bytes, |l: &Listing| (l.manifest_version, l.root.kind)) {
+            Some(listing) => Ok(listing),
+            None => Manifest::parse(bytes).map(Listing::from),
+        }
+    }
+}
+
+/// `bytes` parsed straight into `T` when they are a global manifest of
+/// this version, whose entries without a `root` are global as serde
+/// defaults them; None for anything else (a project's, whose entries
+/// without a `root` are the project's; an unknown version).
+fn in_one_pass<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    head: impl Fn(&T) -> (u32, RootKindName),
+) -> Option<T> {
+    let parsed: T = serde_json::from_slice(bytes).ok()?;
+    (head(&parsed) == (MANIFEST_VERSION, RootKindName::Global)).then_some(parsed)
+}
+
+/// Reads a root's manifest with `parse`; `empty` gives what a root with
+/// none yet has.
+fn read_as<T>(
+    root: &InstallRoot,
+    parse: impl Fn(&[u8]) -> Result<T, ManifestParseError>,
+    empty: impl Fn(&InstallRoot) -> T,
+) -> Result<T, StoreError> {
+    let path = root.manifest_path();
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(empty(root)),
+        Err(e) => return Err(StoreError::io("cannot read", &path)(e)),
+    };
+    parse(&bytes).map_err(|e| StoreError::Manifest {
+        path,
+        newer: matches!(e, ManifestParseError::Newer(_)),
+        message: e.to_string(),
+    })
 }
 
 impl From<Manifest> for Listing {

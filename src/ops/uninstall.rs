@@ -95,7 +95,7 @@ type Doomed = (String, semver::Version);
 /// The versions of `names` the root's manifest lists whose directory was
 /// deleted outside orla: uninstalling one drops it from the manifest.
 fn listed_but_gone(root: &InstallRoot, names: &[&str]) -> Vec<Doomed> {
-    let Ok(listing) = crate::manifest::Manifest::read(root) else {
+    let Ok(listing) = crate::manifest::Listing::read(root) else {
         return Vec::new();
     };
     let kind = crate::manifest::RootKindName::from(root.kind);

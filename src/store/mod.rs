@@ -312,7 +312,8 @@ impl<'a> Store<'a> {
             Some(bytes) => {
                 self.render_manifest(&steps, &crate::progress::Silent)?
                     .to_json()
-                    == String::from_utf8_lossy(&bytes)
+                    .as_bytes()
+                    == bytes
             }
             None => false,
         };
@@ -722,7 +723,7 @@ impl<'a> Store<'a> {
         for stale in [".manifest-cache", ".manifest-spare"] {
             let _ = fs::remove_file(self.root.state_dir.join(stale));
         }
-        if let Some(old) = old.and_then(|bytes| serde_json::from_slice::<Listed>(&bytes).ok()) {
+        if let Some(old) = old.and_then(|bytes| manifest::Listing::parse(&bytes).ok()) {
             self.report_vanished(old, &manifest, &steps, reporter);
         }
         // What it no longer names can go now.
@@ -765,7 +766,7 @@ impl Store<'_> {
     /// went away or another version is served now.
     fn report_vanished(
         &self,
-        old: Listed,
+        old: manifest::Listing,
         new: &Manifest,
         steps: &[Step],
         reporter: &dyn Reporter,
@@ -780,7 +781,7 @@ impl Store<'_> {
         let ours = old
             .installed
             .into_iter()
-            .filter(|e| e.root.unwrap_or(own) == own && !e.version.is_empty())
+            .filter(|e| e.root == own && !e.version.is_empty())
             .map(|e| (e.name, e.version, e.active));
         for (name, version, active) in ours {
             if kept.contains(&(name.as_str(), version.as_str())) {
@@ -805,24 +806,6 @@ impl Store<'_> {
             }));
         }
     }
-}
-
-/// What the last manifest listed as installed: enough to tell what went
-/// (its `tools`, most of it, are not kept).
-#[derive(serde::Deserialize)]
-struct Listed {
-    installed: Vec<ListedEntry>,
-}
-
-#[derive(serde::Deserialize)]
-struct ListedEntry {
-    name: String,
-    version: String,
-    active: bool,
-    /// None in a manifest written before entries named their root: the
-    /// manifest's own.
-    #[serde(default)]
-    root: Option<manifest::RootKindName>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
