@@ -130,13 +130,13 @@ impl Fetcher {
     /// Keeps the entries this fetcher put in the cache. Call it once the
     /// packages were validated and installed.
     pub fn keep_downloads(&self) {
-        self.added.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.take_added();
     }
 
-    /// The digests of the entries this fetcher put in the cache and has
-    /// not kept yet.
-    pub fn added(&self) -> Vec<crate::verify::Digest> {
-        self.added.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    /// Keeps the entries this fetcher put in the cache and hands their
+    /// digests to the caller, who takes them out again if it must.
+    pub fn take_added(&self) -> Vec<crate::verify::Digest> {
+        std::mem::take(&mut *self.added.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Sets the inactivity timeout of HTTP downloads.
@@ -545,6 +545,6 @@ mod tests {
             .fetch_unpack(&job, &dest, &crate::progress::Silent)
             .unwrap();
         assert_eq!(unpacked.root, dest);
-        assert!(fetcher.added().is_empty());
+        assert!(fetcher.take_added().is_empty());
     }
 }

@@ -179,7 +179,7 @@ impl Manifest {
 /// installed, else the newest stable one, else the newest pre-release
 /// (what `latest` selects, so that installing a pre-release does not
 /// switch a tool to it). `installed` is sorted by name and version.
-pub(super) fn active<'a>(
+fn active<'a>(
     installed: impl Iterator<Item = (&'a str, &'a semver::Version)>,
     preferred: &BTreeMap<String, semver::Version>,
 ) -> HashMap<&'a str, &'a semver::Version> {
@@ -201,7 +201,7 @@ pub(super) fn active<'a>(
 /// The names a root serves itself: its active packages and the discovered
 /// executables no package of the same name shadows. Global tools of these
 /// names are not served in a project (RFC 3 9.1).
-pub(super) fn own_names<'a>(
+fn own_names<'a>(
     active: &HashMap<&'a str, &'a semver::Version>,
     discovered: &'a [crate::project::discover::Discovered],
 ) -> HashSet<&'a str> {

@@ -117,8 +117,7 @@ pub(crate) fn prefetch(ctx: &Context, plans: &[Plan]) -> Result<Prefetched, Erro
     // Verified against the registry's digest, so they may stay in the
     // cache; `Prefetched` takes them out again if the install fails or is
     // refused.
-    prefetched.added = fetcher.added();
-    fetcher.keep_downloads();
+    prefetched.added = fetcher.take_added();
     results.into_iter().collect::<Result<(), Error>>()?;
     Ok(prefetched)
 }
