@@ -144,7 +144,7 @@ pub enum ClientCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory>, else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json. Other entries in the file are kept, and the file as it was is saved next to it with the suffix .orla-backup. See docs/runtime.md."
+    after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory> (orla-<directory>-<hash> when that name serves another project), else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json, with `orla` and ${workspaceFolder} rather than paths of this machine, so the file can be committed. `remove` takes out the entry serving this root. Other entries and comments in the file are kept; the file as it was before orla first changed it is saved next to it with the suffix .orla-backup. See docs/runtime.md."
 )]
 pub struct ClientArgs {
     /// The client: claude-desktop, cursor, vscode, windsurf or goose

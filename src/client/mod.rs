@@ -3,22 +3,33 @@
 //!
 //! Each client keeps its servers in one object (`mcpServers`, `servers` for
 //! VS Code, `extensions` in goose's YAML) of a file it owns. orla edits only
-//! its own entry: the file is parsed with its key order kept, the entry is
-//! set or taken out, and the file is written back atomically (JSON indented
-//! by two spaces; YAML without its comments) after the original is saved
-//! beside it as `FILE.orla-backup`. A file orla
-//! cannot parse (JSON with comments, say) is left alone with the entry to
-//! paste printed in the error. The entry names orla by its absolute path,
-//! since desktop clients do not start servers with the user's shell PATH,
-//! and it serves the root `orla list` shows (`--global` or `--project DIR`).
+//! its own entry:
+//!
+//! - `entry`: the command that starts this orla (the path it was run by,
+//!   links kept; `orla` and `${workspaceFolder}` in a project's own editor
+//!   file), what an entry found in a file serves, and entry names.
+//! - `document`: JSONC edited in place, comments kept; goose's YAML.
+//! - `config`: which entry an add or a remove touches (found by the root
+//!   it serves, so two projects never share one), the change and its
+//!   `--dry-run` preview.
+//! - `file`: reading and writing the file without trusting what is at its
+//!   path (regular files only, links, modes, the first backup, the lock).
+//!
+//! A file orla cannot parse is left alone, with the entry to paste printed
+//! in the error.
 
 mod config;
+mod document;
+mod entry;
+mod file;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
-pub use config::{Change, Outcome};
+pub use config::{Change, Outcome, Request};
+pub use entry::{Launcher, Serves, WORKSPACE_FOLDER};
+pub use file::lock;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -62,13 +73,37 @@ pub enum ClientError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{} is a symbolic link to {}; orla does not follow links in a project's files", path.display(), target.display())]
+    ProjectLink { path: PathBuf, target: PathBuf },
+    #[error("{} is a symbolic link to {}, which does not exist", path.display(), target.display())]
+    BrokenLink { path: PathBuf, target: PathBuf },
+    #[error("{} is {kind}, not a regular file", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
+    #[error("{} is larger than {} bytes, far more than a client's configuration", path.display(), limit)]
+    TooLarge { path: PathBuf, limit: u64 },
+    #[error("cannot lock {}: {source}", path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("\"{name}\" in {} already serves {serves}", path.display())]
+    Taken {
+        path: PathBuf,
+        name: String,
+        /// What the entry serves: a root, or another server.
+        serves: String,
+    },
+    #[error("\"{name}\" in {} does not start `orla serve`; orla removes only its own entries", path.display())]
+    NotOrla { path: PathBuf, name: String },
 }
 
 /// Why a client's configuration file could not be parsed.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigSyntax {
     #[error(transparent)]
-    Json(#[from] serde_json::Error),
+    Json(#[from] jsonc_parser::errors::ParseError),
+    #[error("it is not UTF-8: {0}")]
+    Encoding(#[from] std::str::Utf8Error),
     #[error(transparent)]
     Yaml(#[from] serde_yaml::Error),
 }
@@ -87,15 +122,34 @@ impl ClientError {
             ClientError::NoEntry { others, .. } if others.is_empty() => {
                 "`orla client list` shows where orla is configured".into()
             }
-            ClientError::NoEntry { others, .. } => {
-                format!("it has {}; pass --name NAME", others.join(", "))
-            }
+            ClientError::NoEntry { others, .. } => format!(
+                "its entries that start orla serve other roots: {}; pass --name NAME to remove one",
+                others.join(", ")
+            ),
             ClientError::Read { path, .. } => format!(
                 "check that you may read {}, or pass --config FILE to name the client's file",
                 path.display()
             ),
             ClientError::Write { path, .. } => {
                 format!("check that you may write to {}", path.display())
+            }
+            ClientError::ProjectLink { target, .. } => format!(
+                "replace the link with a regular file, or pass --config {} to edit the file it leads to",
+                target.display()
+            ),
+            ClientError::BrokenLink { target, .. } => {
+                format!("create {}, or remove the link", target.display())
+            }
+            ClientError::NotAFile { .. } | ClientError::TooLarge { .. } => {
+                "move it out of the way, or pass --config FILE to name the client's file".into()
+            }
+            ClientError::Lock { path, .. } => format!(
+                "check that you may write to {}",
+                path.parent().unwrap_or(path).display()
+            ),
+            ClientError::Taken { .. } => "pass --name NAME to give orla's entry another name".into(),
+            ClientError::NotOrla { name, .. } => {
+                format!("remove \"{name}\" by hand if you mean to")
             }
             // The running executable cannot be found: nothing to change.
             ClientError::OwnPath(_) => return None,
@@ -145,13 +199,6 @@ pub const CLIENTS: [Client; 5] = [
     Client::Windsurf,
     Client::Goose,
 ];
-
-/// Where the entry goes, and what it serves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Serves {
-    Global,
-    Project(PathBuf),
-}
 
 impl Client {
     pub fn name(self) -> &'static str {
@@ -215,87 +262,20 @@ impl Client {
         self == Client::Goose
     }
 
-    /// Reads the configuration, JSON or (goose) YAML, keeping key order.
-    fn read_config(self, bytes: &[u8]) -> Result<Value, ConfigSyntax> {
-        if self.is_yaml() {
-            Ok(serde_yaml::from_slice::<Value>(bytes)?)
-        } else {
-            Ok(serde_json::from_slice(bytes)?)
-        }
+    /// The editors whose project has a file of its own.
+    pub fn has_project_file(self) -> bool {
+        matches!(self, Client::Cursor | Client::VsCode)
     }
 
-    fn render(self, config: &Value) -> String {
-        if self.is_yaml() {
-            serde_yaml::to_string(config).expect("a JSON value is YAML")
-        } else {
-            serde_json::to_string_pretty(config).expect("JSON serialises") + "\n"
-        }
-    }
-
-    /// The server entry that starts `orla serve --stdio` for `serves`,
-    /// with `ORLA_HOME` set when `home` is not the default root.
-    pub fn entry(self, serves: &Serves, name: &str, home: &Path) -> Result<Value, ClientError> {
-        let exe = std::env::current_exe().map_err(ClientError::OwnPath)?;
-        let mut args = vec!["serve".to_string(), "--stdio".to_string()];
-        match serves {
-            Serves::Global => args.push("--global".into()),
-            Serves::Project(dir) => {
-                args.push("--project".into());
-                args.push(dir.display().to_string());
-            }
-        }
-        // A root other than ~/.orla must reach the server too.
-        let default_home = directories::BaseDirs::new().map(|d| d.home_dir().join(".orla"));
-        let env = (default_home.as_deref() != Some(home))
-            .then(|| json!({ "ORLA_HOME": home.display().to_string() }));
-        let mut entry = Map::new();
-        if self == Client::Goose {
-            entry.insert("name".into(), json!(name));
-            entry.insert("type".into(), json!("stdio"));
-            entry.insert("cmd".into(), json!(exe.display().to_string()));
-            entry.insert("args".into(), json!(args));
-            entry.insert("enabled".into(), json!(true));
-            entry.insert("envs".into(), env.unwrap_or_else(|| json!({})));
-            entry.insert("timeout".into(), json!(300));
-            return Ok(Value::Object(entry));
-        }
-        if self == Client::VsCode {
-            entry.insert("type".into(), json!("stdio"));
-        }
-        entry.insert("command".into(), json!(exe.display().to_string()));
-        entry.insert("args".into(), json!(args));
-        if let Some(env) = env {
-            entry.insert("env".into(), env);
-        }
-        Ok(Value::Object(entry))
-    }
-}
-
-impl Serves {
-    /// The entry's name when none is given: `orla`, or `orla-DIR` for a project.
-    pub fn default_name(&self) -> String {
+    /// The line after a change: when the client reads it.
+    pub fn takes_effect(self) -> &'static str {
         match self {
-            Serves::Global => "orla".into(),
-            Serves::Project(dir) => {
-                let base: String = dir
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                            c
-                        } else {
-                            '-'
-                        }
-                    })
-                    .collect();
-                if base.is_empty() {
-                    "orla-project".into()
-                } else {
-                    format!("orla-{base}")
-                }
-            }
+            // VS Code watches mcp.json and offers to start a new server.
+            Client::VsCode => "VS Code reloads mcp.json by itself",
+            Client::ClaudeDesktop => "restart claude-desktop to start orla",
+            Client::Cursor => "restart cursor to start orla",
+            Client::Windsurf => "restart windsurf to start orla",
+            Client::Goose => "restart goose to start orla",
         }
     }
 }
@@ -305,29 +285,30 @@ pub struct Place {
     pub client: Client,
     pub path: PathBuf,
     pub exists: bool,
-    /// (name, what it serves: `global` or `project DIR`).
+    /// (name, what it serves: `global` or `project DIR`), or `?` and why
+    /// the file cannot be read.
     pub entries: Vec<(String, String)>,
 }
 
 /// Every client's configuration files (the user's, and `project`'s for the
 /// editors that have one) and the entries in them that start orla.
 pub fn places(project: Option<&Path>) -> Vec<Place> {
-    let project = project.map(|dir| Serves::Project(dir.to_path_buf()));
     let mut out = Vec::new();
     for client in CLIENTS {
-        let mut serves = vec![Serves::Global];
-        if let Some(p) = &project {
-            if client.config_path(p) != client.config_path(&Serves::Global) {
-                serves.push(p.clone());
+        let mut files = vec![(client.config_path(&Serves::Global), None)];
+        if let Some(dir) = project {
+            let own = client.config_path(&Serves::Project(dir.to_path_buf()));
+            if own != files[0].0 {
+                files.push((own, Some(dir)));
             }
         }
-        for s in serves {
-            let Some(path) = client.config_path(&s) else {
+        for (path, project) in files {
+            let Some(path) = path else {
                 continue;
             };
             out.push(Place {
                 client,
-                entries: orla_entries(&path, client),
+                entries: orla_entries(&path, client, project),
                 exists: path.is_file(),
                 path,
             });
@@ -336,44 +317,31 @@ pub fn places(project: Option<&Path>) -> Vec<Place> {
     out
 }
 
-/// (name, what it serves) of the entries whose command is an `orla`
-/// executable running `serve`.
-fn orla_entries(path: &Path, client: Client) -> Vec<(String, String)> {
-    let Ok(bytes) = std::fs::read(path) else {
+/// (name, what it serves) of the entries that start `orla serve`.
+fn orla_entries(path: &Path, client: Client, project: Option<&Path>) -> Vec<(String, String)> {
+    let unreadable = |why: String| vec![("?".to_string(), why)];
+    let file = match file::ConfigFile::read(path, project) {
+        Ok(file) => file,
+        Err(e) => return unreadable(format!("unreadable: {e}")),
+    };
+    let Some(bytes) = &file.original else {
         return Vec::new();
     };
-    let Ok(config) = client.read_config(&bytes) else {
-        return vec![("?".into(), "unreadable".into())];
+    let servers = match document::Document::parse(client, bytes) {
+        Ok(document) => document.servers(client.key()),
+        Err(e) => return unreadable(format!("unreadable: {e}")),
     };
-    let Some(servers) = config.get(client.key()).and_then(Value::as_object) else {
-        return Vec::new();
+    let Ok(servers) = servers else {
+        return unreadable("unreadable: not a mapping of servers".into());
     };
-    let mut out = Vec::new();
-    for (name, entry) in servers {
-        let command = entry
-            .get("command")
-            .or_else(|| entry.get("cmd"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let is_orla = Path::new(command).file_stem().is_some_and(|s| s == "orla");
-        let args: Vec<&str> = entry
-            .get("args")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if !is_orla || args.first() != Some(&"serve") {
-            continue;
-        }
-        let serves = match args.iter().position(|a| *a == "--project") {
-            Some(i) => args
-                .get(i + 1)
-                .map(|d| format!("project {d}"))
-                .unwrap_or_default(),
-            None => "global".into(),
-        };
-        out.push((name.clone(), serves));
-    }
-    out
+    let workspace = project.or_else(|| entry::workspace_of(path));
+    servers
+        .iter()
+        .filter_map(|(name, value)| {
+            let serves = entry::served_by(value, workspace)?;
+            Some((name.clone(), serves.describe()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -381,12 +349,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names() {
-        assert_eq!(Serves::Global.default_name(), "orla");
-        assert_eq!(
-            Serves::Project(PathBuf::from("/w/my app")).default_name(),
-            "orla-my-app"
-        );
+    fn client_names() {
         assert_eq!(
             Client::parse("Claude-Desktop").ok(),
             Some(Client::ClaudeDesktop)

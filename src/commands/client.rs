@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::cli::{ClientArgs, ClientCommand, ClientListArgs};
-use crate::client::{Change, Client, ClientError, Outcome, Serves};
+use crate::client::{Change, Client, ClientError, Launcher, Outcome, Request, Serves};
 use crate::context::Context;
 use crate::error::Error;
 use crate::progress::{ClientChange, Event};
@@ -25,19 +25,38 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         false => Project::find(&ctx.cwd)?,
     };
     let serves = project.map_or(Serves::Global, |p| Serves::Project(p.dir));
-    let name = args.name.clone().unwrap_or_else(|| serves.default_name());
+    // A project's own editor file, which teams commit: portable entry, no links.
+    let project_file = match (&serves, &args.config) {
+        (Serves::Project(dir), None) if client.has_project_file() => Some(dir.as_path()),
+        _ => None,
+    };
     let path = match &args.config {
         Some(p) => ctx.cwd.join(p),
         None => client.config_path(&serves).ok_or(ClientError::NoHome)?,
     };
-    let entry = client.entry(&serves, &name, &ctx.home)?;
-    let change = Change::plan(client, &path, &name, entry, add)?;
-    let report = |change| {
+    let argv0 = std::env::args_os().next();
+    let launcher = Launcher::find(argv0.as_deref(), &ctx.cwd, &ctx.search_path)?;
+    let entry = client.entry(&serves, &ctx.home, &launcher, project_file.is_some());
+    // Read, change and write under one lock: two at once lose nothing.
+    let _lock = match args.dry_run {
+        true => None,
+        false => Some(crate::client::lock(&ctx.home, ctx.reporter.as_ref())?),
+    };
+    let change = Change::plan(Request {
+        client,
+        path: &path,
+        serves: &serves,
+        name: args.name.as_deref(),
+        entry,
+        add,
+        project_file,
+    })?;
+    let report = |outcome| {
         ctx.reporter.report(Event::ClientEntry {
             client: client.name().to_string(),
-            name: name.clone(),
+            name: change.name.clone(),
             path: path.display().to_string(),
-            change,
+            change: outcome,
         })
     };
     if change.outcome == Outcome::Unchanged {
@@ -54,11 +73,18 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         Outcome::Removed | Outcome::Unchanged => ClientChange::Removed,
     });
     if add {
+        if project_file.is_some() && !launcher.on_path {
+            ctx.reporter.warn(&format!(
+                "orla is not on PATH, so {} names it by {}, which other checkouts may lack",
+                path.display(),
+                launcher.path.display()
+            ));
+        }
         ctx.reporter.status(
             "Next",
             &format!(
-                "restart {} to start orla; `orla client remove {}` undoes this",
-                client.name(),
+                "{}; `orla client remove {}` undoes this",
+                client.takes_effect(),
                 client.name()
             ),
         );

@@ -282,6 +282,13 @@ fn all_cases() -> Vec<Case> {
         Read => ClientError::Read { path: "/c.json".into(), source: denied() },
         NoEntry => ClientError::NoEntry { path: "/c.json".into(), name: "orla".into(), others: vec![] },
         Write => ClientError::Write { what: "write", path: "/c.json".into(), source: denied() },
+        ProjectLink => ClientError::ProjectLink { path: "/p/.vscode/mcp.json".into(), target: "/c.json".into() },
+        BrokenLink => ClientError::BrokenLink { path: "/c.json".into(), target: "/d/c.json".into() },
+        NotAFile => ClientError::NotAFile { path: "/c.json".into(), kind: "a FIFO" },
+        TooLarge => ClientError::TooLarge { path: "/c.json".into(), limit: 1 },
+        Lock => ClientError::Lock { path: "/h/.client.lock".into(), source: denied() },
+        Taken => ClientError::Taken { path: "/c.json".into(), name: "orla-app".into(), serves: "another server".into() },
+        NotOrla => ClientError::NotOrla { path: "/c.json".into(), name: "github".into() },
     ));
     out.extend(cases!(InfoError:
         OnlyInstalled => InfoError::OnlyInstalled {

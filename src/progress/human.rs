@@ -288,7 +288,11 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
                 ClientChange::Removed => "Removed",
                 ClientChange::Unchanged => "Unchanged",
             };
-            one(verb, format!("{name} in {path} ({client})"))
+            let preposition = match change {
+                ClientChange::Removed => "from",
+                _ => "in",
+            };
+            one(verb, format!("{name} {preposition} {path} ({client})"))
         }
         Event::Warning(warning) => {
             let mut out = vec![Line::Warning(warning_text(warning))];

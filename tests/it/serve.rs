@@ -827,42 +827,6 @@ fn client_add_claude_desktop_writes_an_entry_that_serves_and_keeps_the_rest() {
 }
 
 #[test]
-fn client_add_in_a_project_writes_the_projects_own_editor_config() {
-    let t = TestContext::new();
-    let project = t.work.join("my app");
-    std::fs::create_dir_all(&project).unwrap();
-    t.run_in(&project, &["init"]).success();
-    t.run_in(&project, &["client", "add", "cursor"]).success();
-    let written: Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join(".cursor/mcp.json")).unwrap())
-            .unwrap();
-    let entry = &written["mcpServers"]["orla-my-app"];
-    assert_eq!(
-        entry["args"],
-        json!([
-            "serve",
-            "--stdio",
-            "--project",
-            project.display().to_string()
-        ])
-    );
-    t.run_in(&project, &["client", "add", "vscode"]).success();
-    let vscode: Value =
-        serde_json::from_str(&std::fs::read_to_string(project.join(".vscode/mcp.json")).unwrap())
-            .unwrap();
-    assert_eq!(vscode["servers"]["orla-my-app"]["type"], "stdio");
-    // A file orla cannot parse is left alone, with the entry to paste.
-    std::fs::write(project.join(".vscode/mcp.json"), "// comment\n{}").unwrap();
-    t.run_in(&project, &["client", "add", "vscode", "--name", "x"])
-        .failure(1)
-        .stderr_has("is not JSON orla can edit")
-        .stderr_has("by hand");
-    t.run(&["client", "add", "zed"])
-        .failure(2)
-        .stderr_has("unknown MCP client 'zed'");
-}
-
-#[test]
 fn serve_project_dir_serves_that_project_from_anywhere() {
     let Some(python) = python() else { return };
     let t = TestContext::new();
@@ -922,46 +886,6 @@ fn sighup_reloads_and_a_hot_load_capsule_restarts_on_a_change() {
         .unwrap();
     assert!(status.success());
     serve.wait_for_log("\"reason\":\"SIGHUP\"", 1);
-}
-
-#[test]
-fn client_add_goose_writes_an_extension_in_its_yaml() {
-    let t = TestContext::new();
-    let config = t.dir.path().join("user/.config/goose/config.yaml");
-    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-    std::fs::write(
-        &config,
-        "GOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    name: developer\n    type: builtin\n",
-    )
-    .unwrap();
-    t.run(&["client", "add", "goose"]).success();
-    let text = std::fs::read_to_string(&config).unwrap();
-    let written: Value = serde_yaml::from_str(&text).unwrap();
-    assert_eq!(written["GOOSE_PROVIDER"], "openai");
-    assert_eq!(written["extensions"]["developer"]["type"], "builtin");
-    let orla = &written["extensions"]["orla"];
-    assert_eq!(orla["cmd"], ORLA);
-    assert_eq!(orla["type"], "stdio");
-    assert_eq!(orla["enabled"], true);
-    assert_eq!(orla["args"], json!(["serve", "--stdio", "--global"]));
-    let listed = t.run(&["client", "list", "--json"]);
-    listed.success();
-    let goose = listed
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["client"] == "goose")
-        .unwrap()
-        .clone();
-    assert_eq!(
-        goose["entries"],
-        json!([{"name": "orla", "serves": "global"}])
-    );
-    t.run(&["client", "remove", "goose"]).success();
-    let after: Value = serde_yaml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
-    assert!(after["extensions"].get("orla").is_none());
-    assert_eq!(after["extensions"]["developer"]["name"], "developer");
 }
 
 #[test]
