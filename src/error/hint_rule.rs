@@ -143,7 +143,7 @@ fn all_cases() -> Vec<Case> {
         Invalid => SpecError::Invalid { spec: "a@@1".into(), reason: "bad".into() },
     ));
     out.extend(cases!(ResolveError:
-        NoMatch => ResolveError::NoMatch { name: "a".into(), requirement: "^9".into(), available: vec![v("1.0.0")] },
+        NoMatch => ResolveError::NoMatch { name: "a".into(), requirement: "^9".into(), available: vec![v("1.0.0")], prerelease: None },
         AllYanked => ResolveError::AllYanked { name: "a".into() },
         Empty => ResolveError::Empty { name: "a".into() },
     ));

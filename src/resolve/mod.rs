@@ -74,6 +74,9 @@ pub enum ResolveError {
         name: String,
         requirement: String,
         available: Vec<Version>,
+        /// The newest pre-release the requirement would match were it not
+        /// a pre-release (`2.0.0-rc.1` for `@2`): only naming it installs it.
+        prerelease: Option<Version>,
     },
     #[error("every version of {name} is yanked")]
     AllYanked { name: String },
@@ -88,10 +91,27 @@ impl ResolveError {
                 "a yanked version is installed only when named exactly, e.g. `orla install {name}@VERSION`; `orla info {name}` lists them"
             )),
             ResolveError::NoMatch {
-                name, available, ..
-            } => available.iter().max().map(|newest| {
-                format!("ask for one of the available versions, e.g. `orla install {name}@{newest}`")
-            }),
+                name,
+                available,
+                prerelease,
+                ..
+            } => {
+                // The newest stable version, else the newest pre-release.
+                let newest = available
+                    .iter()
+                    .filter(|v| v.pre.is_empty())
+                    .max()
+                    .or_else(|| available.iter().max())?;
+                let mut hint = format!(
+                    "ask for one of the available versions, e.g. `orla install {name}@{newest}`"
+                );
+                if let Some(pre) = prerelease.as_ref().filter(|p| *p != newest) {
+                    hint.push_str(&format!(
+                        "; a range never picks a pre-release, so name {pre} exactly: `orla install {name}@{pre}`"
+                    ));
+                }
+                Some(hint)
+            }
             ResolveError::Empty { .. } => None,
         }
     }
@@ -246,10 +266,22 @@ pub fn select<'a, C: Candidate>(
         None => {
             let mut available: Vec<Version> = live().map(|r| r.version().clone()).collect();
             available.sort();
+            let released = |v: &Version| Version::new(v.major, v.minor, v.patch);
+            let prerelease = available
+                .iter()
+                .filter(|v| !v.pre.is_empty())
+                .filter(|v| match requirement {
+                    Requirement::Range(req) => req.matches(&released(v)),
+                    Requirement::Exact(exact) => same_version(&released(v), exact),
+                    Requirement::Latest => false,
+                })
+                .max()
+                .cloned();
             Err(ResolveError::NoMatch {
                 name: name.into(),
                 requirement: spec.raw.clone().unwrap_or_else(|| requirement.to_string()),
                 available,
+                prerelease,
             })
         }
     }
@@ -335,9 +367,35 @@ mod tests {
                 name: "fs-read".into(),
                 requirement: "2".into(),
                 available: r.iter().map(|r| r.version.clone()).collect(),
+                prerelease: Some("2.0.0-rc.1".parse().unwrap()),
             }
         );
         assert_eq!(pick("fs-read@>=1.0", &r).unwrap(), "1.2.1");
+    }
+
+    #[test]
+    fn a_no_match_hint_suggests_the_newest_stable_version_not_a_prerelease() {
+        let r = fs_read();
+        let hint = |spec: &str| pick(spec, &r).unwrap_err().hint().unwrap();
+        assert_eq!(
+            hint("fs-read@9"),
+            "ask for one of the available versions, e.g. `orla install fs-read@1.2.1`"
+        );
+        // The pre-release the range would match: say it must be named.
+        assert_eq!(
+            hint("fs-read@2"),
+            "ask for one of the available versions, e.g. `orla install fs-read@1.2.1`; \
+             a range never picks a pre-release, so name 2.0.0-rc.1 exactly: \
+             `orla install fs-read@2.0.0-rc.1`"
+        );
+        assert!(hint("fs-read@2.0.0").contains("name 2.0.0-rc.1 exactly"));
+        // Only pre-releases: the newest is the one to ask for.
+        let pre = records(&[("0.1.0-alpha.1", false), ("0.1.0-beta.1", false)]);
+        let err = pick("fs-read@1", &pre).unwrap_err();
+        assert_eq!(
+            err.hint().unwrap(),
+            "ask for one of the available versions, e.g. `orla install fs-read@0.1.0-beta.1`"
+        );
     }
 
     #[test]
