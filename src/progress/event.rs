@@ -67,7 +67,8 @@ pub enum Event {
     },
     /// A package is in place. `served_version` is the version of `name`
     /// the root's manifest serves now (`active` when it is this one);
-    /// `served_because` says why another one is served.
+    /// `served_because` says why another one is served; `others_installed`
+    /// when another version of `name` is installed beside it.
     Installed {
         name: String,
         version: Version,
@@ -76,6 +77,7 @@ pub enum Event {
         active: bool,
         served_version: Option<Version>,
         served_because: Option<ServedBecause>,
+        others_installed: bool,
     },
     /// `orla update` moved a tool to a newer version (the old one is removed).
     Updated {

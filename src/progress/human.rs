@@ -75,6 +75,7 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             active,
             served_version,
             served_because,
+            others_installed,
         } => {
             let verb = if *reinstalled {
                 "Reinstalled"
@@ -82,7 +83,8 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
                 "Installed"
             };
             let mut out = vec![Status(verb, format!("{name} {version} to {path}"))];
-            if let Some(served) = served_version {
+            // Which version is served is news only when there is a choice.
+            if let Some(served) = served_version.as_ref().filter(|_| *others_installed || !*active) {
                 let message = if *active {
                     format!("{name} {version} is the version served")
                 } else {
@@ -715,6 +717,7 @@ mod tests {
                 active: false,
                 served_version: Some(v("1.2.1")),
                 served_because: Some(ServedBecause::PreRelease),
+                others_installed: true,
             }),
             [
                 " Reinstalled fs 2.0.0-rc.1 to /t/fs/2.0.0-rc.1",
@@ -731,8 +734,30 @@ mod tests {
                 active: false,
                 served_version: None,
                 served_because: None,
+                others_installed: false,
             }),
             ["   Installed fs 1.0.0 to /t"]
+        );
+        // The only version installed is the one served: nothing to say.
+        let only = |others_installed| {
+            text(Event::Installed {
+                name: "fs".into(),
+                version: v("1.2.1"),
+                path: "/t".into(),
+                reinstalled: false,
+                active: true,
+                served_version: Some(v("1.2.1")),
+                served_because: None,
+                others_installed,
+            })
+        };
+        assert_eq!(only(false), ["   Installed fs 1.2.1 to /t"]);
+        assert_eq!(
+            only(true),
+            [
+                "   Installed fs 1.2.1 to /t",
+                "      Active fs 1.2.1 is the version served"
+            ]
         );
         assert_eq!(
             text(Event::Skipped {

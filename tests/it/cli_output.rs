@@ -102,6 +102,29 @@ fn the_main_job_and_its_errors() {
     assert_snapshot(out, &snapshots().join("main-job.txt"), redactions(&t));
 }
 
+/// The README opens with a transcript of the main job: it is what orla
+/// prints, word for word (the home directory aside).
+#[test]
+fn the_readme_transcript_is_real_output() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let block = readme
+        .split("```console\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("README opens with a console block");
+    let t = TestContext::new();
+    let mut real = String::new();
+    for command in ["install fs-read@1.2", "list"] {
+        let args: Vec<&str> = command.split(' ').collect();
+        let run = t.run(&args);
+        run.success();
+        real.push_str(&format!("$ orla {command}\n{}{}", run.stderr, run.stdout));
+    }
+    let real = real.replace(&t.home.display().to_string(), "/home/you/.orla");
+    assert_eq!(block, real, "README.md's first transcript");
+}
+
 /// The errors a person meets first, one per command and kind of mistake:
 /// each is one `error:` line with a `hint:` where there is a fix, exit 2 for
 /// a usage error and 1 otherwise.

@@ -185,7 +185,7 @@ fn the_human_format_is_unchanged_by_the_events() {
     assert_eq!(
         run.stderr,
         format!(
-            " Permissions alpha 1.0.0: filesystem:read (risk: low)\n   Installed alpha 1.0.0 to {}\n      Active alpha 1.0.0 is the version served\n",
+            " Permissions alpha 1.0.0: filesystem:read (risk: low)\n   Installed alpha 1.0.0 to {}\n",
             path.display()
         )
     );

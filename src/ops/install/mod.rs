@@ -254,9 +254,9 @@ fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
 
 /// The event of an install, with which version of the tool is served: one
 /// rule (the version `orla use` pinned, else the newest installed stable
-/// version, else the newest pre-release; see docs/install.md), said every
-/// time, so that installing an older version or a pre-release does not look
-/// like it switched the tool.
+/// version, else the newest pre-release; see docs/install.md), said
+/// whenever another version is installed, so that installing an older
+/// version or a pre-release does not look like it switched the tool.
 pub(crate) fn installed(
     manifest: &Manifest,
     name: String,
@@ -273,6 +273,11 @@ pub(crate) fn installed(
             ServedBecause::PreRelease
         }
     });
+    let own = manifest.root.kind;
+    let others_installed = manifest
+        .installed
+        .iter()
+        .any(|i| i.name == name && i.root == own && i.version != version.to_string());
     Event::Installed {
         path: path.display().to_string(),
         name,
@@ -281,6 +286,7 @@ pub(crate) fn installed(
         active,
         served_version,
         served_because,
+        others_installed,
     }
 }
 
