@@ -6,16 +6,7 @@ use std::io::Write;
 
 use crate::error::Error;
 
-/// `text` as one shell word, for commands printed to be pasted: quoted
-/// only when it holds characters a shell would split or expand.
-pub(crate) fn shell_quote(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
+pub(crate) use crate::progress::shell_quote;
 
 /// Writes to stdout; a closed pipe (`orla list | head`) is not an error.
 /// Control characters are escaped (see `progress::printable`), line breaks

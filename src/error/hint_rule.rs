@@ -67,10 +67,6 @@ const NO_FIX: &[(&str, &str)] = &[
         "the registry lists the tool without any version: nothing can be installed until its maintainers publish one",
     ),
     (
-        "InstallError::Cancelled",
-        "the person answered no to the permissions",
-    ),
-    (
         "InstallError::Receipt",
         "a receipt orla has just written cannot be read back: a disk error the message names",
     ),
@@ -304,9 +300,9 @@ fn all_cases() -> Vec<Case> {
         TagMoved => InstallError::TagMoved { label: label(), pinned: "a".into(), pinned_tree: "b".into(), commit: "c".into(), tree: "d".into() },
         WrongArchive => InstallError::WrongArchive { name: name(), version: v("1.0.0"), found_name: "b".into(), found_version: v("1.0.0") },
         PermissionMismatch => InstallError::PermissionMismatch { label: label(), declared: vec![], asked: vec!["network".into()] },
-        NoTerminal => InstallError::NoTerminal { label: label(), shown: "network".into(), risk: crate::package::RiskLevel::Medium },
+        NoTerminal => InstallError::NoTerminal { label: label(), shown: "network".into(), risk: crate::package::RiskLevel::Medium, others: None },
         Prompt => InstallError::Prompt { reason: "r".into() },
-        Cancelled => InstallError::Cancelled { label: label() },
+        Cancelled => InstallError::Cancelled { label: label(), others: Some("orla install b".into()) },
         Unmet => InstallError::Unmet { unmet: vec!["a 1.0.0 needs python3".into()] },
         NotInstalledByOrla => InstallError::NotInstalledByOrla { name: name(), version: v("1.0.0"), path: "/t".into(), why: "w".into() },
         Damaged => InstallError::Damaged { name: name(), version: v("1.0.0"), path: "/t".into() },

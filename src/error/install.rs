@@ -54,12 +54,18 @@ pub enum InstallError {
         label: String,
         shown: String,
         risk: crate::package::RiskLevel,
+        /// The command that installs the other tools the command named.
+        others: Option<String>,
     },
     #[error("cannot ask for confirmation: {reason}")]
     Prompt { reason: String },
     /// The person said no.
-    #[error("installation of {label} cancelled")]
-    Cancelled { label: String },
+    #[error("installation of {label} cancelled: nothing was installed")]
+    Cancelled {
+        label: String,
+        /// The command that installs the other tools the command named.
+        others: Option<String>,
+    },
     /// `--strict`, and installed tools lack what they need (each `NAME
     /// VERSION problem`).
     #[error("{} (--strict)", .unmet.join("; "))]
@@ -190,7 +196,11 @@ impl InstallError {
             PermissionMismatch { .. } => {
                 "nothing was installed; report the mismatch to the registry's maintainers".into()
             }
-            NoTerminal { .. } => "pass --yes to accept these permissions".into(),
+            NoTerminal { others, .. } => match others {
+                Some(command) => format!("pass --yes to accept these permissions; nothing was installed, and `{command}` installs the others"),
+                None => "pass --yes to accept these permissions".into(),
+            },
+            Cancelled { others: Some(command), .. } => format!("`{command}` installs the others"),
             Unmet { .. } => "install what it needs and run the command again, or drop --strict to install it anyway".into(),
             NotInstalledByOrla { name, version, .. } => format!(
                 "if you trust it, `orla install {name}@{version} --force` replaces it with a fresh copy"
@@ -227,7 +237,7 @@ impl InstallError {
             ),
             // The person said no; a receipt just written cannot be read
             // (the message names the disk error).
-            Cancelled { .. } | Receipt { .. } => return None,
+            Cancelled { others: None, .. } | Receipt { .. } => return None,
         };
         Some(hint)
     }

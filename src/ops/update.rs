@@ -214,10 +214,17 @@ impl Update {
         if moves.is_empty() {
             return Ok(());
         }
+        // A refusal names the command that updates the other tools.
+        let asked: Vec<(String, Vec<String>)> = moves
+            .iter()
+            .map(|m| (m.name.clone(), vec![m.name.clone()]))
+            .collect();
+        let others = |e| super::install::consent::naming_the_others(e, "orla update", &asked);
         for m in &moves {
             if let Some(plan) = &m.plan {
                 if let Some(perms) = &plan.declared {
-                    super::install::consent::confirm(ctx, &plan.label, perms, yes)?;
+                    super::install::consent::confirm(ctx, &plan.label, perms, yes)
+                        .map_err(others)?;
                 }
             }
         }
@@ -228,11 +235,12 @@ impl Update {
         // orla.yaml, orla.lock and pins.json change before the manifest: journal
         // them, so a failure or a kill restores them with the packages.
         store.begin()?;
-        super::install::apply::apply(ctx, &store, &plans, false, yes)?;
+        super::install::apply::apply(ctx, &store, &plans, false, yes).map_err(others)?;
         prefetched.keep();
-        if let Some(project) = &project {
-            relock(ctx, project, &root, &moves)?;
-        }
+        let relocked = match &project {
+            Some(project) => relock(project, &root, &moves)?,
+            None => None,
+        };
         // Only now that every new version is in place do the old ones go.
         for m in &moves {
             store.remove(&m.name, &m.from)?;
@@ -245,6 +253,10 @@ impl Update {
                 to: m.to.clone(),
             });
         }
+        // Said after what moved: the lock records the moves.
+        if let Some(path) = relocked {
+            reporter.report(Event::Relocked { path });
+        }
         Ok(())
     }
 }
@@ -253,12 +265,8 @@ impl Update {
 /// serves it): the new version, with the requirement orla.yaml has for it
 /// (else the one the old pin had), so a later `orla install` installs the
 /// updated versions, not the old ones. A tool neither names is left out.
-fn relock(
-    ctx: &Context,
-    project: &Project,
-    root: &InstallRoot,
-    moves: &[Move],
-) -> Result<(), Error> {
+/// The path of orla.lock when it changed.
+fn relock(project: &Project, root: &InstallRoot, moves: &[Move]) -> Result<Option<String>, Error> {
     let mut txn = Transaction::begin(project)?;
     for m in moves {
         let requirement = match project.config.tools.get(&m.name) {
@@ -277,10 +285,8 @@ fn relock(
             txn.pin(pin);
         }
     }
-    if txn.commit()?.lock {
-        ctx.reporter.report(Event::Relocked {
-            path: project.lock_path().display().to_string(),
-        });
-    }
-    Ok(())
+    Ok(txn
+        .commit()?
+        .lock
+        .then(|| project.lock_path().display().to_string()))
 }

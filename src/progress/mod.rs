@@ -148,6 +148,17 @@ fn escape_with(text: &str, lines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as one shell word, for commands printed to be pasted: quoted
+/// only when it holds characters a shell would split or expand.
+pub fn shell_quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// One field of output (a name, a description, a path) made safe to show:
 /// every control character, line breaks included, written as `\u00XX`.
 pub fn printable(text: &str) -> Cow<'_, str> {

@@ -241,6 +241,18 @@ fn risky_permissions_need_consent() {
 }
 
 #[test]
+fn a_refusal_among_several_tools_names_the_command_that_installs_the_others() {
+    let t = TestContext::new();
+    t.run(&["install", "fs-list", "http-get", "echo-capsule@^1"])
+        .failure(1)
+        .stderr_has("hint: pass --yes to accept these permissions; nothing was installed, and `orla install fs-list 'echo-capsule@^1'` installs the others");
+    assert!(t.list().is_empty());
+    // Alone, there are no others to name.
+    let alone = t.run(&["install", "http-get"]);
+    assert!(!alone.stderr.contains("the others"), "{}", alone.stderr);
+}
+
+#[test]
 fn bad_specs_and_names_get_one_line_errors() {
     let t = TestContext::new();
     let before = snapshot(t.dir.path());
@@ -707,9 +719,18 @@ fn consent_is_asked_on_a_terminal() {
     let mut declined = spawn(&t, &["install", "http-get"]);
     expect(&mut declined, "Install http-get 1.0.0 with network?");
     send(&mut declined, "n");
-    expect(&mut declined, "installation of http-get 1.0.0 cancelled");
+    expect(&mut declined, "installation of http-get 1.0.0 cancelled: nothing was installed");
     finish_with(declined, 1);
     assert!(!t.tools_dir().join("http-get").exists());
+
+    // One of several refused: the command that installs the others.
+    let mut several = spawn(&t, &["install", "fs-list", "http-get"]);
+    expect(&mut several, "Install http-get 1.0.0 with network?");
+    send(&mut several, "n");
+    expect(&mut several, "installation of http-get 1.0.0 cancelled: nothing was installed");
+    expect(&mut several, "`orla install fs-list` installs the others");
+    finish_with(several, 1);
+    assert!(t.list().is_empty());
 
     let mut accepted = spawn(&t, &["install", "http-get"]);
     expect(&mut accepted, "Install http-get 1.0.0 with network?");

@@ -732,9 +732,12 @@ fn update_in_a_project_moves_the_pin_too() {
     t.run_in(&dir, &["install", "alpha@^1"]).success();
     publish_http(&mut index, &server, "alpha", "1.1.0");
     publish_http(&mut index, &server, "alpha", "2.0.0");
-    t.run_in(&dir, &["update"])
-        .success()
-        .stderr_has("Updated alpha 1.0.0 -> 1.1.0");
+    let run = t.run_in(&dir, &["update"]);
+    run.success();
+    // What moved first, then the lock that records it.
+    let updated = run.stderr.find("Updated alpha 1.0.0 -> 1.1.0").unwrap();
+    let locked = run.stderr.find("Locked the updated versions in").unwrap();
+    assert!(updated < locked, "{}", run.stderr);
     let lock = lock(&dir);
     assert_eq!(pin(&lock, "alpha")["version"].as_str(), Some("1.1.0"));
     assert_eq!(pin(&lock, "alpha")["requirement"].as_str(), Some("^1"));

@@ -53,6 +53,7 @@ pub(crate) fn confirm_risk(
             label: label.to_string(),
             shown: shown.to_string(),
             risk,
+            others: None,
         }
         .into());
     }
@@ -70,7 +71,38 @@ pub(crate) fn confirm_risk(
     } else {
         Err(InstallError::Cancelled {
             label: label.to_string(),
+            others: None,
         }
         .into())
     }
+}
+
+/// A refusal in a command that named several tools says which command
+/// installs the others: `command` (`orla install`) followed by the words of
+/// every `asked` tool (its name, and the arguments that named it) but the
+/// refused one. Nothing was installed, so the person need not wonder which
+/// half went through.
+pub(crate) fn naming_the_others(
+    error: Error,
+    command: &str,
+    asked: &[(String, Vec<String>)],
+) -> Error {
+    let Error::Install(mut refusal) = error else {
+        return error;
+    };
+    if let InstallError::Cancelled { label, others } | InstallError::NoTerminal { label, others, .. } =
+        refusal.as_mut()
+    {
+        // A label is `NAME VERSION`, or a local archive's path.
+        let refused = label.split(' ').next().unwrap_or_default();
+        let words: Vec<String> = asked
+            .iter()
+            .filter(|(name, _)| name != refused && name != label.as_str())
+            .flat_map(|(_, words)| words.iter().map(|w| crate::progress::shell_quote(w)))
+            .collect();
+        if !words.is_empty() {
+            *others = Some(format!("{command} {}", words.join(" ")));
+        }
+    }
+    Error::Install(refusal)
 }

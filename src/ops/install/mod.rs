@@ -133,10 +133,24 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         changed_local = take_local(&mut plans);
         skip_installed(&mut plans, ctx, &root, SkipReason::AlreadyInstalled);
     }
+    // A refusal names the command that installs the other tools asked for.
+    let mut asked: Vec<(String, Vec<String>)> = Vec::new();
+    if let (Some(local), Some(plan)) = (&args.local, plans.first()) {
+        let name = match &plan.target {
+            Some((name, _)) => name.clone(),
+            None => plan.label.clone(),
+        };
+        asked.push((name, vec!["--local".into(), local.display().to_string()]));
+    }
+    for text in &args.specs {
+        let name = Spec::parse(text).map(|s| s.name).unwrap_or_default();
+        asked.push((name, vec![text.clone()]));
+    }
+    let others = |e| consent::naming_the_others(e, "orla install", &asked);
     // Consent before download, for what the index declares.
     for plan in &plans {
         if let Some(perms) = &plan.declared {
-            confirm(ctx, &plan.label, perms, args.yes)?;
+            confirm(ctx, &plan.label, perms, args.yes).map_err(others)?;
         }
     }
     if plans.is_empty() && changed_local.is_empty() {
@@ -170,7 +184,7 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
             .map(|(_, _, d)| d)
             .collect()
     };
-    let done = apply(ctx, &store, &plans, replace, args.yes)?;
+    let done = apply(ctx, &store, &plans, replace, args.yes).map_err(others)?;
     prefetched.keep();
     // Before the manifest: a refusal rolls the install back.
     check_requirements(ctx, &done, args.strict)?;

@@ -203,10 +203,21 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         }
         .into());
     }
+    // A refusal names the command that installs the other tools named.
+    let asked: Vec<(String, Vec<String>)> = args
+        .specs
+        .iter()
+        .map(|text| {
+            let name = Spec::parse(text).map(|s| s.name).unwrap_or_default();
+            (name, vec![text.clone()])
+        })
+        .collect();
+    let others = |e| super::consent::naming_the_others(e, "orla install", &asked);
     for plan in &plans {
         if let Some(perms) = &plan.declared {
             let recorded = plan.consented_to(perms);
-            super::consent::confirm(ctx, &plan.label, perms, args.yes || recorded)?;
+            super::consent::confirm(ctx, &plan.label, perms, args.yes || recorded)
+                .map_err(others)?;
         }
     }
     // Downloads happen before the lock: a slow server holds up no other orla.
@@ -217,7 +228,7 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     // them, so a failure or a kill restores them with the packages.
     store.begin()?;
     ignore_state_dir(&root);
-    let done = super::apply::apply(ctx, &store, &plans, true, args.yes)?;
+    let done = super::apply::apply(ctx, &store, &plans, true, args.yes).map_err(others)?;
     prefetched.keep();
     super::check_requirements(ctx, &done, args.strict)?;
 
