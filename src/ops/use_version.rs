@@ -82,10 +82,13 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
         })?,
         (None, None) => Requirement::Latest,
     };
+    // As the manifest serves: a stable version over a pre-release, unless
+    // the requirement named one.
+    let rank = |v: &semver::Version| (v.pre.is_empty(), v.clone());
     let chosen = installed
         .iter()
         .filter(|p| allows(&requirement, &p.receipt.version))
-        .max_by(|a, b| a.receipt.version.cmp(&b.receipt.version))
+        .max_by_key(|p| rank(&p.receipt.version))
         .ok_or_else(|| UseError::NoInstalledMatch {
             name: spec.name.clone(),
             requirement: spec.raw.clone(),
@@ -94,7 +97,8 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
     let version = chosen.receipt.version.clone();
 
     let mut pins = Pins::read(&root.state_dir)?;
-    match declared {
+    // The pin `orla use NAME` took out, if there was one.
+    let unpinned = match declared {
         Some((project, current)) => {
             let keep =
                 crate::resolve::parse_requirement(&current).is_ok_and(|r| allows(&r, &version));
@@ -125,17 +129,26 @@ pub fn use_version(ctx: &Context, spec: &Spec, global: bool) -> Result<(), Error
             if pins.tools.remove(&spec.name).is_some() {
                 pins.write(&root.state_dir)?;
             }
+            None
         }
         None => {
-            if spec.raw.is_some() {
+            let unpinned = if spec.raw.is_some() {
                 pins.tools.insert(spec.name.clone(), version.clone());
+                None
             } else {
-                pins.tools.remove(&spec.name);
-            }
+                pins.tools.remove(&spec.name)
+            };
             pins.write(&root.state_dir)?;
+            unpinned
         }
-    }
+    };
     store.sync_manifest(reporter)?;
+    if let Some(was) = unpinned {
+        reporter.report(Event::Unpinned {
+            name: spec.name.clone(),
+            was,
+        });
+    }
     reporter.report(Event::Using {
         name: spec.name.clone(),
         version: version.clone(),

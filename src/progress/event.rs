@@ -108,6 +108,8 @@ pub enum Event {
     Relocked { path: String },
     /// orla.lock dropped a pin orla.yaml no longer asks for.
     Unlocked { name: String },
+    /// `orla use NAME` took out the pin that served `was`.
+    Unpinned { name: String, was: Version },
     /// `orla use`: the root serves this version of the tool now.
     Using {
         name: String,

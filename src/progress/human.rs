@@ -127,6 +127,10 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         } => one("Locked", format!("{name} {version} (\"{requirement}\")")),
         Event::Relocked { path } => one("Locked", format!("the updated versions in {path}")),
         Event::Unlocked { name } => one("Unlocked", format!("{name} (no longer in orla.yaml)")),
+        Event::Unpinned { name, was } => one(
+            "Unpinned",
+            format!("{name} (was {was}): the newest installed version is served"),
+        ),
         Event::Using {
             name,
             version,

@@ -194,11 +194,17 @@ fn every_install_says_which_version_is_served() {
         run.success();
         out.push_str(&shown(args, &run));
     }
-    assert_snapshot(&t, "active-version", out);
     let served = &t.manifest()["tools"][0];
     assert_eq!(served["version"], "2.0.0-rc.1");
-    t.run(&["use", "fs-read"]).success();
+    // `orla use NAME` says it took the pin out.
+    let run = t.run(&["use", "fs-read"]);
+    run.success();
+    out.push_str(&shown(&["use", "fs-read"], &run));
+    assert_snapshot(&t, "active-version", out);
     assert_eq!(t.manifest()["tools"][0]["version"], "1.2.1");
+    // With no pin to take out, nothing is said of one.
+    let again = t.run(&["use", "fs-read"]);
+    assert!(!again.stderr.contains("Unpinned"), "{}", again.stderr);
 }
 
 #[test]
