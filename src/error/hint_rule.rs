@@ -15,7 +15,7 @@ use crate::config::{ConfigError, SettingError};
 use crate::error::info::InfoError;
 use crate::error::run::RunError;
 use crate::error::use_version::UseError;
-use crate::error::verify::{First, FirstFailure, VerifyError};
+use crate::error::verify::{Failed, Failure, VerifyError};
 use crate::error::InstallError;
 use crate::fetch::git::GitToolError;
 use crate::fetch::{CacheError, FetchError};
@@ -355,16 +355,18 @@ fn all_cases() -> Vec<Case> {
         SomeFailed => MigrateError::SomeFailed(Summary { root: dir(), total: 2, migrated: 1, failed: 1, already: 0, dry_run: false }),
         Capsule => MigrateError::Capsule(CapsuleError::Missing { path: "c".into(), fields: vec!["name"] }),
     ));
-    let first = |failure| First {
-        name: name(),
-        version: "1.0.0".into(),
-        path: "/t/a/1.0.0".into(),
-        failure,
+    let failed = |failure| {
+        vec![Failed {
+            name: name(),
+            version: "1.0.0".into(),
+            path: "/t/a/1.0.0".into(),
+            failure,
+        }]
     };
     out.extend(cases!(VerifyError:
-        Unmet => VerifyError::Unmet { bad: 1, total: 2, first: first(FirstFailure::Unmet) },
-        Missing => VerifyError::Missing { bad: 1, total: 1, first: first(FirstFailure::Missing) },
-        Differ => VerifyError::Differ { bad: 2, total: 3, first: first(FirstFailure::Unreadable) },
+        Unmet => VerifyError::Unmet { total: 2, failed: failed(Failure::Unmet) },
+        Missing => VerifyError::Missing { total: 1, failed: failed(Failure::Missing) },
+        Differ => VerifyError::Differ { total: 3, failed: failed(Failure::Unreadable) },
     ));
     out.extend(cases!(ValidateError:
         Failed => ValidateError::Failed { path: "/p/tool.yaml".into(), errors: 1, warnings: 2 },

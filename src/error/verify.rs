@@ -6,40 +6,31 @@
 use std::path::PathBuf;
 
 /// Some installed packages are not as their receipts say, or lack what they
-/// need to run: `bad` of `total` checked. The message sums them up; the
-/// hint fixes the first.
+/// need to run: `failed` of `total` checked. The message sums them up; the
+/// hint gives the commands that fix every one of them.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
     /// Every failed package is intact but lacks what it needs to run.
     #[error(
         "{bad} of {total} installed package{} lack{} what {} to run",
-        plural(*total), if *bad == 1 { "s" } else { "" }, if *bad == 1 { "it needs" } else { "they need" }
+        plural(*total), if .failed.len() == 1 { "s" } else { "" }, if .failed.len() == 1 { "it needs" } else { "they need" },
+        bad = .failed.len()
     )]
-    Unmet {
-        bad: usize,
-        total: usize,
-        first: First,
-    },
+    Unmet { total: usize, failed: Vec<Failed> },
     /// At least one failed package is gone.
     #[error(
         "{bad} of {total} installed package{} {} missing or changed",
-        plural(*total), if *bad == 1 { "is" } else { "are" }
+        plural(*total), if .failed.len() == 1 { "is" } else { "are" },
+        bad = .failed.len()
     )]
-    Missing {
-        bad: usize,
-        total: usize,
-        first: First,
-    },
+    Missing { total: usize, failed: Vec<Failed> },
     /// Their files differ from the receipts (or cannot be checked).
     #[error(
         "{bad} of {total} installed package{} differ{} from {} receipt{}",
-        plural(*total), if *bad == 1 { "s" } else { "" }, if *bad == 1 { "its" } else { "their" }, plural(*bad)
+        plural(*total), if .failed.len() == 1 { "s" } else { "" }, if .failed.len() == 1 { "its" } else { "their" }, plural(.failed.len()),
+        bad = .failed.len()
     )]
-    Differ {
-        bad: usize,
-        total: usize,
-        first: First,
-    },
+    Differ { total: usize, failed: Vec<Failed> },
 }
 
 fn plural(n: usize) -> &'static str {
@@ -50,17 +41,17 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// The first package that failed.
+/// A package that failed, and how.
 #[derive(Debug)]
-pub struct First {
+pub struct Failed {
     pub name: String,
     pub version: String,
     pub path: PathBuf,
-    pub failure: FirstFailure,
+    pub failure: Failure,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FirstFailure {
+pub enum Failure {
     Unmet,
     Missing,
     /// No readable receipt: maybe not orla's at all.
@@ -69,28 +60,101 @@ pub enum FirstFailure {
 }
 
 impl VerifyError {
+    /// One command per kind of failure, naming every package it fixes.
     pub fn hint(&self) -> Option<String> {
-        let (VerifyError::Unmet { first, .. }
-        | VerifyError::Missing { first, .. }
-        | VerifyError::Differ { first, .. }) = self;
-        let First {
-            name,
-            version,
-            path,
+        let (VerifyError::Unmet { failed, .. }
+        | VerifyError::Missing { failed, .. }
+        | VerifyError::Differ { failed, .. }) = self;
+        let specs = |kinds: &[Failure]| -> Vec<String> {
+            failed
+                .iter()
+                .filter(|f| kinds.contains(&f.failure))
+                .map(|f| crate::progress::shell_quote(&format!("{}@{}", f.name, f.version)))
+                .collect()
+        };
+        let mut hints = Vec::new();
+        let missing = specs(&[Failure::Missing]);
+        if !missing.is_empty() {
+            let specs = missing.join(" ");
+            hints.push(format!(
+                "`orla install {specs}` installs {them} again; `orla uninstall {specs}` drops {them} from the manifest",
+                them = if missing.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        let changed = specs(&[Failure::Changed, Failure::Unreadable]);
+        if !changed.is_empty() {
+            let mut hint = format!(
+                "reinstall to restore the published files: `orla install {} --force`",
+                changed.join(" ")
+            );
+            let unreadable: Vec<String> = failed
+                .iter()
+                .filter(|f| f.failure == Failure::Unreadable)
+                .map(|f| f.path.display().to_string())
+                .collect();
+            if !unreadable.is_empty() {
+                hint.push_str(&format!(
+                    " (remove {} instead if orla did not install {})",
+                    unreadable.join(", "),
+                    if unreadable.len() == 1 { "it" } else { "them" }
+                ));
+            }
+            hints.push(hint);
+        }
+        if failed.iter().any(|f| f.failure == Failure::Unmet) {
+            hints.push("install what the tools need (their files are intact); `orla info NAME` lists a tool's dependencies".to_string());
+        }
+        Some(hints.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(name: &str, failure: Failure) -> Failed {
+        Failed {
+            name: name.into(),
+            version: "1.0.0".into(),
+            path: format!("/t/{name}/1.0.0").into(),
             failure,
-        } = first;
-        Some(match failure {
-            FirstFailure::Unmet => "install what the tool needs (its files are intact); `orla info NAME` lists its dependencies".to_string(),
-            FirstFailure::Missing => format!(
-                "`orla install {name}@{version}` installs it again; `orla uninstall {name}@{version}` drops it from the manifest"
-            ),
-            FirstFailure::Unreadable => format!(
-                "if orla installed {}, `orla install {name}@{version} --force` restores it; if not, remove the directory",
-                path.display()
-            ),
-            FirstFailure::Changed => format!(
-                "reinstall to restore the published files: `orla install {name}@{version} --force`"
-            ),
-        })
+        }
+    }
+
+    #[test]
+    fn the_hint_names_every_package_that_differs() {
+        let error = VerifyError::Differ {
+            total: 3,
+            failed: vec![
+                failed("fs-list", Failure::Changed),
+                failed("json-query", Failure::Changed),
+            ],
+        };
+        assert_eq!(
+            error.to_string(),
+            "2 of 3 installed packages differ from their receipts"
+        );
+        assert_eq!(
+            error.hint().unwrap(),
+            "reinstall to restore the published files: `orla install fs-list@1.0.0 json-query@1.0.0 --force`"
+        );
+    }
+
+    #[test]
+    fn each_kind_of_failure_gets_its_command() {
+        let error = VerifyError::Missing {
+            total: 4,
+            failed: vec![
+                failed("a", Failure::Missing),
+                failed("b", Failure::Unreadable),
+                failed("c", Failure::Unmet),
+            ],
+        };
+        assert_eq!(
+            error.hint().unwrap(),
+            "`orla install a@1.0.0` installs it again; `orla uninstall a@1.0.0` drops it from the manifest; \
+             reinstall to restore the published files: `orla install b@1.0.0 --force` (remove /t/b/1.0.0 instead if orla did not install it); \
+             install what the tools need (their files are intact); `orla info NAME` lists a tool's dependencies"
+        );
     }
 }

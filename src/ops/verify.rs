@@ -15,7 +15,7 @@
 //! to match changed files does not pass; and when the tool's repository is
 //! in the cache, the recorded commit's tree must give that digest.
 
-use crate::error::verify::{First, FirstFailure, VerifyError};
+use crate::error::verify::{Failed, Failure, VerifyError};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
@@ -100,38 +100,37 @@ impl PackageReport {
 
 /// Fails when any report is not ok.
 pub fn outcome(reports: &[PackageReport]) -> Result<(), VerifyError> {
-    let bad: Vec<&PackageReport> = reports.iter().filter(|r| !r.ok()).collect();
-    let Some(first) = bad.first() else {
-        return Ok(());
-    };
     let intact = |r: &PackageReport| r.error.is_none() && r.differences.is_empty();
-    let failure = if intact(first) {
-        FirstFailure::Unmet
-    } else if first.missing {
-        FirstFailure::Missing
-    } else if first.error.is_some() {
-        FirstFailure::Unreadable
-    } else {
-        FirstFailure::Changed
-    };
-    let all_intact = bad.iter().all(|r| intact(r));
-    let any_missing = bad.iter().any(|r| r.missing);
-    let (total, first) = (
-        reports.len(),
-        First {
-            name: first.name.clone(),
-            version: first.version.clone(),
-            path: first.path.clone(),
-            failure,
-        },
-    );
-    let bad = bad.len();
-    Err(if all_intact {
-        VerifyError::Unmet { bad, total, first }
+    let failed: Vec<Failed> = reports
+        .iter()
+        .filter(|r| !r.ok())
+        .map(|r| Failed {
+            name: r.name.clone(),
+            version: r.version.clone(),
+            path: r.path.clone(),
+            failure: if intact(r) {
+                Failure::Unmet
+            } else if r.missing {
+                Failure::Missing
+            } else if r.error.is_some() {
+                Failure::Unreadable
+            } else {
+                Failure::Changed
+            },
+        })
+        .collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    let total = reports.len();
+    let all_unmet = failed.iter().all(|f| f.failure == Failure::Unmet);
+    let any_missing = failed.iter().any(|f| f.failure == Failure::Missing);
+    Err(if all_unmet {
+        VerifyError::Unmet { total, failed }
     } else if any_missing {
-        VerifyError::Missing { bad, total, first }
+        VerifyError::Missing { total, failed }
     } else {
-        VerifyError::Differ { bad, total, first }
+        VerifyError::Differ { total, failed }
     })
 }
 

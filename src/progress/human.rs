@@ -84,7 +84,10 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             };
             let mut out = vec![Status(verb, format!("{name} {version} to {path}"))];
             // Which version is served is news only when there is a choice.
-            if let Some(served) = served_version.as_ref().filter(|_| *others_installed || !*active) {
+            if let Some(served) = served_version
+                .as_ref()
+                .filter(|_| *others_installed || !*active)
+            {
                 let message = if *active {
                     format!("{name} {version} is the version served")
                 } else {

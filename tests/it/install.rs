@@ -719,7 +719,10 @@ fn consent_is_asked_on_a_terminal() {
     let mut declined = spawn(&t, &["install", "http-get"]);
     expect(&mut declined, "Install http-get 1.0.0 with network?");
     send(&mut declined, "n");
-    expect(&mut declined, "installation of http-get 1.0.0 cancelled: nothing was installed");
+    expect(
+        &mut declined,
+        "installation of http-get 1.0.0 cancelled: nothing was installed",
+    );
     finish_with(declined, 1);
     assert!(!t.tools_dir().join("http-get").exists());
 
@@ -727,7 +730,10 @@ fn consent_is_asked_on_a_terminal() {
     let mut several = spawn(&t, &["install", "fs-list", "http-get"]);
     expect(&mut several, "Install http-get 1.0.0 with network?");
     send(&mut several, "n");
-    expect(&mut several, "installation of http-get 1.0.0 cancelled: nothing was installed");
+    expect(
+        &mut several,
+        "installation of http-get 1.0.0 cancelled: nothing was installed",
+    );
     expect(&mut several, "`orla install fs-list` installs the others");
     finish_with(several, 1);
     assert!(t.list().is_empty());

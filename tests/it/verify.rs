@@ -80,7 +80,8 @@ fn every_difference_is_reported_and_exits_1() {
         .stdout_has("fs-read 1.0.0: 1 difference")
         .stdout_has("changed  tool.yaml (type: expected regular file, found symbolic link)")
         .stderr_has("error: 2 of 3 installed packages differ from their receipts")
-        .stderr_has("hint: reinstall to restore the published files: `orla install fs-read@");
+        // The hint's command restores both, not only the first.
+        .stderr_has("hint: reinstall to restore the published files: `orla install fs-read@1.0.0 fs-read@1.2.1 --force`");
 
     // Only the named tool, as JSON; still exit 1.
     let json = t.run(&["verify", "fs-read", "--json"]);
@@ -189,7 +190,8 @@ fn a_package_directory_without_a_receipt_hints_it_may_not_be_orlas() {
     t.run(&["verify"])
         .failure(1)
         .stdout_has("fs-list 9.9.9: no readable install receipt")
-        .stderr_has(
-            "`orla install fs-list@9.9.9 --force` restores it; if not, remove the directory",
-        );
+        .stderr_has(&format!(
+            "`orla install fs-list@9.9.9 --force` (remove {} instead if orla did not install it)",
+            t.tools_dir().join("fs-list/9.9.9").display()
+        ));
 }

@@ -90,8 +90,8 @@ pub(crate) fn naming_the_others(
     let Error::Install(mut refusal) = error else {
         return error;
     };
-    if let InstallError::Cancelled { label, others } | InstallError::NoTerminal { label, others, .. } =
-        refusal.as_mut()
+    if let InstallError::Cancelled { label, others }
+    | InstallError::NoTerminal { label, others, .. } = refusal.as_mut()
     {
         // A label is `NAME VERSION`, or a local archive's path.
         let refused = label.split(' ').next().unwrap_or_default();
