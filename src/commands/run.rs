@@ -18,6 +18,7 @@ pub fn run(ctx: &Context, args: &RunArgs) -> Result<(), Error> {
     ctx.reporter.report(Event::Running {
         name: ready.name.clone(),
         version: ready.version.clone(),
+        cached: ready.cached,
     });
     let mut command = std::process::Command::new(&argv[0]);
     command.args(&argv[1..]).envs(&ready.env);

@@ -32,6 +32,9 @@ use crate::root::receipt::Receipt;
 pub struct Ready {
     pub name: String,
     pub version: semver::Version,
+    /// The copy was in the cache already: a later run of the same version
+    /// says nothing of itself, as `uvx` does.
+    pub cached: bool,
     pub argv: Vec<String>,
     pub env: std::collections::BTreeMap<String, String>,
 }
@@ -52,13 +55,23 @@ pub fn prepare(
         .target
         .clone()
         .expect("registry plans know their target");
-    if let Some(perms) = &plan.declared {
-        confirm(ctx, &plan.label, perms, yes)?;
-    }
     let dir = ctx.cache_dir.join("run").join(format!(
         "{name}-{version}-{}",
         &plan.source.blake3().to_hex()[..16]
     ));
+    // Run before: its permissions were shown then, and are shown again only
+    // to ask for consent (a damaged copy is fetched again, visibly).
+    let cached = dir.exists();
+    if let Some(perms) = &plan.declared {
+        let parsed: Vec<crate::package::Permission> = perms
+            .iter()
+            .map(|p| crate::package::Permission::parse(p))
+            .collect();
+        let asks = !yes && crate::package::RiskLevel::derive(&parsed).needs_confirmation();
+        if !cached || asks {
+            confirm(ctx, &plan.label, perms, yes)?;
+        }
+    }
     // Held while the copy is checked or fetched, so `orla cache clear` and
     // `prune` wait; the tool itself runs after it is let go.
     let cache = ctx.cache();
@@ -99,6 +112,7 @@ pub fn prepare(
     Ok(Ready {
         name,
         version,
+        cached,
         argv,
         env: runtime.env,
     })

@@ -187,8 +187,13 @@ pub enum Event {
     ReceiptsMatch { packages: usize },
     /// `orla search` found nothing.
     NoMatch { query: String },
-    /// `orla run` starts a tool without installing it.
-    Running { name: String, version: Version },
+    /// `orla run` starts a tool without installing it; `cached` when its
+    /// copy was in the cache already (a person is told only the first time).
+    Running {
+        name: String,
+        version: Version,
+        cached: bool,
+    },
     /// `orla cache clear` or `prune`: the cache directory does not exist.
     CacheEmpty { path: String },
     /// `orla list`: nothing is installed in the root whose tools_dir is

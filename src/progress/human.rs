@@ -260,7 +260,8 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             "No match",
             format!("for '{query}'; try fewer or shorter words"),
         ),
-        Event::Running { name, version } => {
+        Event::Running { cached: true, .. } => Vec::new(),
+        Event::Running { name, version, .. } => {
             one("Running", format!("{name} {version} (not installed)"))
         }
         Event::CacheEmpty { path } => one("Clean", format!("{path} is already empty")),

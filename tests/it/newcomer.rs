@@ -318,6 +318,10 @@ fn run_runs_a_tool_from_the_verified_cache_without_installing_it() {
         .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
         .collect();
     assert_eq!(cached.len(), 1);
+    // Once cached, a low-risk tool runs without a word from orla, as uvx.
+    let again = run_with_stdin(&t, &["run", "fs-read@1.2"], r#"{"path": "notes.txt"}"#);
+    again.success().stdout_has("hello from notes");
+    assert_eq!(again.stderr, "");
     // A cached copy that was changed is not run: it is fetched again.
     let entry = cached[0].join("bin/fs-read");
     std::fs::write(&entry, "#!/bin/sh\necho tampered\n").unwrap();
@@ -327,9 +331,19 @@ fn run_runs_a_tool_from_the_verified_cache_without_installing_it() {
     // The tool's exit status is orla's.
     let run = run_with_stdin(&t, &["run", "fs-read@1.2"], "not json");
     assert_ne!(run.code, 0);
-    // Consent is asked as for an install.
+    // Consent is asked as for an install, every time, cached or not.
     t.run(&["run", "http-get"])
         .failure(1)
+        .stderr_has("hint: pass --yes");
+    t.run(&["run", "--yes", "http-get", "--", "--help"]);
+    assert!(std::fs::read_dir(t.cache.join("run")).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with("http-get-")));
+    t.run(&["run", "http-get"])
+        .failure(1)
+        .stderr_has("Permissions http-get 1.0.0: network (risk: medium)")
         .stderr_has("hint: pass --yes");
 }
 
