@@ -23,7 +23,8 @@ pub struct Hit {
     pub name: String,
     /// Newest stable version; for a git-source tool, from its tags when its
     /// repository is in the cache (search never fetches one), else `null`;
-    /// `null` in sparse indexes (one request per tool).
+    /// in a sparse index, for its best `SPARSE_VERSIONS` hits only (one
+    /// request per tool, made in parallel), else `null`.
     pub version: Option<String>,
     pub description: String,
     pub keywords: Vec<String>,
@@ -32,6 +33,9 @@ pub struct Hit {
     pub source: &'static str,
     pub score: u32,
 }
+
+/// How many hits of one sparse index are shown with their version.
+const SPARSE_VERSIONS: usize = 50;
 
 /// The tools matching `query` in the registries `registry` (a
 /// `--registry` value) selects, best first.
@@ -52,6 +56,7 @@ pub fn search(ctx: &Context, query: &str, registry: Option<&str>) -> Result<Vec<
             ),
             RegistryKind::Index => None,
         };
+        let mut found: Vec<(RegistryEntry, u32)> = Vec::new();
         for entry in registry.listing()?.tools {
             // A name orla could not install is not a hit.
             let invalid = crate::package::names::validate_name(&entry.name).is_err();
@@ -60,8 +65,34 @@ pub fn search(ctx: &Context, query: &str, registry: Option<&str>) -> Result<Vec<
             }
             let score = score(&query, &entry);
             if score > 0 {
-                hits.push(hit(ctx, registry, sources.as_ref(), entry, score));
+                found.push((entry, score));
             }
+        }
+        // A sparse index costs a request per tool: the files of its best
+        // hits are fetched at once, in parallel, and the rest go without a
+        // version (`orla info` gives it).
+        let mut remote: Vec<&str> = Vec::new();
+        if registry.reads_are_remote() {
+            let mut best: Vec<&(RegistryEntry, u32)> = found.iter().collect();
+            best.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.name.cmp(&b.0.name)));
+            remote = best
+                .iter()
+                .take(SPARSE_VERSIONS)
+                .map(|(e, _)| e.name.as_str())
+                .collect();
+            registry.prefetch(&remote);
+        }
+        let remote: Vec<String> = remote.into_iter().map(str::to_string).collect();
+        for (entry, score) in found {
+            let versioned = !registry.reads_are_remote() || remote.contains(&entry.name);
+            hits.push(hit(
+                ctx,
+                registry,
+                sources.as_ref(),
+                entry,
+                score,
+                versioned,
+            ));
         }
     }
     hits.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.name.cmp(&b.name)));
@@ -74,10 +105,9 @@ fn hit(
     sources: Option<&HashMap<String, GitSourceEntry>>,
     entry: RegistryEntry,
     score: u32,
+    versioned: bool,
 ) -> Hit {
-    if registry.reads_are_remote() {
-        // One request per hit would make a search of a sparse index as slow
-        // as downloading it; `orla info` gives the versions.
+    if !versioned {
         return Hit {
             name: entry.name,
             version: None,

@@ -99,6 +99,8 @@ fn search_info_and_update_see_new_versions_on_every_kind() {
         let found = run(t, &["search", "grow", "--json", "--registry", &at]);
         found.success();
         assert_eq!(found.json()[0]["name"], "grow", "{}", found.stdout);
+        // Every kind shows the version, a sparse index too.
+        assert_eq!(found.json()[0]["version"], "1.0.0", "{}", found.stdout);
         // A new release appears in info and update moves to it.
         index.publish(&PackageBuilder::new("grow", "1.1.0"));
         run(t, &["info", "grow", "--registry", &at])
