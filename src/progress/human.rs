@@ -432,13 +432,13 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
             short(seen),
             short(found)
         ),
+        // The public registry, which nobody asked for: one short line (the
+        // problem is in the JSON event; `install` of one of its tools says it).
         Warning::RegistrySkipped {
             registry,
-            problem,
             fallback: true,
-        } => format!(
-            "skipping registry {registry}: it could not be reached ({problem}); --offline uses the cached copy once it has been fetched"
-        ),
+            ..
+        } => format!("skipping registry {registry}: unreachable (--offline skips it quietly)"),
         Warning::RegistrySkipped {
             registry, problem, ..
         } => format!("skipping registry {registry}: {problem}"),

@@ -602,11 +602,20 @@ fn the_public_registry_is_a_fallback_that_can_be_dropped() {
     with(&["install", "fs-raed"], unreachable)
         .failure(1)
         .stderr_has("did you mean 'fs-read'?");
-    // Search says it skipped the registry and lists the others.
-    with(&["search", "fs"], unreachable)
-        .success()
-        .stderr_has("skipping registry orla")
-        .stdout_has("fs-read");
+    // Search says it skipped the registry, in one short line, and lists the others.
+    let search = with(&["search", "fs"], unreachable);
+    search.success().stdout_has("fs-read");
+    let warnings: Vec<&str> = search
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings,
+        ["warning: skipping registry orla: unreachable (--offline skips it quietly)"],
+        "{}",
+        search.stderr
+    );
 
     // config.yaml drops it (the environment left unset) or replaces it.
     std::fs::create_dir_all(&t.home).unwrap();
