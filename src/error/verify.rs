@@ -101,8 +101,20 @@ impl VerifyError {
             }
             hints.push(hint);
         }
-        if failed.iter().any(|f| f.failure == Failure::Unmet) {
-            hints.push("install what the tools need (their files are intact); `orla info NAME` lists a tool's dependencies".to_string());
+        let unmet: Vec<&str> = failed
+            .iter()
+            .filter(|f| f.failure == Failure::Unmet)
+            .map(|f| f.name.as_str())
+            .collect();
+        match unmet[..] {
+            [] => {}
+            [name] => hints.push(format!(
+                "install what {name} needs (its files are intact); `orla info {name}` lists its dependencies"
+            )),
+            _ => hints.push(format!(
+                "install what {} need (their files are intact); `orla info NAME` lists a tool's dependencies",
+                unmet.join(", ")
+            )),
         }
         Some(hints.join("; "))
     }
@@ -154,7 +166,7 @@ mod tests {
             error.hint().unwrap(),
             "`orla install a@1.0.0` installs it again; `orla uninstall a@1.0.0` drops it from the manifest; \
              reinstall to restore the published files: `orla install b@1.0.0 --force` (remove /t/b/1.0.0 instead if orla did not install it); \
-             install what the tools need (their files are intact); `orla info NAME` lists a tool's dependencies"
+             install what c needs (its files are intact); `orla info c` lists its dependencies"
         );
     }
 }

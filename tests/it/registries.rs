@@ -939,13 +939,21 @@ fn sparse_http_indexes_fetch_one_file_per_tool_and_cache_it() {
     t.run(&["install", "alpha", "--offline", "--registry", &location])
         .failure(1)
         .stderr_has("no tool 'alpha'");
-    // Search reads registry.yaml.
+    // Search reads registry.yaml, and the files of its hits only (for
+    // their versions), not one file per tool of the registry.
+    let before = server.log().len();
     let run = t.run(&["search", "gamma", "--json", "--registry", &location]);
     run.success();
     assert_eq!(run.json()[0]["name"], "gamma");
+    let asked: Vec<String> = server.log()[before..]
+        .iter()
+        .map(|(p, _)| p.clone())
+        .collect();
     assert!(
-        !server.log().iter().any(|(p, _)| p.ends_with("/gamma")),
-        "search reads registry.yaml, not one file per tool"
+        asked.iter().all(|p| p.ends_with("/registry.yaml")
+            || p.ends_with("/gamma")
+            || p.ends_with("/config.json")),
+        "{asked:?}"
     );
     // Past the TTL files are fetched again; when the server fails, the cached copy is used.
     let before = server.requests();
