@@ -4,19 +4,38 @@
 //! JSON files are read as JSONC, the dialect VS Code and Cursor accept
 //! (comments and trailing commas), into a concrete syntax tree, and only
 //! the text of orla's entry changes: comments, blank lines, indentation and
-//! the other entries stay as they were. goose's YAML is parsed into a value
-//! and written back whole, which drops its comments (the first backup keeps
-//! them): no maintained YAML editor keeps them.
+//! the other entries stay as they were (a byte order mark too).
+//!
+//! No maintained Rust crate edits YAML keeping its comments, so goose's
+//! file is parsed into a value for its meaning, and the text is edited by
+//! lines where it has the block layout goose itself writes: the entry's
+//! lines under the top-level `extensions:` are replaced, appended or cut
+//! out, and every other line stays. The edited text is parsed again and
+//! must mean exactly the changed value; where it does not (flow style,
+//! tabs, quoted keys, anchors), the value is written back whole, without
+//! its comments (the first backup keeps them).
 
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::{Client, ConfigSyntax};
 
+const BOM: char = '\u{feff}';
+
 pub enum Document {
-    Json(CstRootNode),
-    Yaml(Value),
+    Json {
+        root: CstRootNode,
+        /// The text started with a byte order mark, which the parser does
+        /// not take and the rewrite puts back.
+        bom: bool,
+    },
+    Yaml {
+        value: Value,
+        /// The text with every change so far, while line edits keep its
+        /// meaning; `None` once the value must be written whole.
+        text: Option<String>,
+    },
 }
 
 /// Why the servers object cannot be reached.
@@ -49,29 +68,33 @@ impl Document {
     pub fn parse(client: Client, bytes: &[u8]) -> Result<Document, ConfigSyntax> {
         let text = std::str::from_utf8(bytes)?;
         if client.is_yaml() {
-            let value = if text.trim().is_empty() {
-                Value::Null
-            } else {
-                serde_yaml::from_str::<Value>(text)?
-            };
-            return Ok(Document::Yaml(value));
+            return Ok(Document::Yaml {
+                value: yaml_value(text)?,
+                text: Some(text.to_string()),
+            });
         }
-        Ok(Document::Json(CstRootNode::parse(text, &jsonc())?))
+        let bom = text.starts_with(BOM);
+        let text = text.strip_prefix(BOM).unwrap_or(text);
+        Ok(Document::Json {
+            root: CstRootNode::parse(text, &jsonc())?,
+            bom,
+        })
     }
 
     /// The entries under `key` (none when the key is missing).
     pub fn servers(&self, key: &str) -> Result<Map<String, Value>, Shape> {
         match self {
-            Document::Yaml(value) => match value {
+            Document::Yaml { value, .. } => match value {
                 Value::Null => Ok(Map::new()),
                 Value::Object(root) => match root.get(key) {
-                    None => Ok(Map::new()),
+                    // `extensions:` with nothing under it yet.
+                    None | Some(Value::Null) => Ok(Map::new()),
                     Some(Value::Object(servers)) => Ok(servers.clone()),
                     Some(_) => Err(Shape::ServersNotAnObject),
                 },
                 _ => Err(Shape::NotAMapping),
             },
-            Document::Json(root) => {
+            Document::Json { root, .. } => {
                 let Some(servers) = json_servers(root, key)? else {
                     return Ok(Map::new());
                 };
@@ -91,18 +114,22 @@ impl Document {
     /// last. The shape was checked by [`Document::servers`].
     pub fn set(&mut self, key: &str, name: &str, entry: &Value) {
         match self {
-            Document::Yaml(value) => {
+            Document::Yaml { value, text } => {
                 if value.is_null() {
                     *value = Value::Object(Map::new());
                 }
                 if let Some(root) = value.as_object_mut() {
                     let servers = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
+                    if servers.is_null() {
+                        *servers = Value::Object(Map::new());
+                    }
                     if let Some(servers) = servers.as_object_mut() {
                         servers.insert(name.to_string(), entry.clone());
                     }
                 }
+                edit_yaml(text, value, key, name, Some(entry));
             }
-            Document::Json(root) => {
+            Document::Json { root, .. } => {
                 let servers = root.object_value_or_set().object_value_or_set(key);
                 match servers.get(name) {
                     Some(prop) => prop.set_value(input(entry)),
@@ -116,12 +143,13 @@ impl Document {
 
     pub fn remove(&mut self, key: &str, name: &str) {
         match self {
-            Document::Yaml(value) => {
+            Document::Yaml { value, text } => {
                 if let Some(servers) = value.get_mut(key).and_then(Value::as_object_mut) {
                     servers.shift_remove(name);
                 }
+                edit_yaml(text, value, key, name, None);
             }
-            Document::Json(root) => {
+            Document::Json { root, .. } => {
                 if let Ok(Some(servers)) = json_servers(root, key) {
                     if let Some(prop) = servers.get(name) {
                         prop.remove();
@@ -133,9 +161,17 @@ impl Document {
 
     pub fn render(&self) -> String {
         match self {
-            Document::Yaml(value) => serde_yaml::to_string(value).expect("a JSON value is YAML"),
-            Document::Json(root) => {
+            Document::Yaml {
+                text: Some(text), ..
+            } => text.clone(),
+            Document::Yaml { value, .. } => {
+                serde_yaml::to_string(value).expect("a JSON value is YAML")
+            }
+            Document::Json { root, bom } => {
                 let mut text = root.to_string();
+                if *bom {
+                    text.insert(0, BOM);
+                }
                 if !text.ends_with('\n') {
                     text.push('\n');
                 }
@@ -143,6 +179,105 @@ impl Document {
             }
         }
     }
+}
+
+/// A YAML text's meaning; an empty file is null.
+fn yaml_value(text: &str) -> Result<Value, serde_yaml::Error> {
+    match text.trim().is_empty() {
+        true => Ok(Value::Null),
+        false => serde_yaml::from_str::<Value>(text),
+    }
+}
+
+/// Applies the change to `text` by lines, kept only while the result means
+/// exactly `value` (the document after the change).
+fn edit_yaml(
+    text: &mut Option<String>,
+    value: &Value,
+    key: &str,
+    name: &str,
+    entry: Option<&Value>,
+) {
+    let edited = text
+        .as_deref()
+        .and_then(|t| yaml_lines(t, key, name, entry))
+        .filter(|t| yaml_value(t).is_ok_and(|v| v == *value));
+    *text = edited;
+}
+
+/// `text` with the member `name` of the top-level block mapping `key` set
+/// to `entry` (or cut out when `None`), its other lines untouched; `None`
+/// where the text is not laid out so.
+fn yaml_lines(text: &str, key: &str, name: &str, entry: Option<&Value>) -> Option<String> {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+    if lines.iter().any(|l| l.starts_with('\t')) {
+        return None;
+    }
+    let content = |l: &str| {
+        let t = l.trim_start_matches(' ');
+        !t.trim().is_empty() && !t.starts_with('#')
+    };
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    // `NAME:` alone on its line at `at` spaces, perhaps with a comment.
+    let opens = |l: &str, name: &str, at: usize| {
+        indent(l) == at
+            && l[at..]
+                .strip_prefix(name)
+                .and_then(|r| r.strip_prefix(':'))
+                .is_some_and(|r| {
+                    let r = r.trim();
+                    r.is_empty() || r.starts_with('#')
+                })
+    };
+    let member = |at: usize| -> Option<Vec<String>> {
+        let text = serde_yaml::to_string(&json!({ name: entry? })).ok()?;
+        Some(text.lines().map(|l| format!("{:at$}{l}\n", "")).collect())
+    };
+    if let Some(last) = lines.last_mut() {
+        if !last.ends_with('\n') {
+            last.push('\n');
+        }
+    }
+    let Some(open) = lines.iter().position(|l| opens(l, key, 0)) else {
+        // No such mapping yet: it goes last.
+        lines.push(format!("{key}:\n"));
+        lines.extend(member(2)?);
+        return Some(lines.concat());
+    };
+    let end = (open + 1..lines.len())
+        .find(|&i| content(&lines[i]) && indent(&lines[i]) == 0)
+        .unwrap_or(lines.len());
+    let at = (open + 1..end)
+        .find(|&i| content(&lines[i]))
+        .map_or(2, |i| indent(&lines[i]));
+    if at == 0 {
+        return None;
+    }
+    match (open + 1..end).find(|&i| opens(&lines[i], name, at)) {
+        Some(first) => {
+            let mut stop = (first + 1..end)
+                .find(|&i| content(&lines[i]) && indent(&lines[i]) <= at)
+                .unwrap_or(end);
+            // Blank lines and comments after the entry stay with what follows.
+            while stop > first + 1 && !content(&lines[stop - 1]) {
+                stop -= 1;
+            }
+            let new = match entry {
+                Some(_) => member(at)?,
+                None => Vec::new(),
+            };
+            lines.splice(first..stop, new);
+        }
+        None => {
+            entry?;
+            let after = (open + 1..end)
+                .rev()
+                .find(|&i| content(&lines[i]))
+                .map_or(open + 1, |i| i + 1);
+            lines.splice(after..after, member(at)?);
+        }
+    }
+    Some(lines.concat())
 }
 
 /// The object under `key` in a JSONC document, `None` when either is missing.
@@ -207,6 +342,73 @@ mod tests {
         assert_eq!(
             edit("", |d| d.set("mcpServers", "orla", &entry)),
             "{\n  \"mcpServers\": {\n    \"orla\": {\n      \"command\": \"orla\"\n    }\n  }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_kept() {
+        let entry = json!({"command": "orla"});
+        let out = edit("\u{feff}{\"servers\": {}}\n", |d| {
+            d.set("servers", "o", &entry)
+        });
+        assert!(out.starts_with("\u{feff}{\"servers\": {"), "{out:?}");
+    }
+
+    fn yaml(text: &str, f: impl FnOnce(&mut Document)) -> String {
+        let mut doc = Document::parse(Client::Goose, text.as_bytes()).unwrap();
+        f(&mut doc);
+        doc.render()
+    }
+
+    #[test]
+    fn yaml_comments_and_other_lines_are_kept_around_the_entry() {
+        let text = "# goose settings\nGOOSE_PROVIDER: openai  # mine\nextensions:\n  # the built-in one\n  developer:\n    enabled: true\n    name: developer\n\n  # after\n  other:\n    enabled: false\nGOOSE_MODEL: gpt\n";
+        let entry = json!({"name": "orla", "cmd": "orla", "args": ["serve"]});
+        let added = yaml(text, |d| d.set("extensions", "orla", &entry));
+        assert_eq!(
+            added,
+            "# goose settings\nGOOSE_PROVIDER: openai  # mine\nextensions:\n  # the built-in one\n  developer:\n    enabled: true\n    name: developer\n\n  # after\n  other:\n    enabled: false\n  orla:\n    name: orla\n    cmd: orla\n    args:\n    - serve\nGOOSE_MODEL: gpt\n"
+        );
+        let changed = json!({"name": "orla", "cmd": "/bin/orla", "args": ["serve"]});
+        let updated = yaml(&added, |d| d.set("extensions", "orla", &changed));
+        assert!(updated.contains("  orla:\n    name: orla\n    cmd: /bin/orla\n"));
+        assert!(updated.starts_with("# goose settings\n"));
+        assert_eq!(yaml(&updated, |d| d.remove("extensions", "orla")), text);
+        // The entry in the middle goes with its lines only.
+        let removed = yaml(text, |d| d.remove("extensions", "developer"));
+        assert_eq!(
+            removed,
+            "# goose settings\nGOOSE_PROVIDER: openai  # mine\nextensions:\n  # the built-in one\n\n  # after\n  other:\n    enabled: false\nGOOSE_MODEL: gpt\n"
+        );
+    }
+
+    #[test]
+    fn yaml_without_the_mapping_or_in_flow_style_still_gets_the_entry() {
+        let entry = json!({"cmd": "orla"});
+        assert_eq!(
+            yaml("# just this\nA: 1", |d| d.set("extensions", "orla", &entry)),
+            "# just this\nA: 1\nextensions:\n  orla:\n    cmd: orla\n"
+        );
+        assert_eq!(
+            yaml("", |d| d.set("extensions", "orla", &entry)),
+            "extensions:\n  orla:\n    cmd: orla\n"
+        );
+        assert_eq!(
+            yaml("extensions:\nA: 1\n", |d| d.set(
+                "extensions",
+                "orla",
+                &entry
+            )),
+            "extensions:\n  orla:\n    cmd: orla\nA: 1\n"
+        );
+        // Flow style is written whole (its comments would be lost).
+        let out = yaml("extensions: {a: {cmd: x}} # c\n", |d| {
+            d.set("extensions", "orla", &entry)
+        });
+        let value: Value = serde_yaml::from_str(&out).unwrap();
+        assert_eq!(
+            value,
+            json!({"extensions": {"a": {"cmd": "x"}, "orla": {"cmd": "orla"}}})
         );
     }
 

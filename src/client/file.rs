@@ -53,7 +53,6 @@ pub struct ConfigFile {
     /// The bytes; `None` when there is no file yet.
     pub original: Option<Vec<u8>>,
     /// The original's permission bits and owner, kept by the rewrite.
-    #[cfg_attr(not(unix), allow(dead_code))]
     kept: Option<(u32, u32, u32)>,
     /// The mode of a file that does not exist yet.
     new_mode: u32,

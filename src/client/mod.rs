@@ -8,7 +8,7 @@
 //! - `entry`: the command that starts this orla (the path it was run by,
 //!   links kept; `orla` and `${workspaceFolder}` in a project's own editor
 //!   file), what an entry found in a file serves, and entry names.
-//! - `document`: JSONC edited in place, comments kept; goose's YAML.
+//! - `document`: JSONC and goose's YAML edited in place, comments kept.
 //! - `config`: which entry an add or a remove touches (found by the root
 //!   it serves, so two projects never share one), the change and its
 //!   `--dry-run` preview.
@@ -271,7 +271,7 @@ impl Client {
     pub fn takes_effect(self) -> &'static str {
         match self {
             // VS Code watches mcp.json and offers to start a new server.
-            Client::VsCode => "VS Code reloads mcp.json by itself",
+            Client::VsCode => "VS Code picks the entry up without a restart",
             Client::ClaudeDesktop => "restart claude-desktop to start orla",
             Client::Cursor => "restart cursor to start orla",
             Client::Windsurf => "restart windsurf to start orla",
