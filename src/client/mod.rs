@@ -133,9 +133,9 @@ impl ClientError {
             ClientError::Write { path, .. } => {
                 format!("check that you may write to {}", path.display())
             }
-            ClientError::ProjectLink { target, .. } => format!(
-                "replace the link with a regular file, or pass --config {} to edit the file it leads to",
-                target.display()
+            ClientError::ProjectLink { path, .. } => format!(
+                "check where it leads; remove {} and run this again to write the project's own file",
+                path.display()
             ),
             ClientError::BrokenLink { target, .. } => {
                 format!("create {}, or remove the link", target.display())
