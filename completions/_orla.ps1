@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install tools from a registry, or a local package')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove installed tools')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove installed tools')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed tools')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List installed tools')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Make a directory an orla project: write a commented orla.yaml')
@@ -43,10 +44,10 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the registries for tools')
             [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Show a tool''s versions, permissions and installs')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Move installed tools to their newest allowed version')
+            [CompletionResult]::new('upgrade', 'upgrade', [CompletionResultType]::ParameterValue, 'Move installed tools to their newest allowed version')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a registry tool once without installing it (as uvx and npx do)')
             [CompletionResult]::new('which', 'which', [CompletionResultType]::ParameterValue, 'Print the entrypoint the manifest serves for a tool')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the directory tools are installed into')
-            [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Tool names for shell completion, one a line (used by the completion scripts)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
@@ -67,6 +68,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--locked', '--locked', [CompletionResultType]::ParameterName, 'In a project: fail instead of changing orla.lock (for CI)')
             [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'In a project: --locked, and no network: every archive must be local or cached')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install into the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -81,6 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;uninstall' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -95,6 +98,22 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;rm' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;remove' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -223,6 +242,26 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, and change nothing')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Update the global root''s tools (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'orla;upgrade' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'Registry to update from (a configured name or a location)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change, and change nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept the new versions'' permissions without asking')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Update the global root''s tools (~/.orla or ORLA_HOME), even inside a project')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -270,20 +309,6 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
-            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
-            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
-            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'orla;__complete' {
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
-            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
@@ -698,7 +723,6 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a registry tool once without installing it (as uvx and npx do)')
             [CompletionResult]::new('which', 'which', [CompletionResultType]::ParameterValue, 'Print the entrypoint the manifest serves for a tool')
             [CompletionResult]::new('dir', 'dir', [CompletionResultType]::ParameterValue, 'Print the directory tools are installed into')
-            [CompletionResult]::new('__complete', '__complete', [CompletionResultType]::ParameterValue, 'Tool names for shell completion, one a line (used by the completion scripts)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'Manage the download and registry cache')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
@@ -742,9 +766,6 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;dir' {
-            break
-        }
-        'orla;help;__complete' {
             break
         }
         'orla;help;cache' {
@@ -818,10 +839,15 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         }
     })
 
-    $names = @{ 'uninstall' = 'installed' ; 'rm' = 'installed' ; 'use' = 'installed' ; 'which' = 'installed' ; 'verify' = 'installed' ; 'update' = 'installed' ; 'install' = 'available' ; 'run' = 'available' ; 'info' = 'available' ; 'search' = 'available' }
+    $names = @{ 'uninstall' = 'installed' ; 'rm' = 'installed' ; 'remove' = 'installed' ; 'un' = 'installed' ; 'use' = 'installed' ; 'which' = 'installed' ; 'verify' = 'installed' ; 'update' = 'installed' ; 'upgrade' = 'installed' ; 'install' = 'available' ; 'run' = 'available' ; 'info' = 'available' ; 'search' = 'available' }
     $sub = ($command -split ';')[1]
     if ($sub -and $names.ContainsKey($sub)) {
-        $completions += @(orla __complete $names[$sub] 2>$null | ForEach-Object {
+        $completions += @(orla __complete $names[$sub] $wordToComplete 2>$null | ForEach-Object {
+            [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
+        })
+    }
+    if ($command -in @('orla;client;add', 'orla;client;remove')) {
+        $completions += @('claude-desktop cursor vscode windsurf goose' -split ' ' | ForEach-Object {
             [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
         })
     }

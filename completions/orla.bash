@@ -16,9 +16,6 @@ _orla() {
             ",$1")
                 cmd="orla"
                 ;;
-            orla,__complete)
-                cmd="orla__subcmd____complete"
-                ;;
             orla,cache)
                 cmd="orla__subcmd__cache"
                 ;;
@@ -52,6 +49,9 @@ _orla() {
             orla,migrate)
                 cmd="orla__subcmd__migrate"
                 ;;
+            orla,remove)
+                cmd="orla__subcmd__uninstall"
+                ;;
             orla,rm)
                 cmd="orla__subcmd__uninstall"
                 ;;
@@ -71,6 +71,9 @@ _orla() {
                 cmd="orla__subcmd__uninstall"
                 ;;
             orla,update)
+                cmd="orla__subcmd__update"
+                ;;
+            orla,upgrade)
                 cmd="orla__subcmd__update"
                 ;;
             orla,use)
@@ -129,9 +132,6 @@ _orla() {
                 ;;
             orla__subcmd__client__subcmd__help,remove)
                 cmd="orla__subcmd__client__subcmd__help__subcmd__remove"
-                ;;
-            orla__subcmd__help,__complete)
-                cmd="orla__subcmd__help__subcmd____complete"
                 ;;
             orla__subcmd__help,cache)
                 cmd="orla__subcmd__help__subcmd__cache"
@@ -281,30 +281,8 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version install uninstall rm list ls init use verify search info update run which dir __complete cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version install uninstall rm remove list ls init use verify search info update upgrade run which dir cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --message-format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        orla__subcmd____complete)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version installed available"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -513,7 +491,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__add)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,7 +613,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__remove)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,7 +643,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__completions)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version bash zsh fish elvish powershell nushell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -709,22 +687,8 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update run which dir __complete cache completions tool migrate serve client help"
+            opts="install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        orla__subcmd__help__subcmd____complete)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1219,7 +1183,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__install)
-            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --strict --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-y -q -h -V --local --registry --force --yes --locked --frozen --strict --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1749,7 +1713,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__uninstall)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-q -h -V --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1771,7 +1735,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__update)
-            opts="-y -q -h -V --dry-run --registry --yes --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-y -q -h -V --dry-run --registry --yes --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1871,19 +1835,33 @@ _orla_names() {
         case "$w" in -*) ;; *) sub="$w"; break ;; esac
     done
     case "$sub" in
-        uninstall|rm|use|which|verify|update) orla __complete installed 2>/dev/null ;;
-        install|run|info|search) orla __complete available 2>/dev/null ;;
+        uninstall|rm|remove|un|use|which|verify|update|upgrade) orla __complete installed "$1" 2>/dev/null ;;
+        install|run|info|search) orla __complete available "$1" 2>/dev/null ;;
     esac
 }
 
 _orla_dynamic() {
     _orla "$@"
     local cur="${COMP_WORDS[COMP_CWORD]}"
-    case "$cur" in -*) return ;; esac
+    # The whole word before the cursor: bash splits fs-read@1.2 at the @
+    # (COMP_WORDBREAKS), and the versions are asked for by the whole word.
+    local word="$cur"
+    if [[ -n "${COMP_LINE-}" ]]; then
+        local line="${COMP_LINE:0:COMP_POINT}"
+        word="${line##*[[:space:]]}"
+    fi
+    case "$word" in -*) return ;; esac
     local names
-    names="$(_orla_names)"
+    names="$(_orla_names "$word")"
     if [[ -n "$names" ]]; then
-        COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+        COMPREPLY=( $(compgen -W "$names" -- "$word") )
+    fi
+    if [[ "$word" == *@* ]]; then
+        # bash replaces only the part after its last word break, and must
+        # not fall back to completing host names after the @.
+        local prefix="${word%"$cur"}"
+        COMPREPLY=( "${COMPREPLY[@]#"$prefix"}" )
+        compopt +o default +o bashdefault 2>/dev/null
     fi
 }
 

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand install 'Install tools from a registry, or a local package'
             cand uninstall 'Remove installed tools'
             cand rm 'Remove installed tools'
+            cand remove 'Remove installed tools'
             cand list 'List installed tools'
             cand ls 'List installed tools'
             cand init 'Make a directory an orla project: write a commented orla.yaml'
@@ -40,10 +41,10 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand search 'Search the registries for tools'
             cand info 'Show a tool''s versions, permissions and installs'
             cand update 'Move installed tools to their newest allowed version'
+            cand upgrade 'Move installed tools to their newest allowed version'
             cand run 'Run a registry tool once without installing it (as uvx and npx do)'
             cand which 'Print the entrypoint the manifest serves for a tool'
             cand dir 'Print the directory tools are installed into'
-            cand __complete 'Tool names for shell completion, one a line (used by the completion scripts)'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -63,6 +64,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --locked 'In a project: fail instead of changing orla.lock (for CI)'
             cand --frozen 'In a project: --locked, and no network: every archive must be local or cached'
             cand --strict 'Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)'
+            cand --global 'Install into the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -76,6 +78,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;uninstall'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand --global 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -89,6 +92,21 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;rm'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand --global 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;remove'= {
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand --global 'Remove from the global root (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -209,6 +227,25 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --dry-run 'Show what would change, and change nothing'
             cand -y 'Accept the new versions'' permissions without asking'
             cand --yes 'Accept the new versions'' permissions without asking'
+            cand --global 'Update the global root''s tools (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'orla;upgrade'= {
+            cand --registry 'Registry to update from (a configured name or a location)'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand --dry-run 'Show what would change, and change nothing'
+            cand -y 'Accept the new versions'' permissions without asking'
+            cand --yes 'Accept the new versions'' permissions without asking'
+            cand --global 'Update the global root''s tools (~/.orla or ORLA_HOME), even inside a project'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -253,19 +290,6 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'The global root''s directory (~/.orla/tools or ORLA_HOME/tools), even inside a project'
-            cand -q 'Print only errors and warnings'
-            cand --quiet 'Print only errors and warnings'
-            cand --offline 'Use no network: registries and archives come from the cache'
-            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
-            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'orla;__complete'= {
-            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
-            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand -q 'Print only errors and warnings'
             cand --quiet 'Print only errors and warnings'
             cand --offline 'Use no network: registries and archives come from the cache'
@@ -641,7 +665,6 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand run 'Run a registry tool once without installing it (as uvx and npx do)'
             cand which 'Print the entrypoint the manifest serves for a tool'
             cand dir 'Print the directory tools are installed into'
-            cand __complete 'Tool names for shell completion, one a line (used by the completion scripts)'
             cand cache 'Manage the download and registry cache'
             cand completions 'Print a shell completion script'
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
@@ -673,8 +696,6 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;which'= {
         }
         &'orla;help;dir'= {
-        }
-        &'orla;help;__complete'= {
         }
         &'orla;help;cache'= {
             cand clear 'Remove everything in the cache (it is fetched again when needed)'
@@ -735,11 +756,14 @@ set edit:completion:arg-completer[orla] = {|@words|
         set command = (str:join ';' $parts[..-1])
     }
     $completions[$command]
-    var names = [&'orla;uninstall'=installed &'orla;rm'=installed &'orla;use'=installed &'orla;which'=installed &'orla;verify'=installed &'orla;update'=installed &'orla;install'=available &'orla;run'=available &'orla;info'=available &'orla;search'=available]
+    var names = [&'orla;uninstall'=installed &'orla;rm'=installed &'orla;remove'=installed &'orla;un'=installed &'orla;use'=installed &'orla;which'=installed &'orla;verify'=installed &'orla;update'=installed &'orla;upgrade'=installed &'orla;install'=available &'orla;run'=available &'orla;info'=available &'orla;search'=available]
     if (has-key $names $command) {
         try {
-            orla __complete $names[$command] 2>/dev/null | from-lines
+            orla __complete $names[$command] $words[-1] 2>/dev/null | from-lines
         } catch {
         }
+    }
+    if (has-value ['orla;client;add' 'orla;client;remove'] $command) {
+        put claude-desktop cursor vscode windsurf goose
     }
 }

@@ -111,6 +111,10 @@ pub struct Context {
     pub offline: bool,
     /// Fetch git registries even when their clone is younger than the TTL.
     pub refresh: bool,
+    /// Act on the global root even inside a project (`--global`): no
+    /// project is looked for, so its orla.yaml (requirements, registries)
+    /// plays no part, as if orla ran outside it.
+    pub global: bool,
     /// Accept a git registry whose history went back (`--allow-rollback`).
     pub allow_rollback: bool,
     /// How long a cloned git registry is fresh.
@@ -226,6 +230,7 @@ impl Context {
             config,
             offline,
             refresh: false,
+            global: false,
             allow_rollback: false,
             registry_ttl,
             http_timeout,
@@ -305,7 +310,11 @@ impl Context {
     }
 
     /// The project whose orla.yaml is in the working directory or a parent.
+    /// None with `--global`.
     pub fn project(&self) -> Result<Option<Project>, Error> {
+        if self.global {
+            return Ok(None);
+        }
         Ok(Project::find(&self.cwd)?)
     }
 

@@ -4,31 +4,65 @@
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::Cli;
+use super::{Cli, CompletionShell};
 
-pub const SHELLS: [(Shell, &str); 5] = [
-    (Shell::Bash, "orla.bash"),
-    (Shell::Zsh, "_orla"),
-    (Shell::Fish, "orla.fish"),
-    (Shell::Elvish, "orla.elv"),
-    (Shell::PowerShell, "_orla.ps1"),
+pub const SHELLS: [(CompletionShell, &str); 6] = [
+    (CompletionShell::Bash, "orla.bash"),
+    (CompletionShell::Zsh, "_orla"),
+    (CompletionShell::Fish, "orla.fish"),
+    (CompletionShell::Elvish, "orla.elv"),
+    (CompletionShell::PowerShell, "_orla.ps1"),
+    (CompletionShell::Nushell, "orla.nu"),
 ];
 
-pub fn completion(shell: Shell) -> Vec<u8> {
+pub fn completion(shell: CompletionShell) -> Vec<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "orla", &mut out);
+    let mut cmd = Cli::command();
+    let shell = match shell {
+        CompletionShell::Bash => Shell::Bash,
+        CompletionShell::Zsh => Shell::Zsh,
+        CompletionShell::Fish => Shell::Fish,
+        CompletionShell::Elvish => Shell::Elvish,
+        CompletionShell::PowerShell => Shell::PowerShell,
+        CompletionShell::Nushell => {
+            clap_complete::generate(clap_complete_nushell::Nushell, &mut cmd, "orla", &mut out);
+            return out;
+        }
+    };
+    clap_complete::generate(shell, &mut cmd, "orla", &mut out);
     let script = String::from_utf8(out).expect("clap_complete writes UTF-8");
     dynamic_names(shell, script).into_bytes()
 }
 
 /// Subcommands whose tool name argument is an installed tool, and those
 /// where it is any tool the registries list.
-const INSTALLED_NAMES: [&str; 6] = ["uninstall", "rm", "use", "which", "verify", "update"];
+const INSTALLED_NAMES: [&str; 9] = [
+    "uninstall",
+    "rm",
+    "remove",
+    "un",
+    "use",
+    "which",
+    "verify",
+    "update",
+    "upgrade",
+];
 const AVAILABLE_NAMES: [&str; 4] = ["install", "run", "info", "search"];
 
+/// The clients `orla client add|remove` takes, for the shells whose clap
+/// script does not complete a positional argument's values.
+fn client_names() -> String {
+    crate::client::CLIENTS
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// clap's scripts complete flags and subcommands; tool names come from
-/// orla itself (`orla __complete installed|available`, offline and silent),
-/// so every script is given that hook.
+/// orla itself (`orla __complete installed|available WORD`, offline and
+/// silent), so every script is given that hook. WORD is the word being
+/// completed: after `NAME@` orla answers with that tool's versions.
 fn dynamic_names(shell: Shell, script: String) -> String {
     match shell {
         Shell::Bash => {
@@ -40,19 +74,33 @@ _orla_names() {{
         case "$w" in -*) ;; *) sub="$w"; break ;; esac
     done
     case "$sub" in
-        {}) orla __complete installed 2>/dev/null ;;
-        {}) orla __complete available 2>/dev/null ;;
+        {}) orla __complete installed "$1" 2>/dev/null ;;
+        {}) orla __complete available "$1" 2>/dev/null ;;
     esac
 }}
 
 _orla_dynamic() {{
     _orla "$@"
     local cur="${{COMP_WORDS[COMP_CWORD]}}"
-    case "$cur" in -*) return ;; esac
+    # The whole word before the cursor: bash splits fs-read@1.2 at the @
+    # (COMP_WORDBREAKS), and the versions are asked for by the whole word.
+    local word="$cur"
+    if [[ -n "${{COMP_LINE-}}" ]]; then
+        local line="${{COMP_LINE:0:COMP_POINT}}"
+        word="${{line##*[[:space:]]}}"
+    fi
+    case "$word" in -*) return ;; esac
     local names
-    names="$(_orla_names)"
+    names="$(_orla_names "$word")"
     if [[ -n "$names" ]]; then
-        COMPREPLY=( $(compgen -W "$names" -- "$cur") )
+        COMPREPLY=( $(compgen -W "$names" -- "$word") )
+    fi
+    if [[ "$word" == *@* ]]; then
+        # bash replaces only the part after its last word break, and must
+        # not fall back to completing host names after the @.
+        local prefix="${{word%"$cur"}}"
+        COMPREPLY=( "${{COMPREPLY[@]#"$prefix"}}" )
+        compopt +o default +o bashdefault 2>/dev/null
     fi
 }}
 "#,
@@ -73,10 +121,12 @@ _orla_dynamic() {{
                     .join("; or ")
             };
             format!(
-                "{script}complete -c orla -n \"{}\" -f -a \"(orla __complete installed 2>/dev/null)\"\n\
-                 complete -c orla -n \"{}\" -f -a \"(orla __complete available 2>/dev/null)\"\n",
+                "{script}complete -c orla -n \"{}\" -f -a \"(orla __complete installed (commandline -ct) 2>/dev/null)\"\n\
+                 complete -c orla -n \"{}\" -f -a \"(orla __complete available (commandline -ct) 2>/dev/null)\"\n\
+                 complete -c orla -n \"__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add remove\" -f -a \"{}\"\n",
                 condition(&INSTALLED_NAMES),
-                condition(&AVAILABLE_NAMES)
+                condition(&AVAILABLE_NAMES),
+                client_names()
             )
         }
         Shell::Zsh => {
@@ -112,7 +162,7 @@ _orla_dynamic() {{
                 }
                 out.push('\n');
             }
-            let helpers = "\n_orla_installed() {\n    local -a names\n    names=(${(f)\"$(orla __complete installed 2>/dev/null)\"})\n    compadd -a names\n}\n\n_orla_available() {\n    local -a names\n    names=(${(f)\"$(orla __complete available 2>/dev/null)\"})\n    compadd -a names\n}\n";
+            let helpers = "\n_orla_installed() {\n    local -a names\n    names=(${(f)\"$(orla __complete installed \"$PREFIX\" 2>/dev/null)\"})\n    compadd -a names\n}\n\n_orla_available() {\n    local -a names\n    names=(${(f)\"$(orla __complete available \"$PREFIX\" 2>/dev/null)\"})\n    compadd -a names\n}\n";
             match out.find("\n_orla() {") {
                 Some(at) => format!("{}{helpers}{}", &out[..at], &out[at..]),
                 None => out + helpers,
@@ -140,14 +190,18 @@ _orla_dynamic() {{
     var names = [{} {}]
     if (has-key $names $command) {{
         try {{
-            orla __complete $names[$command] 2>/dev/null | from-lines
+            orla __complete $names[$command] $words[-1] 2>/dev/null | from-lines
         }} catch {{
         }}
+    }}
+    if (has-value ['orla;client;add' 'orla;client;remove'] $command) {{
+        put {}
     }}
 }}
 "#,
                 table(&INSTALLED_NAMES, "installed"),
-                table(&AVAILABLE_NAMES, "available")
+                table(&AVAILABLE_NAMES, "available"),
+                client_names()
             );
             match script.rfind("    $completions[$command]\n}") {
                 Some(at) => format!("{}{tail}", &script[..at]),
@@ -162,7 +216,12 @@ _orla_dynamic() {{
                 r#"    $names = @{{ {} ; {} }}
     $sub = ($command -split ';')[1]
     if ($sub -and $names.ContainsKey($sub)) {{
-        $completions += @(orla __complete $names[$sub] 2>$null | ForEach-Object {{
+        $completions += @(orla __complete $names[$sub] $wordToComplete 2>$null | ForEach-Object {{
+            [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
+        }})
+    }}
+    if ($command -in @('orla;client;add', 'orla;client;remove')) {{
+        $completions += @('{}' -split ' ' | ForEach-Object {{
             [CompletionResult]::new($_, $_, [CompletionResultType]::ParameterValue, $_)
         }})
     }}
@@ -177,7 +236,8 @@ _orla_dynamic() {{
                     .iter()
                     .map(|s| format!("'{s}' = 'available'"))
                     .collect::<Vec<_>>()
-                    .join(" ; ")
+                    .join(" ; "),
+                client_names()
             );
             match script.rfind("    $completions.Where{") {
                 Some(at) => format!("{}{hook}{}", &script[..at], &script[at..]),
@@ -217,10 +277,19 @@ fn render(cmd: &clap::Command, name: &str, pages: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// clap_mangen's page, with a synopsis that keeps each option's argument
-/// (`--local PATH`, where clap_mangen writes `[--local]`), and the EXIT
-/// STATUS, ENVIRONMENT and EXAMPLES sections a man page is expected to have.
+/// (`--local PATH`, where clap_mangen writes `[--local]`), a DESCRIPTION
+/// that says more than NAME (the long about and the help's closing text),
+/// the arguments (`SPEC...`) apart from the options and the global options
+/// apart from the command's own, and the EXIT STATUS, ENVIRONMENT and
+/// EXAMPLES sections a man page is expected to have.
 fn finish_page(cmd: &clap::Command, name: &str, page: String) -> String {
     let mut page = replace_section(&page, "SYNOPSIS", &synopsis(cmd, name));
+    page = match description(cmd) {
+        Some(text) => replace_section(&page, "DESCRIPTION", &text),
+        None => remove_section(&page, "DESCRIPTION"),
+    };
+    page = remove_section(&page, "EXTRA");
+    page = replace_options(cmd, &page);
     let mut extra = String::new();
     let examples = examples(name);
     if !examples.is_empty() {
@@ -256,6 +325,165 @@ fn finish_page(cmd: &clap::Command, name: &str, page: String) -> String {
     page
 }
 
+/// The DESCRIPTION: the long about and the paragraphs `--help` ends with,
+/// but not the one naming the environment variables (ENVIRONMENT lists
+/// them); `None` when that leaves nothing NAME does not already say.
+fn description(cmd: &clap::Command) -> Option<String> {
+    let mut paragraphs: Vec<String> = Vec::new();
+    if let Some(about) = cmd.get_long_about() {
+        paragraphs.push(about.to_string());
+    }
+    if let Some(after) = cmd.get_after_long_help().or_else(|| cmd.get_after_help()) {
+        paragraphs.extend(
+            after
+                .to_string()
+                .split("\n\n")
+                .filter(|p| !p.starts_with("Environment:"))
+                .map(str::to_string),
+        );
+    }
+    let paragraphs: Vec<String> = paragraphs
+        .iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            // Indented lines are a table: kept as they are, not filled.
+            let mut out = Vec::new();
+            let mut table = false;
+            for line in p.lines() {
+                let indented = line.starts_with("  ");
+                if indented != table {
+                    out.push(if indented { ".RS\n.nf" } else { ".fi\n.RE" }.to_string());
+                    table = indented;
+                }
+                out.push(escape(line.trim_start()));
+            }
+            if table {
+                out.push(".fi\n.RE".to_string());
+            }
+            out.join("\n")
+        })
+        .collect();
+    (!paragraphs.is_empty()).then(|| format!("{}\n", paragraphs.join("\n.PP\n")))
+}
+
+/// The OPTIONS sections, as clap_mangen renders them (the global options
+/// under their own heading), preceded by ARGUMENTS: clap_mangen puts the
+/// positional arguments last among the options and writes `[SPEC]` for
+/// `SPEC...`.
+fn replace_options(cmd: &clap::Command, page: &str) -> String {
+    let Some(start) = page.find("\n.SH OPTIONS\n").map(|n| n + 1) else {
+        return page.to_string();
+    };
+    // The options sections run until the next section that is not one.
+    let mut end = page.len();
+    let mut from = start + 1;
+    while let Some(n) = page[from..].find("\n.SH ") {
+        let at = from + n + 1;
+        let title = page[at + 4..].lines().next().unwrap_or_default();
+        if !title.contains("OPTIONS") {
+            end = at;
+            break;
+        }
+        from = at + 1;
+    }
+    let mut own = cmd.clone();
+    let positionals: Vec<clap::Id> = cmd.get_positionals().map(|a| a.get_id().clone()).collect();
+    for id in &positionals {
+        own = own.mut_arg(id, |a| a.hide(true));
+    }
+    let mut out = Vec::new();
+    clap_mangen::Man::new(own)
+        .render_options_section(&mut out)
+        .expect("writing to memory");
+    let options = String::from_utf8(out).expect("clap_mangen writes UTF-8");
+    // Each rendering starts with roff's preamble, which the page has.
+    let options: String = options
+        .lines()
+        .filter(|l| !l.starts_with(".ie \\n(.g") && !l.starts_with(".el .ds Aq"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut arguments = String::new();
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let help = arg
+            .get_long_help()
+            .or_else(|| arg.get_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        let default = if defaults.is_empty() {
+            String::new()
+        } else {
+            format!(" [default: {}]", defaults.join(", "))
+        };
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        let help = if values.is_empty() {
+            help
+        } else {
+            format!("{help} [possible values: {}]", values.join(", "))
+        };
+        arguments.push_str(&format!(
+            ".TP\n{}{}\n{}\n",
+            positional(arg),
+            escape(&default),
+            escape(&help.replace('\n', " "))
+        ));
+    }
+    let arguments = if arguments.is_empty() {
+        arguments
+    } else {
+        format!(".SH ARGUMENTS\n{arguments}")
+    };
+    format!("{}{arguments}{options}{}", &page[..start], &page[end..])
+}
+
+/// A positional argument as the synopsis shows it: `[SPEC]...`, `NAME`,
+/// `[-- ARGS...]`.
+fn positional(arg: &clap::Arg) -> String {
+    let value = arg
+        .get_value_names()
+        .map(|names| {
+            names
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| arg.get_id().as_str().to_uppercase());
+    let many = matches!(arg.get_num_args(), Some(r) if r.max_values() > 1);
+    let dots = if many { "..." } else { "" };
+    let word = format!("\\fI{}\\fR{dots}", escape(&value));
+    if arg.is_last_set() {
+        format!("[\\-\\- {word}]")
+    } else if arg.is_required_set() {
+        word
+    } else {
+        format!("[{word}]")
+    }
+}
+
+/// `text` without its section `title`.
+fn remove_section(text: &str, title: &str) -> String {
+    let header = format!(".SH {title}\n");
+    let Some(start) = text.find(&header) else {
+        return text.to_string();
+    };
+    let from = start + header.len();
+    let end = text[from..]
+        .find("\n.SH ")
+        .map_or(text.len(), |n| from + n + 1);
+    format!("{}{}", &text[..start], &text[end..])
+}
+
 /// `text` with its section `title` replaced by `body`.
 fn replace_section(text: &str, title: &str, body: &str) -> String {
     let header = format!(".SH {title}\n");
@@ -287,17 +515,7 @@ fn synopsis(cmd: &clap::Command, name: &str) -> String {
             })
             .unwrap_or_else(|| id.to_uppercase());
         if arg.is_positional() {
-            let many = matches!(arg.get_num_args(), Some(r) if r.max_values() > 1);
-            let dots = if many { "..." } else { "" };
-            let word = format!("\\fI{}\\fR{dots}", escape(&value));
-            let word = if arg.is_last_set() {
-                format!("[\\-\\- {word}]")
-            } else if arg.is_required_set() {
-                word
-            } else {
-                format!("[{word}]")
-            };
-            words.push(word);
+            words.push(positional(arg));
             continue;
         }
         let flag = match (arg.get_short(), arg.get_long()) {

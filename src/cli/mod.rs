@@ -7,6 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// The heading of the options every command takes, listed apart from a
+/// command's own (as cargo does).
+pub const GLOBAL: &str = "Global options";
+
 /// The package manager for MCP tools.
 #[derive(Debug, Parser)]
 #[command(
@@ -27,30 +31,30 @@ docs/registries.md.",
 )]
 pub struct Cli {
     /// Print only errors and warnings
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     pub quiet: bool,
 
     /// Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or
     /// FORCE_COLOR force it), always or never
-    #[arg(long, value_name = "WHEN", global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    #[arg(long, value_name = "WHEN", global = true, help_heading = GLOBAL, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
 
     /// Use no network: registries and archives come from the cache
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub offline: bool,
 
     /// Fetch git registries now, even if their cached copy is fresh
-    #[arg(long, global = true, conflicts_with = "offline")]
+    #[arg(long, global = true, help_heading = GLOBAL, conflicts_with = "offline")]
     pub refresh: bool,
 
     /// Accept a git registry whose history was rewound or force-pushed since
     /// the last fetch (refused by default: see docs/security.md)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub allow_rollback: bool,
 
     /// How status lines, warnings and errors are written on stderr: human,
     /// or json (one JSON object per line, see docs/events.md)
-    #[arg(long, value_name = "FORMAT", global = true, value_enum, default_value_t = MessageFormat::Human)]
+    #[arg(long, value_name = "FORMAT", global = true, help_heading = GLOBAL, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
 
     #[command(subcommand)]
@@ -88,7 +92,7 @@ pub enum Command {
     /// Install tools from a registry, or a local package
     Install(InstallArgs),
     /// Remove installed tools
-    #[command(visible_alias = "rm")]
+    #[command(visible_aliases = ["rm", "remove"], alias = "un")]
     Uninstall(UninstallArgs),
     /// List installed tools
     #[command(visible_alias = "ls")]
@@ -104,6 +108,7 @@ pub enum Command {
     /// Show a tool's versions, permissions and installs
     Info(InfoArgs),
     /// Move installed tools to their newest allowed version
+    #[command(visible_alias = "upgrade")]
     Update(UpdateArgs),
     /// Run a registry tool once without installing it (as uvx and npx do)
     Run(RunArgs),
@@ -111,9 +116,6 @@ pub enum Command {
     Which(WhichArgs),
     /// Print the directory tools are installed into
     Dir(DirArgs),
-    /// Tool names for shell completion, one a line (used by the completion scripts)
-    #[command(name = "__complete", hide = true)]
-    Complete(CompleteArgs),
     /// Manage the download and registry cache
     #[command(subcommand)]
     Cache(CacheCommand),
@@ -147,8 +149,8 @@ pub enum ClientCommand {
     after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory> (orla-<directory>-<hash> when that name serves another project), else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json, with `orla` and ${workspaceFolder} rather than paths of this machine, so the file can be committed. `remove` takes out the entry serving this root. Other entries and comments in the file are kept; the file as it was before orla first changed it is saved next to it with the suffix .orla-backup. See docs/runtime.md."
 )]
 pub struct ClientArgs {
-    /// The client: claude-desktop, cursor, vscode, windsurf or goose
-    #[arg(value_name = "CLIENT")]
+    /// The client to configure
+    #[arg(value_name = "CLIENT", value_parser = ClientName)]
     pub client: String,
 
     /// Use the global root even inside a project
@@ -170,6 +172,35 @@ pub struct ClientArgs {
     /// Print the change without writing anything
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// A client's name: any text (`client::Client::parse` knows the names and
+/// aliases, and hints on an unknown one), with the known names offered to
+/// help and to the completion scripts.
+#[derive(Debug, Clone, Copy)]
+struct ClientName;
+
+impl clap::builder::TypedValueParser for ClientName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            crate::client::CLIENTS
+                .iter()
+                .map(|c| clap::builder::PossibleValue::new(c.name())),
+        ))
+    }
 }
 
 #[derive(Debug, Args)]
@@ -259,6 +290,10 @@ pub struct InstallArgs {
     /// Refuse tools whose interpreter or tool.yaml `dependencies` are missing (a warning otherwise)
     #[arg(long)]
     pub strict: bool,
+
+    /// Install into the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long, conflicts_with_all = ["locked", "frozen"])]
+    pub global: bool,
 }
 
 #[derive(Debug, Args)]
@@ -267,6 +302,10 @@ pub struct UninstallArgs {
     /// (every installed version it matches: fs-read@1.2 is every 1.2.x)
     #[arg(value_name = "SPEC", required = true)]
     pub specs: Vec<String>,
+
+    /// Remove from the global root (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
 }
 
 #[derive(Debug, Args)]
@@ -354,6 +393,10 @@ pub struct UpdateArgs {
     /// Accept the new versions' permissions without asking
     #[arg(short, long)]
     pub yes: bool,
+
+    /// Update the global root's tools (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
 }
 
 #[derive(Debug, Args)]
@@ -383,12 +426,22 @@ pub struct RunArgs {
     pub yes: bool,
 }
 
-#[derive(Debug, Args)]
+/// `orla __complete KIND [WORD]`: what the completion scripts ask orla
+/// for. It is parsed on its own, before `Cli` (see `commands::main`), and
+/// is no subcommand of it: so it shows in no help, man page, completion
+/// script or typo tip.
+#[derive(Debug, Parser)]
+#[command(name = "orla __complete")]
 pub struct CompleteArgs {
     /// `installed` (the current root's tools) or `available` (what the
     /// registries list, from the cache only: completion never waits for the network)
     #[arg(value_parser = ["installed", "available"])]
     pub kind: String,
+
+    /// The word being completed: with an `@`, the versions of the tool
+    /// before it are listed (as `NAME@VERSION`), else tool names
+    #[arg(value_name = "WORD", default_value = "")]
+    pub word: String,
 }
 
 #[derive(Debug, Args)]
@@ -476,10 +529,35 @@ pub struct UseArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = concat!(
+    "Where each shell looks for the script (make the directory first if it is missing):\n",
+    "  bash        orla completions bash > ~/.local/share/bash-completion/completions/orla\n",
+    "  zsh         orla completions zsh > ~/.zfunc/_orla, and `fpath+=~/.zfunc` before `compinit` in ~/.zshrc\n",
+    "  fish        orla completions fish > ~/.config/fish/completions/orla.fish\n",
+    "  elvish      `eval (orla completions elvish | slurp)` in ~/.config/elvish/rc.elv\n",
+    "  powershell  `orla completions powershell | Out-String | Invoke-Expression` in $PROFILE\n",
+    "  nushell     orla completions nushell | save -f ~/.config/nushell/orla.nu, and `use orla.nu *` in config.nu\n",
+    "\n",
+    "A new shell then completes subcommands, flags and, except in nushell, tool names: installed ones ",
+    "after uninstall, use, which, verify and update, the registries' after install, run, info and search ",
+    "(read from the cache: completion never waits for the network), and a tool's versions after NAME@."
+))]
 pub struct CompletionsArgs {
     /// The shell to generate for
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub shell: CompletionShell,
+}
+
+/// A shell `orla completions` writes a script for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    #[value(name = "powershell")]
+    PowerShell,
+    Nushell,
 }
 
 #[derive(Debug, Subcommand)]

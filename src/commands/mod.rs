@@ -31,7 +31,13 @@ pub(crate) use output::{shell_quote, table, table_fit, write_stdout, write_stdou
 /// Entry point of the binary: parses arguments, runs the command, prints
 /// any error as `error:` plus a `hint:`, and returns the exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == "__complete")
+    {
+        return complete();
+    }
+    let cli = match Cli::try_parse().map_err(best_match_first) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() && json_requested() => {
             // The flag was not parsed, but a script asked for JSON lines.
@@ -66,6 +72,38 @@ pub fn main() -> i32 {
     }
 }
 
+/// `orla __complete KIND [WORD]`, which the completion scripts run on
+/// every TAB: no network, nothing on stderr, and an error is no completion.
+fn complete() -> i32 {
+    let args = crate::cli::CompleteArgs::try_parse_from(std::env::args_os().skip(1));
+    let Ok(args) = args else {
+        return 2;
+    };
+    let Ok(mut ctx) = Context::from_env(true, Some(false)) else {
+        return 1;
+    };
+    ctx.offline = true;
+    ctx.reporter = Box::new(crate::progress::Silent);
+    match which::complete(&ctx, &args) {
+        Ok(()) => 0,
+        Err(_) => 1,
+    }
+}
+
+/// clap lists similar subcommands most similar last; the best match
+/// reads first (`orla instal`: 'install', then 'uninstall', ...).
+fn best_match_first(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    if let Some(ContextValue::Strings(names)) = e.get(ContextKind::SuggestedSubcommand) {
+        let names = names.iter().rev().cloned().collect();
+        e.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(names),
+        );
+    }
+    e
+}
+
 /// Whether the command line asks for `--message-format json`, judged on
 /// the raw arguments when clap refused them.
 fn json_requested() -> bool {
@@ -88,7 +126,17 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     ctx.offline |= cli.offline;
     ctx.refresh = cli.refresh;
     ctx.allow_rollback = cli.allow_rollback;
-    let is_use = matches!(cli.command, Command::Use(_));
+    ctx.global = match &cli.command {
+        Command::Install(args) => args.global,
+        Command::Uninstall(args) => args.global,
+        Command::Update(args) => args.global,
+        _ => false,
+    };
+    // The commands whose --global reaches the global root's tools.
+    let takes_global = matches!(
+        cli.command,
+        Command::Use(_) | Command::Uninstall(_) | Command::Update(_) | Command::Which(_)
+    );
     let result = match cli.command {
         Command::Install(args) => {
             // --frozen installs orla.lock without any network.
@@ -106,12 +154,6 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Run(args) => run::run(&ctx, &args),
         Command::Which(args) => which::which(&ctx, &args),
         Command::Dir(args) => which::dir(&ctx, &args),
-        Command::Complete(args) => {
-            // Completion runs on every TAB: no network, nothing on stderr.
-            ctx.offline = true;
-            ctx.reporter = Box::new(crate::progress::Silent);
-            which::complete(&ctx, &args)
-        }
         Command::Cache(command) => cache::run(&ctx, &command),
         Command::Tool(ToolCommand::Scaffold(args)) => scaffold::run(&ctx, &args),
         Command::Tool(ToolCommand::Validate(args)) => tool::validate(&ctx, &args),
@@ -123,12 +165,12 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Client(command) => client::run(&ctx, &command),
         Command::Completions(_) => unreachable!("handled above"),
     };
-    result.map_err(|e| global_tool_hint(&ctx, e, is_use))
+    result.map_err(|e| global_tool_hint(&ctx, e, takes_global))
 }
 
 /// Inside a project, "NAME is not installed" about a tool of the global
 /// root (which `orla list` shows there) says where it is and how to reach it.
-fn global_tool_hint(ctx: &Context, e: Error, is_use: bool) -> Error {
+fn global_tool_hint(ctx: &Context, e: Error, takes_global: bool) -> Error {
     let Error::Store(crate::root::StoreError::NotInstalled { what, .. }) = &e else {
         return e;
     };
@@ -144,7 +186,7 @@ fn global_tool_hint(ctx: &Context, e: Error, is_use: bool) -> Error {
     if !is_global {
         return e;
     }
-    let how = if is_use {
+    let how = if takes_global {
         "pass --global to act on it".to_string()
     } else {
         "run the command outside this project to act on it".to_string()

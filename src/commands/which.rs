@@ -51,34 +51,77 @@ fn root(ctx: &Context, global: bool) -> Result<InstallRoot, Error> {
 
 /// Tool names for the shell completion scripts: the installed ones (from
 /// the manifest, as `list` shows them) or those the registries list (read
-/// offline: a registry not in the cache contributes nothing). Errors print
-/// nothing: a completion must never disturb the command line.
+/// offline: a registry not in the cache contributes nothing). A word with
+/// an `@` (`fs-read@1.`) asks for the versions of the tool before it, as
+/// `NAME@VERSION`, newest first: the installed versions, or those the
+/// registries publish (yanked ones left out). Errors print nothing: a
+/// completion must never disturb the command line.
 pub fn complete(ctx: &Context, args: &CompleteArgs) -> Result<(), Error> {
-    let mut names: Vec<String> = if args.kind == "installed" {
-        ctx.root()
-            .ok()
-            .and_then(|root| Manifest::read(&root).ok())
-            .map(|m| m.installed.into_iter().map(|e| e.name).collect())
-            .unwrap_or_default()
-    } else {
-        ctx.registries(None)
-            .ok()
-            .map(|registries| {
-                registries
-                    .open_all()
-                    .unwrap_or_default()
+    let installed = args.kind == "installed";
+    let lines: Vec<String> = match args.word.split_once('@') {
+        Some((name, _)) => {
+            let mut versions: Vec<semver::Version> = if installed {
+                installed_entries(ctx)
                     .into_iter()
-                    .filter_map(|r| r.listing().ok())
-                    .flat_map(|l| l.tools.into_iter().map(|t| t.name))
+                    .filter(|e| e.name == name)
+                    .filter_map(|e| semver::Version::parse(&e.version).ok())
                     .collect()
-            })
-            .unwrap_or_default()
+            } else {
+                published_versions(ctx, name)
+            };
+            // Stable versions first: what a user most likely wants.
+            versions.sort_by(|a, b| (a.pre.is_empty(), a).cmp(&(b.pre.is_empty(), b)).reverse());
+            versions.dedup();
+            versions.iter().map(|v| format!("{name}@{v}")).collect()
+        }
+        None => {
+            let mut names: Vec<String> = if installed {
+                installed_entries(ctx).into_iter().map(|e| e.name).collect()
+            } else {
+                ctx.registries(None)
+                    .ok()
+                    .map(|registries| {
+                        registries
+                            .open_all()
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter_map(|r| r.listing().ok())
+                            .flat_map(|l| l.tools.into_iter().map(|t| t.name))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            names.sort();
+            names.dedup();
+            names
+        }
     };
-    names.sort();
-    names.dedup();
-    let mut out = names.join("\n");
+    let mut out = lines.join("\n");
     if !out.is_empty() {
         out.push('\n');
     }
     super::write_stdout(out.as_bytes())
+}
+
+fn installed_entries(ctx: &Context) -> Vec<crate::manifest::InstalledEntry> {
+    ctx.root()
+        .ok()
+        .and_then(|root| Manifest::read(&root).ok())
+        .map(|m| m.installed)
+        .unwrap_or_default()
+}
+
+/// The versions the first registry that knows `name` publishes.
+fn published_versions(ctx: &Context, name: &str) -> Vec<semver::Version> {
+    let Ok(registries) = ctx.registries(None) else {
+        return Vec::new();
+    };
+    match registries.find(name).map(|found| found.lookup) {
+        Ok(crate::index::Lookup::Records(records)) => records
+            .into_iter()
+            .filter(|r| !r.yanked)
+            .map(|r| r.version)
+            .collect(),
+        _ => Vec::new(),
+    }
 }

@@ -137,6 +137,7 @@ fn all_cases() -> Vec<Case> {
     let mut out = Vec::new();
     out.extend(cases!(SpecError:
         Invalid => SpecError::Invalid { spec: "a@@1".into(), reason: "bad".into() },
+        VersionSeparator => SpecError::VersionSeparator { spec: "a==1".into(), suggestion: "a@1".into() },
     ));
     out.extend(cases!(ResolveError:
         NoMatch => ResolveError::NoMatch { name: "a".into(), requirement: "^9".into(), available: vec![v("1.0.0")], prerelease: None },

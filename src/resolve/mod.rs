@@ -56,12 +56,46 @@ impl fmt::Display for Spec {
 pub enum SpecError {
     #[error("invalid tool spec '{spec}': {reason}")]
     Invalid { spec: String, reason: String },
+    /// A version written as another package manager writes it
+    /// (`fs-read==1.2`, pip; `fs-read>=1.0`); `suggestion` is orla's way.
+    #[error("invalid tool spec '{spec}': orla writes the version after '@'")]
+    VersionSeparator { spec: String, suggestion: String },
 }
 
 impl SpecError {
     pub fn hint(&self) -> Option<String> {
-        Some("write NAME, NAME@VERSION or NAME@REQUIREMENT, e.g. fs-read, fs-read@1.2, fs-read@1.2.1, fs-read@^1.0".into())
+        Some(match self {
+            SpecError::Invalid { .. } => "write NAME, NAME@VERSION or NAME@REQUIREMENT, e.g. fs-read, fs-read@1.2, fs-read@1.2.1, fs-read@^1.0".into(),
+            SpecError::VersionSeparator { suggestion, .. } => {
+                let quoted = if suggestion.contains(['<', '>', ' ']) {
+                    format!("'{suggestion}'")
+                } else {
+                    suggestion.clone()
+                };
+                format!("did you mean {quoted}?")
+            }
+        })
     }
+}
+
+/// `fs-read==1.2` as orla writes it (`fs-read@1.2`), when `text` is a tool
+/// name followed by a version the way pip, or a requirement file, writes
+/// it: `==`, `=`, `>=`, `<=`, `>`, `<`, `~=`.
+fn version_separator(text: &str) -> Option<String> {
+    let at = text.find(['=', '<', '>', '~'])?;
+    let (name, rest) = text.split_at(at);
+    let name = name.trim_end();
+    names::validate_name(name).ok()?;
+    let version = match rest {
+        _ if rest.starts_with("==") => rest[2..].trim().to_string(),
+        // pip's compatible release: ~=1.2 is >=1.2, <2, as ^1.2.
+        _ if rest.starts_with("~=") => format!("^{}", rest[2..].trim()),
+        _ if rest.starts_with(['>', '<']) => rest.trim().to_string(),
+        _ if rest.starts_with('=') => rest[1..].trim().to_string(),
+        _ => return None,
+    };
+    parse_requirement(&version).ok()?;
+    Some(format!("{name}@{version}"))
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -140,6 +174,14 @@ impl Spec {
         };
         if name.is_empty() {
             return Err(invalid("the tool name is missing".into()));
+        }
+        if version.is_none() {
+            if let Some(suggestion) = version_separator(text) {
+                return Err(SpecError::VersionSeparator {
+                    spec: text.to_string(),
+                    suggestion,
+                });
+            }
         }
         if name.chars().any(|c| c.is_ascii_uppercase()) {
             return Err(invalid(format!(
@@ -292,6 +334,22 @@ mod tests {
     use super::*;
     use crate::index::VersionRecord;
     use crate::verify::Digest;
+
+    #[test]
+    fn a_version_written_as_pip_writes_it_is_suggested_with_an_at() {
+        let suggested = |text: &str| match Spec::parse(text) {
+            Err(SpecError::VersionSeparator { suggestion, .. }) => Some(suggestion),
+            _ => None,
+        };
+        assert_eq!(suggested("fs-read==1.2").as_deref(), Some("fs-read@1.2"));
+        assert_eq!(suggested("fs-read=1.2.1").as_deref(), Some("fs-read@1.2.1"));
+        assert_eq!(suggested("fs-read>=1.0").as_deref(), Some("fs-read@>=1.0"));
+        assert_eq!(suggested("fs-read~=1.2").as_deref(), Some("fs-read@^1.2"));
+        // Not a version after it, or not a name before it: the usual error.
+        assert_eq!(suggested("fs-read==banana"), None);
+        assert_eq!(suggested("Fs==1.2"), None);
+        assert!(Spec::parse("fs-read@1.2").is_ok());
+    }
 
     fn records(versions: &[(&str, bool)]) -> Vec<VersionRecord> {
         versions

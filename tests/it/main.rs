@@ -10,6 +10,7 @@ mod architecture;
 mod builtin_registry;
 mod cache;
 mod cli_output;
+mod cli_surface;
 mod client;
 mod crash_and_concurrency;
 mod disk_errors;

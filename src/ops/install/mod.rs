@@ -238,6 +238,24 @@ pub(crate) fn check_requirements(
 /// existing directory) is a local package given without `--local`: saying
 /// so beats "tool name must start with a lowercase letter".
 fn refuse_path_spec(ctx: &Context, spec: &str) -> Result<(), Error> {
+    if spec.contains("://") {
+        // orla downloads only what a registry index records, with its digest.
+        let archive = [".tar.gz", ".tgz", ".tar"]
+            .iter()
+            .any(|ext| spec.ends_with(ext));
+        let hint = if archive {
+            let file = spec.rsplit('/').next().unwrap_or(spec);
+            format!("download it, then run `orla install --local {file}`")
+        } else {
+            format!(
+                "if {spec} is a registry index, run `orla install NAME --registry {spec}`; a package archive is downloaded first, then installed with `orla install --local FILE`"
+            )
+        };
+        return Err(Error::usage(
+            format!("'{spec}' is a URL: orla installs tools by name from a registry, or a local package with --local, not from a URL"),
+            Some(hint),
+        ));
+    }
     let archive = [".tar.gz", ".tgz", ".tar"]
         .iter()
         .any(|ext| spec.ends_with(ext));
