@@ -32,9 +32,11 @@ pub const ENV_PUBLIC_REGISTRY: &str = "ORLA_PUBLIC_REGISTRY";
 pub const ENV_REGISTRY_TTL: &str = "ORLA_REGISTRY_TTL";
 /// `1` or `true`: behave as if `--offline` were given.
 pub const ENV_OFFLINE: &str = "ORLA_OFFLINE";
-/// Seconds an HTTP download may wait for the server before it fails (default 30).
+/// Seconds a network operation (HTTP, or a git fetch) may wait for the
+/// server to connect or to send before it fails (default 30).
 pub const ENV_HTTP_TIMEOUT: &str = "ORLA_HTTP_TIMEOUT";
-/// Seconds one HTTP download may take in all, resumes included (default 3600).
+/// Seconds one HTTP download or git fetch may take in all, resumes
+/// included (default 3600).
 pub const ENV_HTTP_DEADLINE: &str = "ORLA_HTTP_DEADLINE";
 /// Bytes per second an HTTP download must average over each
 /// `ORLA_HTTP_TIMEOUT` window (default 10; 0 for no minimum).
@@ -66,8 +68,8 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_PUBLIC_REGISTRY, "The public registry asked for tools no earlier registry has: off drops it, anything else is its location."),
     (ENV_REGISTRY_TTL, "How long a fetched git registry is fresh: 90, 90s, 10m, 2h (default 10m)."),
     (ENV_OFFLINE, "1, true, yes or on: as --offline; 0, false, no or off: online."),
-    (ENV_HTTP_TIMEOUT, "Seconds an HTTP download may wait for the server (default 30)."),
-    (ENV_HTTP_DEADLINE, "Seconds one HTTP download may take in all, resumes included (default 3600)."),
+    (ENV_HTTP_TIMEOUT, "Seconds a network operation (HTTP or git) may wait for the server to connect or to send; a timeout is not retried (default 30)."),
+    (ENV_HTTP_DEADLINE, "Seconds one HTTP download or git fetch may take in all, resumes included (default 3600)."),
     (ENV_HTTP_LOW_SPEED_LIMIT, "Bytes per second an HTTP download must average over each ORLA_HTTP_TIMEOUT window (default 10; 0: no minimum)."),
     (ENV_NO_COLOR, "Set and not empty: no colours (unless --color always)."),
     (ENV_CLICOLOR_FORCE, "Set and not 0: colours even when stderr is not a terminal (unless NO_COLOR or --color never)."),
@@ -186,6 +188,8 @@ impl Context {
             crate::http::HttpLimits::DEFAULT_DEADLINE,
             600,
         )?;
+        // Process-wide in libgit2: set now, while orla has one thread.
+        crate::git::set_timeouts(http_timeout);
         let http_low_speed_limit = match non_empty(ENV_HTTP_LOW_SPEED_LIMIT) {
             Some(text) => text.parse::<u64>().map_err(|_| {
                 Error::usage(
@@ -278,7 +282,7 @@ impl Context {
             offline: self.offline,
             refresh: self.refresh,
             allow_rollback: self.allow_rollback,
-            http_timeout: self.http_timeout,
+            http: self.http_limits(),
         }
     }
 

@@ -259,10 +259,14 @@ pub struct ClientBuildError(Arc<reqwest::Error>);
 /// Why one attempt at a request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AttemptError {
-    /// It could not be sent or no answer came (connecting, TLS, a timeout,
-    /// a redirect refused): reqwest's error with its causes.
-    #[error("{}", error_chain(.0))]
+    /// It could not be sent or no answer came (connecting, TLS, a redirect
+    /// refused): what failed, then reqwest's innermost cause, on one line.
+    #[error("{}", readable(.0))]
     Send(reqwest::Error),
+    /// Connecting, or waiting for the answer, took longer than the
+    /// inactivity timeout.
+    #[error("{host} did not answer within {} s", .after.as_secs())]
+    TimedOut { host: String, after: Duration },
     /// The server answered with an error status.
     #[error("the server answered HTTP {0}")]
     Status(StatusCode),
@@ -270,15 +274,41 @@ pub enum AttemptError {
 
 impl AttemptError {
     /// Whether another attempt may succeed: not for a request that cannot
-    /// be built (a malformed URL) or a redirect loop, nor for an answer
-    /// other than 5xx and 429.
+    /// be built (a malformed URL) or a redirect loop, nor for a server that
+    /// let the timeout pass (see `net`), nor for an answer other than 5xx
+    /// and 429.
     fn retryable(&self) -> bool {
         match self {
             AttemptError::Send(e) => !(e.is_builder() || e.is_redirect()),
+            AttemptError::TimedOut { .. } => false,
             AttemptError::Status(status) => {
                 status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS
             }
         }
+    }
+}
+
+/// reqwest's error as one line a person reads: what failed (connecting to
+/// the host, or the request) and the innermost cause, which says why
+/// (`Connection refused (os error 111)`), without the layers between
+/// (`error sending request for url (...): client error (Connect): tcp
+/// connect error: ...`).
+fn readable(e: &reqwest::Error) -> String {
+    let mut cause: &dyn std::error::Error = e;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    let host = e
+        .url()
+        .map(|u| host_key(u.as_str()))
+        .unwrap_or_else(|| "the server".into());
+    let why = cause.to_string();
+    if e.is_connect() {
+        format!("cannot connect to {host}: {why}")
+    } else if e.is_redirect() || e.is_builder() || std::error::Error::source(e).is_none() {
+        why
+    } else {
+        format!("the request to {host} failed: {why}")
     }
 }
 
@@ -296,6 +326,29 @@ pub enum RequestError {
     /// A small file is larger than `max` bytes.
     #[error("the file is larger than {} MiB, more than any index file should be", max >> 20)]
     TooLarge { max: u64 },
+}
+
+impl RequestError {
+    /// How long the server let pass without an answer, when that is why
+    /// the request failed: a captive portal or a stalled proxy more often
+    /// than a registry that is down.
+    pub fn timed_out(&self) -> Option<Duration> {
+        match self {
+            RequestError::Failed {
+                error: AttemptError::TimedOut { after, .. },
+                ..
+            } => Some(*after),
+            _ => None,
+        }
+    }
+}
+
+/// The hint for a network operation that had no answer within `timeout`.
+pub fn timeout_hint(timeout: Duration) -> String {
+    format!(
+        "the server sent nothing for {} s: a captive portal or a stalled proxy does that; check your connection (sign in to the network), or raise ORLA_HTTP_TIMEOUT if the server is just slow",
+        timeout.as_secs()
+    )
 }
 
 /// ` (after N attempts)` when there were several.
@@ -352,7 +405,7 @@ impl HttpClient {
             if let Some(tag) = etag {
                 request = request.header(reqwest::header::IF_NONE_MATCH, tag);
             }
-            let response = send(request)?;
+            let response = send(request, self.limits.timeout)?;
             let status = response.status();
             if status == StatusCode::NOT_MODIFIED
                 || status == StatusCode::NOT_FOUND
@@ -404,7 +457,12 @@ impl HttpClient {
         let client = self.client().map_err(|e| fail(e.into()))?;
         let slot = host_slot(url);
         let started = Instant::now();
-        let response = with_retries(url, reporter, || attempt(&client, url, 0)).map_err(fail)?;
+        let timeout = self.limits.timeout;
+        let shown = without_credentials(url);
+        let response = crate::net::watched(reporter, &shown, timeout, |_| {
+            with_retries(url, reporter, || attempt(&client, url, 0, timeout))
+        })
+        .map_err(fail)?;
         let len = response.content_length();
         let body = Resuming {
             client,
@@ -448,17 +506,34 @@ fn with_retries(
 }
 
 /// One GET, from byte `offset` on when it is not 0.
-fn attempt(client: &Client, url: &str, offset: u64) -> Result<Response, AttemptError> {
+fn attempt(
+    client: &Client,
+    url: &str,
+    offset: u64,
+    timeout: Duration,
+) -> Result<Response, AttemptError> {
     let mut request = client.get(url);
     if offset > 0 {
         request = request.header(reqwest::header::RANGE, format!("bytes={offset}-"));
     }
-    classify(send(request)?)
+    classify(send(request, timeout)?)
 }
 
-/// Sends a request.
-fn send(request: reqwest::blocking::RequestBuilder) -> Result<Response, AttemptError> {
-    request.send().map_err(AttemptError::Send)
+/// Sends a request on a client whose inactivity timeout is `timeout`.
+fn send(
+    request: reqwest::blocking::RequestBuilder,
+    timeout: Duration,
+) -> Result<Response, AttemptError> {
+    request.send().map_err(|e| {
+        if e.is_timeout() {
+            AttemptError::TimedOut {
+                host: e.url().map_or_else(String::new, |u| host_key(u.as_str())),
+                after: timeout,
+            }
+        } else {
+            AttemptError::Send(e)
+        }
+    })
 }
 
 /// A success passes; any other status fails the attempt.
@@ -555,7 +630,12 @@ impl Resuming {
         std::thread::sleep(BACKOFF * self.resumes);
         self.pace.check_deadline()?;
         let response = with_retries(&self.url, &crate::progress::Silent, || {
-            attempt(&self.client, &self.url, self.offset)
+            attempt(
+                &self.client,
+                &self.url,
+                self.offset,
+                self.pace.limits.timeout,
+            )
         })
         .map_err(|e| {
             let m = match e {
@@ -627,20 +707,20 @@ fn content_range_start(response: &Response) -> Option<u64> {
     range.split('-').next()?.trim().parse().ok()
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn error_chain(e: &dyn std::error::Error) -> String {
+        let mut out = e.to_string();
+        let mut source = e.source();
+        while let Some(s) = source {
+            out.push_str(": ");
+            out.push_str(&s.to_string());
+            source = s.source();
+        }
+        out
+    }
 
     #[test]
     fn credentials_are_not_written_down() {

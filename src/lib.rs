@@ -24,6 +24,7 @@ pub mod interrupt;
 pub mod lock;
 pub mod manifest;
 pub mod migrate;
+pub mod net;
 pub mod ops;
 pub mod package;
 pub mod parallel;

@@ -153,6 +153,7 @@ fn all_cases() -> Vec<Case> {
         BadLocation => IndexError::BadLocation { location: "./x".into(), reason: "does not exist".into() },
         BadArchive => IndexError::BadArchive { registry: "r".into(), name: "a".into(), version: "1.0.0".into(), archive: "../x".into(), reason: "leads outside" },
         Git => index_error(),
+        NoAnswer => IndexError::NoAnswer { registry: "r".into(), message: "did not answer".into(), hint: crate::http::timeout_hint(std::time::Duration::from_secs(30)) },
         Sparse => IndexError::Sparse { registry: "r".into(), path: "config.json".into(), source: crate::index::sparse::SparseError::Offline { base: "https://r/".into() } },
         Sparse => IndexError::Sparse { registry: "r".into(), path: "a/a".into(), source: crate::http::RequestError::TooLarge { max: 1 << 20 }.into() },
         Offline => IndexError::Offline { registry: "r".into() },

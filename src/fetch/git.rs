@@ -146,9 +146,9 @@ impl GitToolError {
             GitToolError::Lock { .. } => Some(
                 "check that you may write to the cache directory (`orla cache dir` prints it), or set ORLA_CACHE_DIR".into(),
             ),
-            GitToolError::Fetch { .. } => Some(
+            GitToolError::Fetch { source, .. } => source.network_hint().or_else(|| Some(
                 "check the repository URL in the registry's registry.yaml and your connection".into(),
-            ),
+            )),
             GitToolError::Repository { .. } => Some(
                 "the cached copy of the repository is damaged: `orla cache clear` removes it, and the next command fetches it again".into(),
             ),
@@ -227,7 +227,7 @@ impl ToolRepo {
             reporter.report(Event::FetchingTags {
                 repository: url.to_string(),
             });
-            match fetch_tags(&dir, url) {
+            match fetch_tags(&dir, url, access, reporter) {
                 Ok(()) => {
                     fetched = true;
                     let state = RepoState {
@@ -409,31 +409,40 @@ impl ToolRepo {
     }
 }
 
-fn fetch_tags(dir: &Path, url: &str) -> Result<(), crate::git::GitError> {
+fn fetch_tags(
+    dir: &Path,
+    url: &str,
+    access: &GitAccess,
+    reporter: &dyn Reporter,
+) -> Result<(), crate::git::GitError> {
     let repo = crate::git::open_or_init_bare(dir)?;
     let fetch = |depth: Option<i32>| {
-        let mut options = git2::FetchOptions::new();
-        options.download_tags(git2::AutotagOption::None);
-        // Tags are pruned so that a tag deleted upstream is not installed from the cache.
-        options.prune(git2::FetchPrune::On);
-        if let Some(depth) = depth {
-            options.depth(depth);
-        }
-        remote_fetch(&repo, url, options)
+        let configure = |options: &mut git2::FetchOptions<'_>| {
+            options.download_tags(git2::AutotagOption::None);
+            // Tags are pruned so that a tag deleted upstream is not installed from the cache.
+            options.prune(git2::FetchPrune::On);
+            if let Some(depth) = depth {
+                options.depth(depth);
+            }
+        };
+        crate::git::fetch(
+            &repo,
+            url,
+            &["+refs/tags/*:refs/tags/*".to_string()],
+            configure,
+            access.http,
+            url,
+            None,
+            reporter,
+        )
     };
     // Only the tagged trees are needed, not their history: shallow where the
-    // transport allows it, else a full fetch.
-    fetch(Some(1)).or_else(|_| fetch(None))
-}
-
-fn remote_fetch(
-    repo: &git2::Repository,
-    url: &str,
-    mut options: git2::FetchOptions<'_>,
-) -> Result<(), crate::git::GitError> {
-    let mut remote = repo.remote_anonymous(url)?;
-    remote.fetch(&["+refs/tags/*:refs/tags/*"], Some(&mut options), None)?;
-    Ok(())
+    // transport allows it, else a full fetch. A server that did not answer
+    // in time is not asked twice.
+    match fetch(Some(1)) {
+        Err(crate::git::GitError::Git { .. }) => fetch(None),
+        other => other,
+    }
 }
 
 /// Writing a tree: a git2 failure (the tag's error) or a refused entry.

@@ -70,8 +70,9 @@ pub struct GitAccess {
     /// Accept an index whose history was rewound or rewritten since the
     /// last fetch (`--allow-rollback`).
     pub allow_rollback: bool,
-    /// Inactivity timeout of the HTTP requests of sparse indexes.
-    pub http_timeout: Duration,
+    /// The bounds of every network operation: HTTP requests of sparse
+    /// indexes, and git fetches (see `net`).
+    pub http: crate::http::HttpLimits,
 }
 
 /// What is recorded next to each clone.
@@ -195,7 +196,7 @@ impl GitIndex {
             .as_ref()
             .map(|s| s.commit.clone())
             .filter(|c| !c.is_empty());
-        match fetch(&dir, url, name, reporter) {
+        match fetch(&dir, url, name, access, reporter) {
             Ok(commit) => {
                 if let Some(seen) = seen.filter(|s| *s != commit) {
                     if !descends_from(&dir, &commit, &seen) {
@@ -248,7 +249,14 @@ impl GitIndex {
                     if !existed {
                         let _ = std::fs::remove_dir_all(&dir);
                     }
-                    Err(git_err(e.to_string()))
+                    Err(match e.network_hint() {
+                        Some(hint) => IndexError::NoAnswer {
+                            registry: name.to_string(),
+                            message: e.to_string(),
+                            hint,
+                        },
+                        None => git_err(e.to_string()),
+                    })
                 }
             },
         }
@@ -326,36 +334,27 @@ fn current_commit(dir: &Path) -> Option<String> {
 /// Fetches the remote's HEAD into the index ref; returns the new commit.
 /// The bytes received go to the reporter as a progress bar (a large
 /// index's first fetch takes seconds).
-fn fetch(dir: &Path, url: &str, name: &str, reporter: &dyn Reporter) -> Result<String, GitError> {
+fn fetch(
+    dir: &Path,
+    url: &str,
+    name: &str,
+    access: &GitAccess,
+    reporter: &dyn Reporter,
+) -> Result<String, GitError> {
     let repo = crate::git::open_or_init_bare(dir)?;
-    let mut remote = repo.remote_anonymous(url)?;
-    let bar: std::cell::Cell<Option<(usize, usize)>> = std::cell::Cell::new(None);
-    let mut callbacks = git2::RemoteCallbacks::new();
-    callbacks.transfer_progress(|progress| {
-        // Bytes received, with no total: git does not know it in advance.
-        let done = progress.received_bytes();
-        let (id, shown) = match bar.get() {
-            Some(b) => b,
-            None => (
-                reporter.download_start(&format!("registry {name}"), None),
-                0,
-            ),
-        };
-        if done > shown {
-            reporter.download_progress(id, (done - shown) as u64);
-        }
-        bar.set(Some((id, done.max(shown))));
-        true
-    });
-    let mut options = git2::FetchOptions::new();
-    options.download_tags(git2::AutotagOption::None);
-    options.remote_callbacks(callbacks);
-    let fetched = remote.fetch(&[format!("+HEAD:{INDEX_REF}")], Some(&mut options), None);
-    drop(options);
-    if let Some((id, _)) = bar.get() {
-        reporter.download_finish(id);
-    }
-    fetched?;
+    let shown = super::waited_for(Some(name), url);
+    crate::git::fetch(
+        &repo,
+        url,
+        &[format!("+HEAD:{INDEX_REF}")],
+        |options| {
+            options.download_tags(git2::AutotagOption::None);
+        },
+        access.http,
+        &shown,
+        Some(&format!("registry {name}")),
+        reporter,
+    )?;
     let commit = repo.refname_to_id(INDEX_REF)?;
     Ok(commit.to_string())
 }

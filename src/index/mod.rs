@@ -85,6 +85,14 @@ pub enum IndexError {
     },
     #[error("cannot fetch registry {registry}: {message}")]
     Git { registry: String, message: String },
+    /// A git registry's server did not answer in time, or was too slow:
+    /// `hint` says what to do.
+    #[error("cannot fetch registry {registry}: {message}")]
+    NoAnswer {
+        registry: String,
+        message: String,
+        hint: String,
+    },
     #[error("cannot fetch registry {registry}: cannot fetch {path}: {source}")]
     Sparse {
         registry: String,
@@ -126,6 +134,13 @@ impl IndexError {
                 Some(format!(
                     "check the URL and your connection; if it serves index files over HTTP rather than a git repository, write sparse+{registry}"
                 ))
+            }
+            IndexError::NoAnswer { hint, .. } => Some(hint.clone()),
+            IndexError::Sparse {
+                source: sparse::SparseError::Request(e),
+                ..
+            } if e.timed_out().is_some() => {
+                e.timed_out().map(crate::http::timeout_hint)
             }
             IndexError::Git { .. }
             | IndexError::Sparse {
@@ -205,6 +220,15 @@ pub struct Registry {
     pub kind: RegistryKind,
 }
 
+/// How a registry is named while orla waits for it: `registry NAME
+/// (LOCATION)`, or `registry LOCATION` when it has no name of its own.
+pub fn waited_for(name: Option<&str>, location: &str) -> String {
+    match name {
+        Some(name) if name != location => format!("registry {name} ({location})"),
+        _ => format!("registry {location}"),
+    }
+}
+
 /// The sharded path of a tool's file. `name` must already be valid.
 pub fn shard_path(name: &str) -> String {
     let dir = |s: &str| s.replace('.', "_");
@@ -273,14 +297,19 @@ impl Registry {
                     location: url.clone(),
                     reason: "is a sparse registry, which needs a cache directory here".into(),
                 })?;
-                let index =
-                    sparse::SparseIndex::new(url, name.unwrap_or(url), access, access.http_timeout);
-                if !ahead.is_empty() {
-                    let mut rels = vec!["config.json".to_string()];
-                    rels.extend(shard_paths(ahead));
-                    index.prefetch(&rels);
-                }
-                (format!("sparse+{url}"), Backend::Sparse(index))
+                let index = sparse::SparseIndex::new(url, name.unwrap_or(url), access);
+                let location = format!("sparse+{url}");
+                // The first request to the server: where a stalled one is
+                // noticed (`net`).
+                let mut rels = vec!["config.json".to_string()];
+                rels.extend(shard_paths(ahead));
+                crate::net::watched(
+                    reporter,
+                    &waited_for(name, &location),
+                    access.http.timeout,
+                    |_| index.prefetch(&rels),
+                );
+                (location, Backend::Sparse(index))
             }
         };
         let name = name.map(str::to_string).unwrap_or(default_name);
@@ -336,6 +365,21 @@ impl Registry {
         if let Backend::Sparse(index) = &self.backend {
             index.prefetch(&shard_paths(names));
         }
+    }
+
+    /// [`Registry::lookup`], saying so when the server is slow to answer
+    /// (`net::watched`) where a lookup costs a request.
+    pub fn lookup_watched(
+        &self,
+        name: &str,
+        timeout: std::time::Duration,
+        reporter: &dyn crate::progress::Reporter,
+    ) -> Result<Option<Lookup>, IndexError> {
+        if !self.reads_are_remote() {
+            return self.lookup(name);
+        }
+        let what = waited_for(Some(&self.name), &self.location());
+        crate::net::watched(reporter, &what, timeout, |_| self.lookup(name))
     }
 
     /// True when reading a tool's file costs a network request (a sparse

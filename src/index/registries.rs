@@ -85,9 +85,12 @@ impl RegistriesError {
             RegistriesError::FallbackNotFetched { .. } => Some(
                 "run the command once without --offline; after that, --offline uses the cached copy".into(),
             ),
-            RegistriesError::FallbackUnreachable { .. } => Some(
-                "check your connection; --offline uses the cached copy of the registry once it has been fetched".into(),
-            ),
+            RegistriesError::FallbackUnreachable { cause, .. } => match cause.as_ref() {
+                IndexError::NoAnswer { hint, .. } => Some(hint.clone()),
+                _ => Some(
+                    "check your connection; --offline uses the cached copy of the registry once it has been fetched".into(),
+                ),
+            },
             RegistriesError::Unreadable { .. } => Some(
                 "fix the registry or the connection and run the command again; `--registry NAME` names the registry to use, --offline uses the cached registries only".into(),
             ),
@@ -371,7 +374,7 @@ impl<'a> Registries<'a> {
                     None => continue,
                 },
             };
-            let lookup = registry.lookup(name);
+            let lookup = registry.lookup_watched(name, self.access.http.timeout, self.reporter);
             registry.flush_warnings(self.reporter);
             if let Some(lookup) = lookup? {
                 return Ok(Found { registry, lookup });

@@ -39,7 +39,7 @@ pub struct SparseIndex {
     ttl: Duration,
     offline: bool,
     refresh: bool,
-    timeout: Duration,
+    limits: crate::http::HttpLimits,
     /// Warnings go through the run's reporter; it is not `Clone`, so
     /// stale-copy warnings are collected and printed by the registry.
     warnings: Arc<Mutex<Vec<Warning>>>,
@@ -67,7 +67,7 @@ struct Fetched {
 }
 
 impl SparseIndex {
-    pub fn new(base: &str, name: &str, access: &GitAccess, timeout: Duration) -> SparseIndex {
+    pub fn new(base: &str, name: &str, access: &GitAccess) -> SparseIndex {
         let base = if base.ends_with('/') {
             base.to_string()
         } else {
@@ -85,7 +85,7 @@ impl SparseIndex {
             ttl: access.ttl,
             offline: access.offline,
             refresh: access.refresh,
-            timeout,
+            limits: access.http,
             warnings: Default::default(),
             fetched: Default::default(),
         }
@@ -141,8 +141,8 @@ impl SparseIndex {
     }
 
     /// Fetches `rels` in parallel, for the reads that follow, except those
-    /// fetched ahead already and not read yet. Offline, or when there is at
-    /// most one, there is nothing to overlap.
+    /// fetched ahead already and not read yet. Offline there is nothing to
+    /// overlap.
     pub fn prefetch(&self, rels: &[String]) {
         let rels: Vec<String> = match self.fetched.lock() {
             Ok(fetched) => rels
@@ -152,7 +152,7 @@ impl SparseIndex {
                 .collect(),
             Err(_) => return,
         };
-        if self.offline || rels.len() < 2 {
+        if self.offline || rels.is_empty() {
             return;
         }
         let fetched = crate::parallel::map(&rels, PER_HOST, |rel| self.fetch(rel));
@@ -204,7 +204,7 @@ impl SparseIndex {
         let etag = cached
             .as_ref()
             .and_then(|_| std::fs::read_to_string(&etag_path).ok());
-        let client = HttpClient::with_timeout(self.timeout);
+        let client = HttpClient::with_limits(self.limits);
         match client.get_small(&self.url(rel), etag.as_deref(), super::MAX_INDEX_FILE) {
             Ok(Small::Found(bytes, etag)) => {
                 // A cache that cannot be written only costs a later request.

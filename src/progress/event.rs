@@ -126,6 +126,10 @@ pub enum Event {
     ProjectUpToDate { tools: usize },
     /// Another orla holds a lock this command needs; it waits.
     LockWait { what: String, path: String },
+    /// A network operation has had no answer for a few seconds: `what` it
+    /// waits for (a registry and its URL, or a URL), and after how many
+    /// seconds of silence it gives up.
+    NetworkWait { what: String, timeout_secs: u64 },
     /// `orla init` wrote the orla.yaml at `path`.
     ProjectCreated { path: String },
     /// `orla tool scaffold` wrote a package into `path`.
@@ -414,12 +418,15 @@ pub enum Warning {
 }
 
 impl Event {
-    /// Whether `--quiet` drops it: everything but warnings, lock waits and
-    /// the final error.
+    /// Whether `--quiet` drops it: everything but warnings, waits (for a
+    /// lock, for the network) and the final error.
     pub fn is_status(&self) -> bool {
         !matches!(
             self,
-            Event::Warning(_) | Event::LockWait { .. } | Event::Error { .. }
+            Event::Warning(_)
+                | Event::LockWait { .. }
+                | Event::NetworkWait { .. }
+                | Event::Error { .. }
         )
     }
 }

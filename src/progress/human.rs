@@ -161,6 +161,9 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         Event::LockWait { what, path } => vec![Line::Waiting(format!(
             "for lock on {what} ({path}): another orla is running"
         ))],
+        Event::NetworkWait { what, timeout_secs } => vec![Line::Waiting(format!(
+            "for {what} to answer; orla gives up after {timeout_secs} s without an answer (ORLA_HTTP_TIMEOUT)"
+        ))],
         Event::ProjectCreated { path } => one("Created", path.clone()),
         Event::Scaffolded {
             name,

@@ -32,6 +32,7 @@ mod rollback;
 mod scaffold_wizard;
 mod serve;
 mod specs;
+mod stalled_network;
 mod tool_authoring;
 mod tool_publish;
 mod verify;

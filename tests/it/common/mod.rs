@@ -274,6 +274,11 @@ impl Watched {
         }
     }
 
+    /// The child's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Waits for the child to exit: what it printed and its exit code.
     pub fn finish(self) -> Run {
         let out = self.child.wait_with_output().unwrap();
