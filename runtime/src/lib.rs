@@ -6,7 +6,9 @@
 //! through the official Rust SDK (rmcp): stdio, or Streamable HTTP on
 //! 127.0.0.1. The manifest is watched, and SIGHUP forces a reload; either
 //! way connected clients get `notifications/tools/list_changed` and no
-//! connection is dropped. docs/runtime.md describes the behaviour.
+//! connection is dropped. What is served comes through a
+//! [`ManifestSource`], which may check it first (`orla serve` serves only
+//! what orla wrote from its store). docs/runtime.md describes the behaviour.
 
 pub mod capsule;
 pub mod errors;
@@ -16,6 +18,10 @@ pub mod invoke;
 pub mod log;
 pub mod manifest;
 pub mod server;
+mod source;
+mod stdio;
+
+pub use source::{LoadError, Loaded, ManifestFile, ManifestSource};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -35,9 +41,10 @@ pub enum Transport {
     Http { host: IpAddr, port: Option<u16> },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
-    pub manifest: PathBuf,
+    /// Where the manifest comes from, and what checks it.
+    pub source: Arc<dyn ManifestSource>,
     pub transport: Transport,
     /// Overrides the manifest's `settings.log_format` (`json` or `pretty`).
     pub log_format: Option<String>,
@@ -50,9 +57,9 @@ pub struct Options {
 }
 
 impl Options {
-    pub fn new(manifest: PathBuf, transport: Transport) -> Options {
+    pub fn new(source: Arc<dyn ManifestSource>, transport: Transport) -> Options {
         Options {
-            manifest,
+            source,
             transport,
             log_format: None,
             log_level: None,
@@ -68,6 +75,13 @@ impl Options {
 pub enum ServeError {
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// The source would not give a manifest to serve.
+    #[error("cannot load {}: {source}", path.display())]
+    Load {
+        path: PathBuf,
+        #[source]
+        source: LoadError,
+    },
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),
     /// Boxed: it holds the message the client sent instead.
@@ -90,12 +104,18 @@ pub enum ServeError {
 
 /// Serves until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Blocks.
 pub fn serve(options: Options) -> Result<(), ServeError> {
-    let manifest = Manifest::read(&options.manifest)?;
+    let path = options.source.path().to_path_buf();
+    let loaded = options.source.load().map_err(|source| ServeError::Load {
+        path: path.clone(),
+        source,
+    })?;
+    let manifest =
+        Manifest::parse(&loaded.bytes).map_err(|source| ManifestError::Invalid { path, source })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
-    runtime.block_on(run(options, manifest))
+    runtime.block_on(run(options, manifest, loaded))
 }
 
 fn logging(options: &Options, manifest: &Manifest) -> (Level, bool) {
@@ -113,9 +133,13 @@ fn logging(options: &Options, manifest: &Manifest) -> (Level, bool) {
     (level, pretty)
 }
 
-async fn run(options: Options, manifest: Manifest) -> Result<(), ServeError> {
+async fn run(options: Options, manifest: Manifest, loaded: Loaded) -> Result<(), ServeError> {
     let (level, pretty) = logging(&options, &manifest);
     let logger = Logger::new(level, pretty);
+    let path = options.source.path().display().to_string();
+    for warning in &loaded.warnings {
+        logger.warn(warning, json!({"manifest": path}));
+    }
     let shared = Arc::new(Shared {
         manifest: RwLock::new(Arc::new(manifest.clone())),
         logger: logger.clone(),
@@ -127,16 +151,17 @@ async fn run(options: Options, manifest: Manifest) -> Result<(), ServeError> {
     shared.capsules.sync(&manifest.tools);
     logger.info(
         "serving",
-        json!({"manifest": options.manifest.display().to_string(), "tools": manifest.tools.len(),
+        json!({"manifest": path, "tools": manifest.tools.len(),
                "transport": match options.transport { Transport::Stdio => "stdio", Transport::Http { .. } => "http" }}),
     );
-    tokio::spawn(reloader(shared.clone(), options.clone()));
+    tokio::spawn(reloader(shared.clone(), options.clone(), loaded.bytes));
     let result = match options.transport.clone() {
         Transport::Stdio => {
             let handler = Handler {
                 shared: shared.clone(),
             };
-            match handler.serve(rmcp::transport::stdio()).await {
+            let transport = stdio::Stdio::new(logger.clone());
+            match handler.serve(transport).await {
                 Ok(service) => service
                     .waiting()
                     .await
@@ -157,28 +182,61 @@ async fn run(options: Options, manifest: Manifest) -> Result<(), ServeError> {
 
 /// Reloads on SIGHUP and when the manifest file changes (polled: orla
 /// replaces it by rename, which no inotify watch on the old file sees).
-async fn reloader(shared: Arc<Shared>, options: Options) {
+/// What is served is what the source loads, never the file as read here:
+/// the file's bytes only say when to ask.
+async fn reloader(shared: Arc<Shared>, options: Options, mut served: Vec<u8>) {
     let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
-    let mut last = std::fs::read(&options.manifest).ok();
+    let path = options.source.path().to_path_buf();
+    // The file as it was when the source was last asked; at first, what it
+    // gave (the file is not read here: it may have changed already).
+    let mut seen = Some(served.clone());
+    let mut ticks = 0u32;
     loop {
         let forced = tokio::select! {
             _ = async { match hup.as_mut() { Some(h) => { h.recv().await; } None => std::future::pending().await } } => true,
             _ = tokio::time::sleep(Duration::from_millis(300)) => false,
         };
-        let now = std::fs::read(&options.manifest).ok();
-        if !forced && now == last {
+        ticks = ticks.wrapping_add(1);
+        let now = std::fs::read(&path).ok();
+        // Unchanged, or changed to what is served already (the source wrote
+        // it again from what it checked).
+        let unchanged = now == seen || now.as_deref() == Some(&served[..]);
+        let stale = unchanged && !forced && ticks.is_multiple_of(3) && {
+            let source = options.source.clone();
+            tokio::task::spawn_blocking(move || source.stale())
+                .await
+                .unwrap_or(false)
+        };
+        if !forced && unchanged && !stale {
             continue;
         }
-        last = now.clone();
-        let Some(bytes) = now else {
-            shared.logger.warn(
-                "manifest is gone; keeping the tools already loaded",
-                json!({"manifest": options.manifest.display().to_string()}),
-            );
-            continue;
+        seen = now;
+        let source = options.source.clone();
+        let loaded = match tokio::task::spawn_blocking(move || source.load()).await {
+            Ok(loaded) => loaded,
+            Err(e) => Err(e.into()),
         };
-        match Manifest::parse(&bytes) {
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                shared.logger.error(
+                    "manifest refused; keeping the tools already loaded",
+                    json!({"manifest": path.display().to_string(), "error": e.to_string()}),
+                );
+                continue;
+            }
+        };
+        for warning in &loaded.warnings {
+            shared
+                .logger
+                .warn(warning, json!({"manifest": path.display().to_string()}));
+        }
+        if !forced && loaded.bytes == served {
+            continue;
+        }
+        match Manifest::parse(&loaded.bytes) {
             Ok(manifest) => {
+                served = loaded.bytes;
                 let (level, pretty) = logging(&options, &manifest);
                 shared.logger.configure(level, pretty);
                 shared.capsules.sync(&manifest.tools);

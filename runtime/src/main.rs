@@ -35,7 +35,10 @@ fn main() -> ExitCode {
     let Some(manifest) = manifest else {
         return usage("the path of a manifest.json is required");
     };
-    match orla_runtime::serve(orla_runtime::Options::new(manifest, transport)) {
+    match orla_runtime::serve(orla_runtime::Options::new(
+        std::sync::Arc::new(orla_runtime::ManifestFile::new(manifest)),
+        transport,
+    )) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -9,13 +9,16 @@
 //!   from the cache without installing it);
 //! - `info`, `search`: what the registries know;
 //! - `list`: the manifest brought up to date for `orla list`;
-//! - `verify`: installed packages re-hashed against their receipts.
+//! - `verify`: installed packages re-hashed against their receipts;
+//! - `serve`: the manifest `orla serve` hands the runtime, checked against
+//!   the store each time.
 
 pub mod info;
 pub mod install;
 pub mod list;
 pub mod run;
 pub mod search;
+pub mod serve;
 pub mod uninstall;
 pub mod update;
 pub mod use_version;

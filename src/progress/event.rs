@@ -410,6 +410,9 @@ pub enum Warning {
     /// A scaffolded binary tool's executable at `path` (in the package) is
     /// a placeholder script.
     PlaceholderExecutable { path: String },
+    /// `orla serve` starts with no tool to serve in the root whose
+    /// tools_dir is `root`.
+    NothingToServe { root: String },
     /// `orla cache prune` cannot tell which registry clones are configured,
     /// so it keeps them all.
     RegistriesUnread { problem: String },

@@ -510,6 +510,9 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
         Warning::PlaceholderExecutable { path } => {
             format!("{path} is a placeholder script; replace it with your executable")
         }
+        Warning::NothingToServe { root } => format!(
+            "serving no tools: nothing is installed in {root} (`orla install NAME` adds one; connected clients are told when it arrives)"
+        ),
         Warning::RegistriesUnread { problem } => format!(
             "cannot read the configured registries, so every registry clone is kept: {problem}"
         ),

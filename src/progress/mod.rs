@@ -183,6 +183,40 @@ impl Reporter for Silent {
     fn download_finish(&self, _: usize) {}
 }
 
+/// Keeps the warnings reported and drops the rest; for a caller that
+/// passes them on in a format of its own (`orla serve`'s log lines).
+#[derive(Default)]
+pub struct Collect {
+    warnings: std::sync::Mutex<Vec<Warning>>,
+}
+
+impl Collect {
+    /// The sentences of the warnings reported, in order.
+    pub fn sentences(self) -> Vec<String> {
+        let warnings = self
+            .warnings
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        warnings.iter().map(human::warning_text).collect()
+    }
+}
+
+impl Reporter for Collect {
+    fn report(&self, event: Event) {
+        if let Event::Warning(warning) = event {
+            self.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(warning);
+        }
+    }
+    fn download_start(&self, _: &str, _: Option<u64>) -> usize {
+        0
+    }
+    fn download_progress(&self, _: usize, _: u64) {}
+    fn download_finish(&self, _: usize) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -978,3 +978,166 @@ fn logs_are_json_lines_unless_pretty_is_asked_for() {
     let pretty = HttpServe::start(&t, &["--log-format", "pretty"]);
     pretty.wait_for_log(" INFO  listening url=", 1);
 }
+
+/// A manifest orla did not write: `manifest`'s own with a capsule added
+/// that, if it were ever started, would leave `marker` behind.
+fn planted_manifest(manifest: &Path, marker: &Path) -> Value {
+    let mut m: Value = serde_json::from_slice(&std::fs::read(manifest).unwrap()).unwrap();
+    let mut tool = m["tools"][0].clone();
+    tool["name"] = json!("planted");
+    tool["mode"] = json!("capsule");
+    tool["args"] = json!([]);
+    tool["command"] = json!([
+        "/bin/sh",
+        "-c",
+        format!("touch '{}'; sleep 30", marker.display())
+    ]);
+    tool["capsule"] =
+        json!({"framing": "json-lines", "handshake": "orla.hello", "first_request": "tools/call"});
+    m["tools"].as_array_mut().unwrap().push(tool);
+    m
+}
+
+/// Replaces `path` by rename, as git does.
+fn replace(path: &Path, bytes: &[u8]) {
+    let tmp = path.with_extension("planted");
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Waits until `path` no longer holds `bytes` (a generous deadline only
+/// stops a broken server from hanging the test).
+fn wait_until_rewritten(path: &Path, bytes: &[u8]) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read(path).ok().as_deref() == Some(bytes) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} was never written again",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_project_manifest_replaced_while_serving_over_stdio_is_never_served() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    let project = t.work.join("p");
+    std::fs::create_dir_all(&project).unwrap();
+    t.run_in(&project, &["init"]).success();
+    t.run_in(&project, &["install", "fs-read"]).success();
+    let manifest = project.join(".orla/manifest.json");
+    let marker = t.work.join("planted-capsule-ran");
+    let (out, log) = serve_while(&t, &python, &project, || {
+        // A `git pull` brings another manifest.
+        let planted = planted_manifest(&manifest, &marker).to_string();
+        replace(&manifest, planted.as_bytes());
+        wait_until_rewritten(&manifest, planted.as_bytes());
+        t.run_in(&project, &["install", "fs-list"]).success();
+    });
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-list", "fs-read"]);
+    assert!(!marker.exists(), "the planted capsule was started");
+    assert!(
+        log.contains("is not the one orla wrote from the store; writing it again"),
+        "{log}"
+    );
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    assert!(!written.contains("planted"), "{written}");
+}
+
+#[test]
+fn a_manifest_replaced_while_serving_over_http_is_rewritten_or_refused() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    t.run(&["install", "fs-read"]).success();
+    let serve = HttpServe::start(&t, &[]);
+    let manifest = t.home.join("manifest.json");
+    let marker = t.work.join("planted-capsule-ran");
+    // One orla's own reader rejects (no `root`, no `installed`) but the
+    // runtime's would take: written again from the store.
+    let mut planted = planted_manifest(&manifest, &marker);
+    planted.as_object_mut().unwrap().remove("installed");
+    planted.as_object_mut().unwrap().remove("root");
+    let planted = planted.to_string();
+    replace(&manifest, planted.as_bytes());
+    wait_until_rewritten(&manifest, planted.as_bytes());
+    let out = serve.call(&t, &python, json!({}));
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    // One only a newer orla could have written: refused, the tools served
+    // stay, and the file is left for that orla.
+    let mut newer = planted_manifest(&manifest, &marker);
+    newer["manifest_version"] = json!(99);
+    replace(&manifest, newer.to_string().as_bytes());
+    serve.wait_for_log("manifest refused; keeping the tools already loaded", 1);
+    let out = serve.call(&t, &python, json!({}));
+    assert_eq!(names(&out["tools"]), ["fs-read"]);
+    assert!(!marker.exists(), "a planted capsule was started");
+}
+
+#[test]
+fn a_deleted_package_is_not_served_and_serve_says_so() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    t.run(&["install", "fs-read", "fs-list", "json-query"])
+        .success();
+    let version_dir = |name: &str| {
+        std::fs::read_dir(t.home.join("tools").join(name))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+    };
+    // Before the server starts, and while it runs.
+    std::fs::remove_dir_all(version_dir("json-query")).unwrap();
+    let fs_list = version_dir("fs-list");
+    let (out, log) = serve_while(&t, &python, &t.work, || {
+        std::fs::remove_dir_all(&fs_list).unwrap();
+    });
+    assert_eq!(names(&out["tools"]), ["fs-list", "fs-read"]);
+    assert_eq!(names(&out["tools_after"]), ["fs-read"]);
+    assert!(
+        log.contains("warning: json-query") && log.contains("was deleted outside orla"),
+        "{log}"
+    );
+    assert!(log.contains("\"msg\":\"fs-list "), "{log}");
+}
+
+#[test]
+fn serve_warns_when_it_serves_no_tools() {
+    let t = TestContext::new();
+    let out = common::output_with_stdin(&mut t.command(&["serve", "--stdio"]), b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: serving no tools: nothing is installed in")
+            && stderr.contains("`orla install NAME` adds one"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_json_on_stdio_gets_a_parse_error_and_a_log_line() {
+    let t = TestContext::new();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let input = format!("hello\n{initialize}\n");
+    let out = common::output_with_stdin(&mut t.command(&["serve", "--stdio"]), input.as_bytes());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let replies: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 2, "{stdout}");
+    assert_eq!(replies[0]["id"], Value::Null);
+    assert_eq!(replies[0]["error"]["code"], -32700);
+    assert_eq!(replies[1]["id"], 1);
+    assert_eq!(replies[1]["result"]["serverInfo"]["name"], "orla");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .contains("\"msg\":\"invalid input on stdin; answered with an error\",\"code\":-32700"),
+        "{stderr}"
+    );
+}
