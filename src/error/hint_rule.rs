@@ -199,6 +199,7 @@ fn all_cases() -> Vec<Case> {
     ));
     let package_error = || PackageError::Invalid {
         path: "/p".into(),
+        dir: Some("/p".into()),
         problems: vec![Problem {
             severity: Severity::Error,
             field: "name".into(),

@@ -13,6 +13,7 @@ pub mod pack;
 pub mod risk;
 pub mod scaffold;
 pub mod schema;
+pub mod shape;
 pub mod validate;
 
 use std::collections::BTreeMap;
@@ -200,35 +201,56 @@ pub enum PackageError {
         #[source]
         source: limits::LimitError,
     },
+    /// `dir`: the package directory, when it is one the user can check
+    /// with `orla tool validate` (not a tag or an archive).
     #[error("{path} is invalid: {}", error_summary(problems))]
     Invalid {
         path: String,
+        dir: Option<String>,
         problems: Vec<Problem>,
     },
 }
 
-/// The errors among `problems`, joined with `; ` (warnings left out).
+/// The first error among `problems`, and how many more there are
+/// (warnings left out): one line, however many there are.
 pub fn error_summary(problems: &[Problem]) -> String {
-    let errors: Vec<String> = problems
-        .iter()
-        .filter(|p| p.severity == Severity::Error)
-        .map(|p| p.to_string())
-        .collect();
-    errors.join("; ")
+    let mut errors = problems.iter().filter(|p| p.severity == Severity::Error);
+    let Some(first) = errors.next() else {
+        return String::new();
+    };
+    match errors.count() {
+        0 => first.to_string(),
+        more => format!("{first} (and {})", validate::counted(more, "more error")),
+    }
 }
 
 impl PackageError {
     pub fn hint(&self) -> Option<String> {
         match self {
-            PackageError::Invalid { problems, .. } => Some(
-                problems
+            PackageError::Invalid { dir, problems, .. } => {
+                let errors: Vec<&Problem> = problems
                     .iter()
-                    .find(|p| p.severity == Severity::Error)
-                    .and_then(|p| p.hint.clone())
-                    .unwrap_or_else(|| {
-                        "docs/tool-yaml.md describes every field; `orla tool validate DIR` checks the package again".into()
-                    }),
-            ),
+                    .filter(|p| p.severity == Severity::Error)
+                    .collect();
+                let validate = dir.as_deref().map(validate::command);
+                Some(match (errors.as_slice(), validate) {
+                    ([one], validate) => match (&one.hint, validate) {
+                        (Some(hint), _) => hint.clone(),
+                        (None, Some(validate)) => format!(
+                            "docs/tool-yaml.md describes every field; `{validate}` checks the package again"
+                        ),
+                        (None, None) => "docs/tool-yaml.md describes every field".into(),
+                    },
+                    (all, Some(validate)) => format!(
+                        "`{validate}` lists all {} with the fix for each",
+                        all.len()
+                    ),
+                    (all, None) => match all.first().and_then(|p| p.hint.as_ref()) {
+                        Some(hint) => format!("the first: {hint}"),
+                        None => "docs/tool-yaml.md describes every field".into(),
+                    },
+                })
+            }
             PackageError::Parse { .. } => Some(
                 "tool.yaml holds `field: value` lines (docs/tool-yaml.md); `orla tool scaffold` writes a complete one"
                     .into(),
@@ -251,8 +273,26 @@ impl PackageError {
 }
 
 impl ToolYaml {
-    /// Parses tool.yaml text. `origin` names the file in errors.
+    /// Parses tool.yaml text. `origin` names the file in errors; a value of
+    /// the wrong type or shape is an error (`PackageError::Invalid`, every
+    /// such value named).
     pub fn parse(text: &str, origin: &str) -> Result<ToolYaml, PackageError> {
+        let (tool, problems) = ToolYaml::parse_all(text, origin)?;
+        if problems.is_empty() {
+            Ok(tool)
+        } else {
+            Err(PackageError::Invalid {
+                path: origin.to_string(),
+                dir: None,
+                problems,
+            })
+        }
+    }
+
+    /// Parses tool.yaml text into what reads and a problem for each value
+    /// of the wrong type or shape (`shape`); fails only on text that is not
+    /// a YAML mapping.
+    pub fn parse_all(text: &str, origin: &str) -> Result<(ToolYaml, Vec<Problem>), PackageError> {
         if text.trim().is_empty() {
             return Err(PackageError::Parse {
                 path: origin.to_string(),
@@ -264,13 +304,28 @@ impl ToolYaml {
             path: origin.to_string(),
             source,
         })?;
-        serde_yaml::from_str(text).map_err(|e| PackageError::Parse {
+        shape::parse(text).map_err(|e| PackageError::Parse {
             path: origin.to_string(),
             message: e.to_string(),
         })
     }
 
+    /// Reads `dir`'s tool.yaml strictly (see `parse`).
     pub fn read(dir: &Path) -> Result<ToolYaml, PackageError> {
+        let (tool, problems) = ToolYaml::read_all(dir)?;
+        if problems.is_empty() {
+            Ok(tool)
+        } else {
+            Err(PackageError::Invalid {
+                path: dir.join(TOOL_YAML).display().to_string(),
+                dir: Some(dir.display().to_string()),
+                problems,
+            })
+        }
+    }
+
+    /// Reads `dir`'s tool.yaml as `parse_all` does.
+    pub fn read_all(dir: &Path) -> Result<(ToolYaml, Vec<Problem>), PackageError> {
         let path = dir.join(TOOL_YAML);
         let text = match read_bounded(&path) {
             Ok(t) => t,
@@ -286,7 +341,7 @@ impl ToolYaml {
                 })
             }
         };
-        ToolYaml::parse(&text, &path.display().to_string())
+        ToolYaml::parse_all(&text, &path.display().to_string())
     }
 
     pub fn to_yaml(&self) -> String {
@@ -366,14 +421,14 @@ pub struct Package {
 impl Package {
     /// Reads and validates the package in `dir`; any error-level problem fails.
     pub fn load(dir: &Path) -> Result<Package, PackageError> {
-        let tool = ToolYaml::read(dir)?;
-        let problems = validate::validate(&tool, Some(dir));
+        let (tool, problems) = validate::check(dir)?;
         let (errors, warnings): (Vec<Problem>, Vec<Problem>) = problems
             .into_iter()
             .partition(|p| p.severity == Severity::Error);
         if !errors.is_empty() {
             return Err(PackageError::Invalid {
                 path: dir.join(TOOL_YAML).display().to_string(),
+                dir: Some(dir.display().to_string()),
                 problems: errors,
             });
         }

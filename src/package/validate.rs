@@ -77,6 +77,41 @@ pub fn counted(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// `orla tool validate DIR` for a package directory as shown (`DIR` left
+/// out when it is the current directory).
+pub fn command(dir: &str) -> String {
+    if dir.is_empty() || dir == "." {
+        "orla tool validate".into()
+    } else {
+        format!("orla tool validate {dir}")
+    }
+}
+
+/// Reads and checks the package in `dir`: every problem of its tool.yaml,
+/// the values of the wrong type or shape (`super::shape`) among them, and
+/// of the files it names. Fails only when tool.yaml cannot be read as a
+/// YAML mapping at all.
+pub fn check(dir: &Path) -> Result<(ToolYaml, Vec<Problem>), super::PackageError> {
+    let (tool, mut problems) = ToolYaml::read_all(dir)?;
+    // A field left out for its shape is not also missing or empty.
+    let left_out: Vec<String> = problems.iter().map(|p| p.field.clone()).collect();
+    let under = |field: &str| {
+        left_out.iter().any(|out| {
+            field == out
+                || field
+                    .strip_prefix(out.as_str())
+                    .is_some_and(|rest| rest.starts_with(['.', '[']))
+        })
+    };
+    problems.extend(
+        validate(&tool, Some(dir))
+            .into_iter()
+            .filter(|p| !under(&p.field)),
+    );
+    problems.sort_by_key(|p| std::cmp::Reverse(p.severity));
+    Ok((tool, problems))
+}
+
 /// Checks `tool`; with `dir`, also the files it names. Errors come first.
 pub fn validate(tool: &ToolYaml, dir: Option<&Path>) -> Vec<Problem> {
     let mut p = Problems(Vec::new());

@@ -525,10 +525,10 @@ fn hostile_tool_yaml_is_refused() {
         (
             "yaml-long-string",
             yaml(&format!(
-                "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nmcp:\n  input_schema:\n    path: {{type: string, description: {}}}\n",
+                "name: evil\nversion: 1.0.0\ndescription: d\nentrypoint: bin/run\nmcp:\n  input_schema:\n    type: object\n    properties:\n      path: {{type: string, description: {}}}\n",
                 "x".repeat(5000)
             )),
-            "mcp.input_schema.path.description: is longer than 4096 bytes",
+            "mcp.input_schema.properties.path.description: is longer than 4096 bytes",
         ),
         (
             "no-tool-yaml",

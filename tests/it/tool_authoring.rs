@@ -523,6 +523,168 @@ fn validate_reports_every_problem_with_field_and_fix() {
         .stderr_has("has no tool.yaml");
 }
 
+/// A wrong type or enum value (`runtime.arguments: yaml`, `permissions:
+/// network` as a scalar) stopped validation at the first one, with a hint
+/// about YAML in general, and `--json` lost the name and version.
+#[test]
+fn validate_reports_every_wrong_type_and_value_with_its_own_fix() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join("v1");
+    write_file(
+        &dir.join("tool.yaml"),
+        "name: v1\nversion: latest\ndescription: d\nentrypoint: ../x\npermissions: network\nkeywords: [a, [b]]\nrisk_level: huge\nruntime:\n  arguments: yaml\n  mode: caps\n  timeout_ms: soon\n",
+        false,
+    );
+    let run = ctx.run(&["tool", "validate", "v1"]);
+    run.failure(1)
+        .stderr_has("error: permissions: is 'network', but a list is expected\n    hint: write a list: `permissions: [network]`")
+        .stderr_has("error: keywords[1]: is a list, but text is expected")
+        .stderr_has("error: risk_level: is 'huge', which is not one of low, medium, high, critical\n    hint: write one of them, e.g. `risk_level: low`")
+        .stderr_has("error: runtime.arguments: is 'yaml', which is not one of flags, json\n    hint: write one of them, e.g. `arguments: flags`")
+        .stderr_has("error: runtime.mode: is 'caps', which is not one of simple, capsule")
+        .stderr_has("error: runtime.timeout_ms: is 'soon', but a whole number is expected\n    hint: write a number of milliseconds, e.g. `timeout_ms: 5000`")
+        .stderr_has("error: version: 'latest' is not a semantic version")
+        .stderr_has("error: entrypoint: '../x' is outside the package")
+        .stderr_has("has 8 errors and 1 warning");
+    // A field left out for its shape is not also reported missing.
+    assert!(!run.stderr.contains("undeclared"), "{}", run.stderr);
+
+    let run = ctx.run(&["tool", "validate", "v1", "--json"]);
+    run.failure(1);
+    let json = run.json();
+    assert_eq!(json["name"], "v1");
+    assert_eq!(json["version"], "latest");
+    assert_eq!(json["errors"], 8);
+    let fields: Vec<&str> = json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "permissions",
+            "keywords[1]",
+            "risk_level",
+            "runtime.arguments",
+            "runtime.mode",
+            "runtime.timeout_ms",
+            "version",
+            "entrypoint",
+            "README.md"
+        ]
+    );
+
+    // Numbers and booleans where text goes read as their text, as before.
+    write_file(
+        &dir.join("tool.yaml"),
+        "name: v1\nversion: 1.0.0\ndescription: d\nentrypoint: run.sh\npermissions: []\nruntime:\n  env: {PORT: 8080, DEBUG: true}\n",
+        false,
+    );
+    write_file(&dir.join("run.sh"), "#!/bin/sh\necho '{}'\n", true);
+    ctx.run(&["tool", "validate", "v1"]).success();
+}
+
+/// `orla install --local broken` joined four problems on one line, with
+/// the hint of the first only.
+#[test]
+fn installing_a_broken_package_names_the_first_problem_and_points_at_validate() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join("broken");
+    write_file(
+        &dir.join("tool.yaml"),
+        "version: x\nentrypoint: ../outside\npermissions: network\n",
+        false,
+    );
+    let run = ctx.run(&["install", "--local", "broken"]);
+    run.failure(1).stderr_has(&format!(
+        "error: {}/tool.yaml is invalid: permissions: is 'network', but a list is expected (and 4 more errors)\nhint: `orla tool validate {}` lists all 5 with the fix for each\n",
+        dir.display(),
+        dir.display()
+    ));
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+
+    // One problem: its own fix.
+    write_file(
+        &dir.join("tool.yaml"),
+        "name: broken\nversion: 1.0.0\ndescription: d\nentrypoint: ../outside\npermissions: []\n",
+        false,
+    );
+    ctx.run(&["install", "--local", "broken"])
+        .failure(1)
+        .stderr_has("is invalid: entrypoint: '../outside' is outside the package\nhint: the entrypoint is a relative path inside the package");
+
+    // pack and publish list every problem, then one summary.
+    let run = ctx.run(&["tool", "pack", "broken"]);
+    run.failure(1)
+        .stderr_has("error: entrypoint: '../outside' is outside the package\n")
+        .stderr_has("tool.yaml has 1 error and 0 warnings\nhint: fix the errors above");
+    assert!(!run.stderr.contains("is invalid"), "{}", run.stderr);
+}
+
+/// The first `sh` block of `text`: its commands, comments left out.
+fn commands_of(text: &str) -> Vec<Vec<String>> {
+    let block = text
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    block
+        .lines()
+        .map(|line| line.split('#').next().unwrap())
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+/// The authoring flows of docs/authoring.md and the README ran into
+/// "has no config.json ... pass --init" at their publish line: each runs
+/// as written, on a fresh machine, into a new index.
+#[test]
+fn the_documented_authoring_flows_run_as_written() {
+    for (doc, heading) in [
+        ("docs/authoring.md", "# Authoring tools"),
+        ("README.md", "## Writing tools"),
+    ] {
+        let ctx = TestContext::new();
+        let mut cwd = ctx.work.clone();
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(doc)).unwrap();
+        assert!(text.contains(heading), "{doc}");
+        let commands = commands_of(text.split(heading).nth(1).unwrap());
+        assert!(
+            commands.iter().any(|c| c.iter().any(|w| w == "publish")),
+            "{doc}"
+        );
+        for command in commands {
+            let words: Vec<&str> = command.iter().map(String::as_str).collect();
+            match words.as_slice() {
+                ["cd", dir] => cwd = cwd.join(dir),
+                ["orla", "tool", "scaffold", rest @ ..] => {
+                    // No terminal here: the wizard's defaults.
+                    let mut args = vec!["tool", "scaffold", "--yes"];
+                    args.extend_from_slice(rest);
+                    ctx.run_in(&cwd, &args).success();
+                }
+                ["orla", args @ ..] => {
+                    let run = ctx.run_in(&cwd, args);
+                    assert_eq!(
+                        run.code,
+                        0,
+                        "{doc}: orla {}\n{}",
+                        args.join(" "),
+                        run.stderr
+                    );
+                }
+                other => panic!("{doc}: unexpected command {other:?}"),
+            }
+        }
+    }
+}
+
 /// Copies `src` to `dst` with `cp -r` under `umask`, so the copy's modes
 /// differ, then sets every mtime to `mtime`.
 fn copy_with(src: &Path, dst: &Path, umask: &str, mtime: std::time::SystemTime) {

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::context::Context;
 use crate::error::Error;
+use crate::package::validate::ValidateError;
 use crate::package::{Package, PackageError, Problem, Severity};
 use crate::progress::{Event, Warning};
 
@@ -47,12 +48,17 @@ pub(crate) fn warn_problems(ctx: &Context, package: Option<&str>, warnings: &[Pr
     }
 }
 
-/// Loads a package for pack or publish, showing its warnings.
+/// Loads a package for pack or publish, showing its warnings; when it has
+/// errors, each is shown with its fix before the summary that fails.
 pub(super) fn load(ctx: &Context, dir: &Path) -> Result<Package, Error> {
     let package = Package::load(dir).map_err(|e| match e {
-        PackageError::Invalid { ref problems, .. } => {
-            print_problems(ctx, problems);
-            Error::from(e)
+        PackageError::Invalid { path, problems, .. } => {
+            print_problems(ctx, &problems);
+            Error::from(ValidateError::Failed {
+                path,
+                errors: problems.len(),
+                warnings: 0,
+            })
         }
         other => other.into(),
     })?;

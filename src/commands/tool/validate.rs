@@ -10,14 +10,14 @@ use crate::commands::write_stdout;
 use crate::context::Context;
 use crate::error::Error;
 use crate::package::validate::{self, ValidateError};
-use crate::package::{Problem, Severity, ToolYaml, TOOL_YAML};
+use crate::package::{Problem, Severity, TOOL_YAML};
 use crate::progress::Event;
 
 pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
     let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
     let manifest = dir.join(TOOL_YAML).display().to_string();
-    let tool = match ToolYaml::read(&dir) {
-        Ok(tool) => tool,
+    let (tool, problems) = match validate::check(&dir) {
+        Ok(checked) => checked,
         Err(e) => {
             if args.json {
                 let problem = Problem {
@@ -32,7 +32,6 @@ pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
             return Err(e.into());
         }
     };
-    let problems = validate::validate(&tool, Some(&dir));
     let errors = problems
         .iter()
         .filter(|p| p.severity == Severity::Error)

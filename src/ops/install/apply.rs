@@ -91,8 +91,11 @@ pub(crate) fn apply(
     for (plan, (dir, unpacked, git)) in plans.iter().zip(staged) {
         let mut package = Package::load(&unpacked.root).map_err(|e| match &plan.fetch {
             // Named by its tag, not by the staging directory it was checked out into.
-            Fetch::Git { repo, tag } => in_tag(e, tag, &repo.url),
-            Fetch::Archive(_) => e.into(),
+            Fetch::Git { repo, tag } => {
+                renamed(e, format!("the tool.yaml of tag {tag} of {}", repo.url))
+            }
+            // Named by the archive, not by where it was unpacked.
+            Fetch::Archive(_) => renamed(e, format!("the tool.yaml of {}", plan.label)),
         })?;
         let mut source = plan.source.clone();
         if let Some((commit, tree, size)) = git {
@@ -224,11 +227,17 @@ pub(crate) fn apply(
         .collect())
 }
 
-/// A tag's tool.yaml that does not load, named by the tag and repository.
-fn in_tag(e: PackageError, tag: &str, url: &str) -> Error {
-    let path = format!("the tool.yaml of tag {tag} of {url}");
+/// A fetched package's tool.yaml that does not load, named as `path` (its
+/// tag, or the archive) rather than by the directory it was unpacked into,
+/// which is gone when the error is read.
+fn renamed(e: PackageError, path: String) -> Error {
     match e {
-        PackageError::Invalid { problems, .. } => PackageError::Invalid { path, problems }.into(),
+        PackageError::Invalid { problems, .. } => PackageError::Invalid {
+            path,
+            dir: None,
+            problems,
+        }
+        .into(),
         PackageError::Parse { message, .. } => PackageError::Parse { path, message }.into(),
         other => other.into(),
     }
