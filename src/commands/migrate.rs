@@ -9,7 +9,7 @@ use super::write_stdout;
 use crate::cli::MigrateCapsuleArgs;
 use crate::context::Context;
 use crate::error::Error;
-use crate::migrate::capsule::{DescriptionSource, Fate, Migration, LEGACY_FILE};
+use crate::migrate::capsule::{CapsuleError, DescriptionSource, Fate, Migration, LEGACY_FILE};
 use crate::migrate::directory::{self, MigrateError, Options, Step, Summary};
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {
@@ -40,8 +40,14 @@ fn one(ctx: &Context, dir: &Path, args: &MigrateCapsuleArgs) -> Result<bool, Err
             return Ok(false);
         }
         Err(e) => {
-            if let MigrateError::Invalid { problems, .. } = &e {
-                print_problems(ctx, problems);
+            match &e {
+                MigrateError::Invalid { problems, .. } => print_problems(ctx, problems),
+                MigrateError::Capsule(CapsuleError::Several { problems, .. }) => {
+                    let problems: Vec<_> =
+                        problems.iter().map(CapsuleError::field_problem).collect();
+                    print_problems(ctx, &problems);
+                }
+                _ => {}
             }
             return Err(e.into());
         }

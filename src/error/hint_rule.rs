@@ -241,6 +241,7 @@ fn all_cases() -> Vec<Case> {
         BadField => CapsuleError::BadField { path: "c".into(), field: "version".into(), message: "bad".into() },
         EntrypointOutside => CapsuleError::EntrypointOutside { path: "c".into(), entrypoint: "../x".into() },
         UnknownHotLoadMode => CapsuleError::UnknownHotLoadMode { path: "c".into(), mode: "x".into() },
+        Several => CapsuleError::Several { path: "c".into(), problems: vec![] },
     ));
     let at = || "/index".to_string();
     out.extend(cases!(PublishError:
@@ -348,7 +349,7 @@ fn all_cases() -> Vec<Case> {
     let dir = || PathBuf::from("/caps/a");
     out.extend(cases!(MigrateError:
         NotADirectory => MigrateError::NotADirectory { path: dir(), exists: false, all: false },
-        NoManifest => MigrateError::NoManifest { dir: dir() },
+        NoManifest => MigrateError::NoManifest { dir: dir(), capsules: 0 },
         Read => MigrateError::Read { path: dir(), source: denied() },
         Invalid => MigrateError::Invalid { path: dir(), problems: vec![] },
         ToolYamlDiffers => MigrateError::ToolYamlDiffers { dir: dir() },

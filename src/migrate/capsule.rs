@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::package::{names, validate, HotLoad, Mode, Runtime, ToolYaml};
+use crate::package::{names, validate, HotLoad, Mode, Problem, Runtime, Severity, ToolYaml};
 
 /// The RFC 2 manifest.
 pub const LEGACY_FILE: &str = "orla-tool.json";
@@ -100,6 +100,21 @@ pub enum CapsuleError {
     EntrypointOutside { path: String, entrypoint: String },
     #[error("{path}: hot_load.mode '{mode}' is unknown; the only mode is \"restart\"")]
     UnknownHotLoadMode { path: String, mode: String },
+    /// Several fields cannot be migrated: each is one of the variants
+    /// above, and all are reported at once.
+    #[error("{path}: {} fields cannot be migrated: {}", problems.len(), fields(problems))]
+    Several {
+        path: String,
+        problems: Vec<CapsuleError>,
+    },
+}
+
+fn fields(problems: &[CapsuleError]) -> String {
+    problems
+        .iter()
+        .map(|p| p.field_problem().field)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl CapsuleError {
@@ -120,7 +135,34 @@ impl CapsuleError {
             CapsuleError::UnknownHotLoadMode { .. } => {
                 "set hot_load.mode to \"restart\" or remove it".into()
             }
+            CapsuleError::Several { .. } => {
+                "fix each field above in orla-tool.json (RFC 2 section 6), then migrate again"
+                    .into()
+            }
         })
+    }
+
+    /// The problem as one of a field, as a problem among several is listed
+    /// (its hint: the variant's).
+    pub fn field_problem(&self) -> Problem {
+        let (field, message) = match self {
+            CapsuleError::BadField { field, message, .. } => (field.clone(), message.clone()),
+            CapsuleError::EntrypointOutside { entrypoint, .. } => (
+                "entrypoint".into(),
+                format!("'{entrypoint}' is outside the capsule directory"),
+            ),
+            CapsuleError::UnknownHotLoadMode { mode, .. } => (
+                "hot_load.mode".into(),
+                format!("'{mode}' is unknown; the only mode is \"restart\""),
+            ),
+            other => (LEGACY_FILE.into(), other.to_string()),
+        };
+        Problem {
+            severity: Severity::Error,
+            field,
+            message,
+            hint: self.hint(),
+        }
     }
 }
 
@@ -137,25 +179,44 @@ pub fn migrate(text: &str, origin: &str, readme: Option<&str>) -> Result<Migrati
             found: kind(&value),
         });
     };
-    Converter {
+    let mut converter = Converter {
         origin,
         report: Vec::new(),
+        problems: Vec::new(),
+    };
+    let migration = converter.run(map, readme)?;
+    let mut problems = converter.problems;
+    match problems.len() {
+        0 => Ok(migration),
+        1 => Err(problems.remove(0)),
+        _ => Err(CapsuleError::Several {
+            path: origin.to_string(),
+            problems,
+        }),
     }
-    .run(map, readme)
 }
 
+/// Converts field by field; a field that cannot be converted is a problem
+/// (`problems`) and the conversion goes on, so every one is reported.
 struct Converter<'a> {
     origin: &'a str,
     report: Vec<FieldReport>,
+    problems: Vec<CapsuleError>,
 }
 
 impl Converter<'_> {
-    fn bad(&self, field: &str, message: impl Into<String>) -> CapsuleError {
-        CapsuleError::BadField {
+    fn problem(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(CapsuleError::BadField {
             path: self.origin.to_string(),
             field: field.to_string(),
             message: message.into(),
-        }
+        });
+    }
+
+    /// A problem, where a value was expected.
+    fn bad<T>(&mut self, field: &str, message: impl Into<String>) -> Option<T> {
+        self.problem(field, message);
+        None
     }
 
     fn mapped(&mut self, field: &str, to: &str, note: Option<String>) {
@@ -177,36 +238,42 @@ impl Converter<'_> {
         });
     }
 
-    fn string(&self, field: &str, value: &Value) -> Result<String, CapsuleError> {
+    fn string(&mut self, field: &str, value: &Value) -> Option<String> {
         match value {
-            Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
-            Value::String(_) => Err(self.bad(field, "is empty")),
-            other => Err(self.bad(field, format!("must be a string, not {}", kind(other)))),
+            Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+            Value::String(_) => self.bad(field, "is empty"),
+            other => self.bad(field, format!("must be a string, not {}", kind(other))),
         }
     }
 
-    fn millis(&self, field: &str, value: &Value) -> Result<u64, CapsuleError> {
-        value
-            .as_u64()
-            .ok_or_else(|| self.bad(field, "must be a whole number of milliseconds, 0 or more"))
+    fn millis(&mut self, field: &str, value: &Value) -> Option<u64> {
+        match value.as_u64() {
+            Some(n) => Some(n),
+            None => self.bad(field, "must be a whole number of milliseconds, 0 or more"),
+        }
     }
 
-    fn string_list(&self, field: &str, value: &Value) -> Result<Vec<String>, CapsuleError> {
+    fn string_list(&mut self, field: &str, value: &Value) -> Option<Vec<String>> {
         match value {
-            Value::Array(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| self.string(&format!("{field}[{i}]"), v))
-                .collect(),
-            other => Err(self.bad(
+            Value::Array(items) => {
+                let list: Vec<Option<String>> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| self.string(&format!("{field}[{i}]"), v))
+                    .collect();
+                list.into_iter().collect()
+            }
+            other => self.bad(
                 field,
                 format!("must be a list of strings, not {}", kind(other)),
-            )),
+            ),
         }
     }
 
+    /// The migration of what converts; `problems` holds what does not.
+    /// Fails at once only when required fields are missing.
     fn run(
-        mut self,
+        &mut self,
         mut map: Map<String, Value>,
         readme: Option<&str>,
     ) -> Result<Migration, CapsuleError> {
@@ -227,80 +294,105 @@ impl Converter<'_> {
         };
 
         // Required fields.
-        let raw_name = self.string("name", &map.remove("name").expect("checked"))?;
-        let name = normalise_name(&raw_name)
-            .ok_or_else(|| self.bad("name", format!("'{raw_name}' cannot be made a tool name")))?;
-        let note = (name != raw_name)
-            .then(|| format!("'{raw_name}' is not a valid tool name; written as '{name}'"));
-        self.mapped("name", "name", note);
-        tool.name = Some(name);
-
-        let raw_version = self.string("version", &map.remove("version").expect("checked"))?;
-        let version = normalise_version(&raw_version).ok_or_else(|| {
-            self.bad(
-                "version",
-                format!("'{raw_version}' is not a semantic version (MAJOR.MINOR.PATCH)"),
-            )
-        })?;
-        let note =
-            (version != raw_version).then(|| format!("'{raw_version}' written as '{version}'"));
-        self.mapped("version", "version", note);
-        tool.version = Some(version);
-
-        let raw_entry = self.string("entrypoint", &map.remove("entrypoint").expect("checked"))?;
-        if validate::escapes(&raw_entry) || raw_entry.contains('\\') {
-            return Err(CapsuleError::EntrypointOutside {
-                path: self.origin.to_string(),
-                entrypoint: raw_entry,
-            });
+        let raw_name = self.string("name", &map.remove("name").expect("checked"));
+        if let Some(raw_name) = raw_name {
+            match normalise_name(&raw_name) {
+                Some(name) => {
+                    let note = (name != raw_name).then(|| {
+                        format!("'{raw_name}' is not a valid tool name; written as '{name}'")
+                    });
+                    self.mapped("name", "name", note);
+                    tool.name = Some(name);
+                }
+                None => self.problem("name", format!("'{raw_name}' cannot be made a tool name")),
+            }
         }
-        let entry = raw_entry.trim_start_matches("./").to_string();
-        self.mapped("entrypoint", "entrypoint", None);
-        tool.entrypoint = Some(entry);
+
+        let raw_version = self.string("version", &map.remove("version").expect("checked"));
+        if let Some(raw_version) = raw_version {
+            match normalise_version(&raw_version) {
+                Some(version) => {
+                    let note = (version != raw_version)
+                        .then(|| format!("'{raw_version}' written as '{version}'"));
+                    self.mapped("version", "version", note);
+                    tool.version = Some(version);
+                }
+                None => self.problem(
+                    "version",
+                    format!("'{raw_version}' is not a semantic version (MAJOR.MINOR.PATCH)"),
+                ),
+            }
+        }
+
+        let raw_entry = self.string("entrypoint", &map.remove("entrypoint").expect("checked"));
+        if let Some(raw_entry) = raw_entry {
+            if validate::escapes(&raw_entry) || raw_entry.contains('\\') {
+                self.problems.push(CapsuleError::EntrypointOutside {
+                    path: self.origin.to_string(),
+                    entrypoint: raw_entry,
+                });
+            } else {
+                let entry = raw_entry.trim_start_matches("./").to_string();
+                self.mapped("entrypoint", "entrypoint", None);
+                tool.entrypoint = Some(entry);
+            }
+        }
 
         // RFC 2 6.3 optional fields.
         if let Some(v) = map.remove("language") {
             if !v.is_null() {
-                let language = self.string("language", &v)?.to_lowercase();
-                self.mapped(
-                    "language",
-                    "keywords",
-                    Some(format!(
-                        "informational in RFC 2 and tool.yaml has no such field; kept as the keyword '{language}'"
-                    )),
-                );
-                tool.keywords.push(language);
+                if let Some(language) = self.string("language", &v) {
+                    let language = language.to_lowercase();
+                    self.mapped(
+                        "language",
+                        "keywords",
+                        Some(format!(
+                            "informational in RFC 2 and tool.yaml has no such field; kept as the keyword '{language}'"
+                        )),
+                    );
+                    tool.keywords.push(language);
+                }
             }
         }
         if let Some(v) = map.remove("hot_load") {
             if !v.is_null() {
-                runtime.hot_load = Some(self.hot_load(v)?);
+                runtime.hot_load = self.hot_load(v);
             }
         }
         if let Some(v) = map.remove("env") {
-            runtime.env = self.env(v)?;
-            self.mapped("env", "runtime.env", None);
+            if let Some(env) = self.env(v) {
+                runtime.env = env;
+                self.mapped("env", "runtime.env", None);
+            }
         }
         if let Some(v) = map.remove("args") {
-            runtime.args = self.args(v)?;
-            self.mapped("args", "runtime.args", None);
+            if let Some(args) = self.args(v) {
+                runtime.args = args;
+                self.mapped("args", "runtime.args", None);
+            }
         }
         if let Some(v) = map.remove("startup_timeout_ms") {
-            runtime.startup_timeout_ms = Some(self.millis("startup_timeout_ms", &v)?);
-            self.mapped("startup_timeout_ms", "runtime.startup_timeout_ms", None);
+            if let Some(ms) = self.millis("startup_timeout_ms", &v) {
+                runtime.startup_timeout_ms = Some(ms);
+                self.mapped("startup_timeout_ms", "runtime.startup_timeout_ms", None);
+            }
         }
 
         // Not RFC 2, but common in the wild and fields of tool.yaml: carry them.
         const EXTRA: &str = "not an RFC 2 field, but tool.yaml has it";
         let mut description_from = DescriptionSource::Placeholder;
         if let Some(v) = map.remove("description") {
-            tool.description = Some(self.string("description", &v)?);
-            description_from = DescriptionSource::Manifest;
-            self.mapped("description", "description", Some(EXTRA.into()));
+            if let Some(description) = self.string("description", &v) {
+                tool.description = Some(description);
+                description_from = DescriptionSource::Manifest;
+                self.mapped("description", "description", Some(EXTRA.into()));
+            }
         }
         for field in ["author", "license", "repository", "homepage"] {
             if let Some(v) = map.remove(field) {
-                let s = self.string(field, &v)?;
+                let Some(s) = self.string(field, &v) else {
+                    continue;
+                };
                 match field {
                     "author" => tool.author = Some(s),
                     "license" => tool.license = Some(s),
@@ -312,7 +404,9 @@ impl Converter<'_> {
         }
         for field in ["keywords", "permissions", "dependencies"] {
             if let Some(v) = map.remove(field) {
-                let list = self.string_list(field, &v)?;
+                let Some(list) = self.string_list(field, &v) else {
+                    continue;
+                };
                 match field {
                     "keywords" => {
                         for k in list {
@@ -354,74 +448,88 @@ impl Converter<'_> {
         });
         Ok(Migration {
             tool,
-            report: self.report,
+            report: std::mem::take(&mut self.report),
             description_from,
         })
     }
 
-    fn hot_load(&mut self, value: Value) -> Result<HotLoad, CapsuleError> {
+    fn hot_load(&mut self, value: Value) -> Option<HotLoad> {
         let Value::Object(map) = value else {
-            return Err(self.bad(
+            return self.bad(
                 "hot_load",
                 format!("must be an object, not {}", kind(&value)),
-            ));
+            );
         };
         let mut hot = HotLoad::default();
         for (key, v) in map {
             let field = format!("hot_load.{key}");
             match key.as_str() {
                 "watch" => {
-                    hot.watch = match &v {
+                    let watch = match &v {
                         // A lone path is taken as a list of one.
-                        Value::String(_) => vec![self.string(&field, &v)?],
-                        _ => self.string_list(&field, &v)?,
+                        Value::String(_) => self.string(&field, &v).map(|w| vec![w]),
+                        _ => self.string_list(&field, &v),
                     };
-                    self.mapped(&field, "runtime.hot_load.watch", None);
+                    if let Some(watch) = watch {
+                        hot.watch = watch;
+                        self.mapped(&field, "runtime.hot_load.watch", None);
+                    }
                 }
                 "mode" => {
-                    let mode = self.string(&field, &v)?;
+                    let Some(mode) = self.string(&field, &v) else {
+                        continue;
+                    };
                     if mode != "restart" {
-                        return Err(CapsuleError::UnknownHotLoadMode {
+                        self.problems.push(CapsuleError::UnknownHotLoadMode {
                             path: self.origin.to_string(),
                             mode,
                         });
+                        continue;
                     }
                     hot.mode = Some(mode);
                     self.mapped(&field, "runtime.hot_load.mode", None);
                 }
                 "debounce_ms" => {
-                    hot.debounce_ms = Some(self.millis(&field, &v)?);
-                    self.mapped(&field, "runtime.hot_load.debounce_ms", None);
+                    if let Some(ms) = self.millis(&field, &v) {
+                        hot.debounce_ms = Some(ms);
+                        self.mapped(&field, "runtime.hot_load.debounce_ms", None);
+                    }
                 }
                 _ => self.dropped(&field, "not an RFC 2 hot_load field"),
             }
         }
-        Ok(hot)
+        Some(hot)
     }
 
-    fn scalar(&self, field: &str, value: &Value) -> Result<(String, bool), CapsuleError> {
+    fn scalar(&mut self, field: &str, value: &Value) -> Option<(String, bool)> {
         match value {
-            Value::String(s) => Ok((s.clone(), false)),
-            Value::Number(n) => Ok((n.to_string(), true)),
-            Value::Bool(b) => Ok((b.to_string(), true)),
-            other => Err(self.bad(field, format!("must be a string, not {}", kind(other)))),
+            Value::String(s) => Some((s.clone(), false)),
+            Value::Number(n) => Some((n.to_string(), true)),
+            Value::Bool(b) => Some((b.to_string(), true)),
+            other => self.bad(field, format!("must be a string, not {}", kind(other))),
         }
     }
 
-    fn env(&mut self, value: Value) -> Result<BTreeMap<String, String>, CapsuleError> {
+    fn env(&mut self, value: Value) -> Option<BTreeMap<String, String>> {
         let Value::Object(map) = value else {
-            return Err(self.bad(
+            return self.bad(
                 "env",
                 format!("must be an object of strings, not {}", kind(&value)),
-            ));
+            );
         };
         let mut env = BTreeMap::new();
+        let mut ok = true;
         for (key, v) in map {
             let field = format!("env.{key}");
             if key.is_empty() || key.contains('=') || key.contains('\0') {
-                return Err(self.bad(&field, "is not a valid environment variable name"));
+                self.problem(&field, "is not a valid environment variable name");
+                ok = false;
+                continue;
             }
-            let (text, converted) = self.scalar(&field, &v)?;
+            let Some((text, converted)) = self.scalar(&field, &v) else {
+                ok = false;
+                continue;
+            };
             if converted {
                 self.mapped(
                     &field,
@@ -431,20 +539,24 @@ impl Converter<'_> {
             }
             env.insert(key, text);
         }
-        Ok(env)
+        ok.then_some(env)
     }
 
-    fn args(&mut self, value: Value) -> Result<Vec<String>, CapsuleError> {
+    fn args(&mut self, value: Value) -> Option<Vec<String>> {
         let Value::Array(items) = value else {
-            return Err(self.bad(
+            return self.bad(
                 "args",
                 format!("must be a list of strings, not {}", kind(&value)),
-            ));
+            );
         };
         let mut args = Vec::new();
+        let mut ok = true;
         for (i, v) in items.iter().enumerate() {
             let field = format!("args[{i}]");
-            let (text, converted) = self.scalar(&field, v)?;
+            let Some((text, converted)) = self.scalar(&field, v) else {
+                ok = false;
+                continue;
+            };
             if converted {
                 self.mapped(
                     &field,
@@ -454,7 +566,7 @@ impl Converter<'_> {
             }
             args.push(text);
         }
-        Ok(args)
+        ok.then_some(args)
     }
 }
 

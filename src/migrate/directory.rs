@@ -22,8 +22,10 @@ pub enum MigrateError {
         /// Named by `--all`: a directory holding capsules.
         all: bool,
     },
+    /// `capsules`: how many capsules lie below `dir`, which `--all` would
+    /// migrate.
     #[error("{} has no orla-tool.json", dir.display())]
-    NoManifest { dir: PathBuf },
+    NoManifest { dir: PathBuf, capsules: usize },
     #[error("cannot read {}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -64,6 +66,14 @@ impl MigrateError {
             }
             MigrateError::NotADirectory { all: false, .. } => {
                 "name a capsule directory holding orla-tool.json"
+            }
+            MigrateError::NoManifest { dir, capsules } if *capsules > 0 => {
+                let dir = dir.display();
+                return Some(if *capsules == 1 {
+                    format!("a capsule lies in a subdirectory: name it, or `orla migrate capsule --all {dir}` migrates it")
+                } else {
+                    format!("{capsules} capsules lie in its subdirectories; `orla migrate capsule --all {dir}` migrates them all")
+                });
             }
             MigrateError::NoManifest { .. } => {
                 "an RFC 2 capsule is a directory with orla-tool.json at its root"
@@ -154,6 +164,7 @@ pub fn prepare(dir: &Path) -> Result<Step, MigrateError> {
         }
         return Err(MigrateError::NoManifest {
             dir: dir.to_path_buf(),
+            capsules: find_all(dir).map_or(0, |found| found.len()),
         });
     }
     let origin = legacy.display().to_string();

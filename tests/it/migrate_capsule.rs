@@ -373,3 +373,48 @@ fn a_missing_capsule_path_is_said_not_to_exist() {
         .failure(1)
         .stderr_has("a-file is not a directory");
 }
+
+/// With several wrong fields only the first was reported.
+#[test]
+fn every_field_that_cannot_be_migrated_is_reported_at_once() {
+    let ctx = TestContext::new();
+    let path = capsule(
+        &ctx.work,
+        "t1",
+        r#"{"name": "t1", "version": "latest", "entrypoint": "main.py", "env": {"PORT": [8080]}, "hot_load": {"mode": "patch"}, "startup_timeout_ms": -1}"#,
+        "main.py",
+        None,
+    );
+    let before = snapshot(&path);
+    let run = ctx.run(&["migrate", "capsule", "t1"]);
+    run.failure(1)
+        .stderr_has("error: version: 'latest' is not a semantic version (MAJOR.MINOR.PATCH)\n    hint: fix the field in orla-tool.json")
+        .stderr_has("error: env.PORT: must be a string, not an array\n")
+        .stderr_has("error: hot_load.mode: 'patch' is unknown; the only mode is \"restart\"\n    hint: set hot_load.mode to \"restart\" or remove it\n")
+        .stderr_has("error: startup_timeout_ms: must be a whole number of milliseconds")
+        .stderr_has(&format!(
+            "error: {}/orla-tool.json: 4 fields cannot be migrated: version, hot_load.mode, env.PORT, startup_timeout_ms\nhint: fix each field above in orla-tool.json",
+            path.display()
+        ));
+    assert_eq!(snapshot(&path), before);
+}
+
+/// `migrate capsule t2`, where only a subdirectory is a capsule, said
+/// "has no orla-tool.json" and nothing of `--all`.
+#[test]
+fn a_directory_holding_capsules_below_it_points_at_all() {
+    let ctx = TestContext::new();
+    capsule(&ctx.work, "t2/x", MINIMAL, "main.py", None);
+    let t2 = ctx.work.join("t2");
+    ctx.run(&["migrate", "capsule", "t2"])
+        .failure(1)
+        .stderr_has("has no orla-tool.json\nhint: a capsule lies in a subdirectory: name it, or `orla migrate capsule --all ")
+        .stderr_has(&format!("--all {}` migrates it", t2.display()));
+    capsule(&ctx.work, "t2/y", MINIMAL, "main.py", None);
+    ctx.run(&["migrate", "capsule", "t2"])
+        .failure(1)
+        .stderr_has(&format!(
+            "hint: 2 capsules lie in its subdirectories; `orla migrate capsule --all {}` migrates them all",
+            t2.display()
+        ));
+}
