@@ -39,22 +39,7 @@ pub fn main() -> i32 {
     }
     let cli = match Cli::try_parse().map_err(best_match_first) {
         Ok(cli) => cli,
-        Err(e) if e.use_stderr() && json_requested() => {
-            // The flag was not parsed, but a script asked for JSON lines.
-            let message = e.to_string();
-            let message = message.lines().next().unwrap_or_default();
-            let message = message.strip_prefix("error: ").unwrap_or(message);
-            crate::progress::JsonLines::new(false).report(crate::progress::Event::Error {
-                message: message.to_string(),
-                hint: None,
-                exit_code: 2,
-            });
-            return 2;
-        }
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
+        Err(e) => return refused(e),
     };
     let color = cli.color.forced();
     let json = cli.message_format == MessageFormat::Json;
@@ -102,6 +87,68 @@ fn best_match_first(mut e: clap::Error) -> clap::Error {
         );
     }
     e
+}
+
+/// Prints why clap refused the command line (or its help) and returns the
+/// exit code.
+fn refused(e: clap::Error) -> i32 {
+    if let Some(error) = user_command_under_tool(&e) {
+        if json_requested() {
+            crate::progress::JsonLines::new(false).report(error.to_event());
+        } else {
+            crate::progress::eprint_error(&error.render(), crate::context::stderr_color(None));
+        }
+        return error.exit_code();
+    }
+    if e.use_stderr() && json_requested() {
+        // The flag was not parsed, but a script asked for JSON lines.
+        let message = e.to_string();
+        let message = message.lines().next().unwrap_or_default();
+        let message = message.strip_prefix("error: ").unwrap_or(message);
+        crate::progress::JsonLines::new(false).report(crate::progress::Event::Error {
+            message: message.to_string(),
+            hint: None,
+            exit_code: 2,
+        });
+        return 2;
+    }
+    let _ = e.print();
+    if e.use_stderr() {
+        2
+    } else {
+        0
+    }
+}
+
+/// `orla tool list` or `orla tool install fs-read` (`uv tool install`
+/// muscle memory): `orla tool` holds the authoring commands, and the
+/// command meant is a top-level one. The usage error names it whole.
+fn user_command_under_tool(e: &clap::Error) -> Option<Error> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(ContextValue::String(sub)) = e.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let at = args.iter().position(|a| a == sub)?;
+    if at == 0 || args[at - 1] != "tool" {
+        return None;
+    }
+    let cli = <Cli as clap::CommandFactory>::command();
+    let top = cli.get_subcommands().find(|c| {
+        c.get_name() != "tool"
+            && !c.is_hide_set()
+            && (c.get_name() == sub || c.get_all_aliases().any(|a| a == sub))
+    })?;
+    let mut meant = vec!["orla".to_string()];
+    meant.extend(args[..at - 1].iter().map(|a| shell_quote(a)));
+    meant.extend(args[at..].iter().map(|a| shell_quote(a)));
+    Some(Error::usage(
+        format!("`orla tool` has no '{sub}': it holds the commands for writing tools (scaffold, validate, pack, publish, yank)"),
+        Some(format!("`orla {}` is the command; run `{}`", top.get_name(), meant.join(" "))),
+    ))
 }
 
 /// Whether the command line asks for `--message-format json`, judged on

@@ -8,8 +8,9 @@
 //! (`gz`). Entries sit under one `NAME-VERSION/` wrapper
 //! directory, which unpacking strips. Only regular files and directories are
 //! packed: a symlink in the source is an error, as it would be on install.
-//! `.git/`, orla's install receipt and, at the root, archives of this very
-//! package (`NAME-*.tar.gz`, what `orla tool pack` writes by default when run
+//! `.git/` and `.gitignore` (the source repository's, not the tool's),
+//! orla's install receipt and, at the root, archives of this very package
+//! (`NAME-*.tar.gz`, what `orla tool pack` writes by default when run
 //! inside the package) are left out.
 
 use std::io::{self, Write};
@@ -183,7 +184,7 @@ fn walk(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> Result<(), PackError> {
                 path: path.display().to_string(),
             });
         };
-        if rel.is_empty() && (name == ".git" || name == RECEIPT_FILE) {
+        if rel.is_empty() && [".git", ".gitignore", RECEIPT_FILE].contains(&name.as_str()) {
             continue;
         }
         let child_rel = if rel.is_empty() {

@@ -149,6 +149,48 @@ fn yes_on_a_terminal_asks_nothing() {
     assert!(ctx.work.join("silent/tool.yaml").is_file());
 }
 
+/// A name whose directory was taken ended the wizard
+/// ("already exists and is not empty"), although an invalid answer is
+/// explained and asked again.
+#[test]
+fn a_name_whose_directory_is_taken_is_explained_and_asked_again() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.work.join("taken")).unwrap();
+    std::fs::write(ctx.work.join("taken/file"), "x").unwrap();
+    let mut s = spawn(
+        &ctx,
+        &["tool", "scaffold", "--language", "bash", "--mode", "simple"],
+    );
+    expect(&mut s, "Tool name");
+    send(&mut s, "taken");
+    send(&mut s, ENTER);
+    expect(
+        &mut s,
+        "./taken already exists and is not empty; choose another name",
+    );
+    send(&mut s, "free");
+    send(&mut s, ENTER);
+    expect(&mut s, "Description");
+    send(&mut s, ENTER);
+    expect(&mut s, "Arguments");
+    send(&mut s, ENTER);
+    expect(&mut s, "Permissions");
+    send(&mut s, ENTER);
+    expect(&mut s, "Input parameter");
+    send(&mut s, ENTER);
+    expect(&mut s, "Author");
+    send(&mut s, "-");
+    send(&mut s, ENTER);
+    expect(&mut s, "License");
+    send(&mut s, ENTER);
+    expect(&mut s, "Created free 0.1.0");
+    finish(s);
+    assert_eq!(
+        std::fs::read_to_string(ctx.work.join("taken/file")).unwrap(),
+        "x"
+    );
+}
+
 #[test]
 fn an_existing_directory_is_refused_before_any_question() {
     let ctx = TestContext::new();

@@ -241,9 +241,15 @@ fn scaffolded_capsules_say_hello_and_answer_in_every_language() {
         let entry = manifest_tool(&ctx, &name);
         assert_eq!(entry["mode"], "capsule");
         assert_eq!(entry["startup_timeout_ms"], 5000);
-        let response = call_capsule(&entry, &name, r#"{"message":"hi"}"#);
-        let text = response["result"].to_string();
-        assert!(text.contains("\"hi\""), "{language}: {response}");
+        // Every template answers alike: the bash one returned the whole
+        // request where python and node return the arguments.
+        let args = r#"{"message":"a } \" [b","n":{"list":[1,{"x":"]"}]}}"#;
+        let response = call_capsule(&entry, &name, args);
+        assert_eq!(
+            response["result"],
+            serde_json::json!({"tool": name, "arguments": serde_json::from_str::<serde_json::Value>(args).unwrap()}),
+            "{language}"
+        );
     }
 }
 
@@ -685,6 +691,59 @@ fn the_documented_authoring_flows_run_as_written() {
     }
 }
 
+/// `orla tool list` tipped 'validate' and `orla tool install fs-read` (as
+/// `uv tool install` is typed) gave a bare usage error: both name the
+/// top-level command meant.
+#[test]
+fn user_commands_typed_under_tool_name_the_command_meant() {
+    let ctx = TestContext::new();
+    ctx.run(&["tool", "list"]).failure(2).stderr_has(
+        "error: `orla tool` has no 'list': it holds the commands for writing tools (scaffold, validate, pack, publish, yank)\nhint: `orla list` is the command; run `orla list`\n",
+    );
+    ctx.run(&["-q", "tool", "install", "fs-read@1.2", "--yes"])
+        .failure(2)
+        .stderr_has("hint: `orla install` is the command; run `orla -q install fs-read@1.2 --yes`");
+    ctx.run(&["tool", "rm", "x"])
+        .failure(2)
+        .stderr_has("run `orla rm x`");
+    let run = ctx.run(&["--message-format", "json", "tool", "search", "fs"]);
+    run.failure(2);
+    let event: serde_json::Value =
+        serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(event["event"], "error");
+    assert_eq!(
+        event["hint"],
+        "`orla search` is the command; run `orla --message-format json search fs`"
+    );
+    // Not a command anywhere: clap's own tip stays.
+    ctx.run(&["tool", "valdate"])
+        .failure(2)
+        .stderr_has("validate");
+    assert!(ctx.list().is_empty());
+}
+
+/// The scaffold's `.gitignore` went into every published archive: it
+/// belongs to the source repository, not to the tool.
+#[test]
+fn pack_leaves_the_repository_files_out() {
+    let ctx = TestContext::new();
+    let dir = scaffold(&ctx, "tidy", &[]);
+    assert!(dir.join(".gitignore").is_file());
+    write_file(&dir.join("docs/.gitignore"), "x\n", false);
+    let run = ctx.run(&["tool", "pack", "tidy", "--json"]);
+    run.success();
+    let files: Vec<String> = run.json()["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(!files.iter().any(|f| f == ".gitignore"), "{files:?}");
+    // Only the package root's: a .gitignore deeper in is the tool's own file.
+    assert!(files.iter().any(|f| f == "docs/.gitignore"), "{files:?}");
+    assert!(files.iter().any(|f| f == "tool.yaml"), "{files:?}");
+}
+
 /// Copies `src` to `dst` with `cp -r` under `umask`, so the copy's modes
 /// differ, then sets every mtime to `mtime`.
 fn copy_with(src: &Path, dst: &Path, umask: &str, mtime: std::time::SystemTime) {
@@ -759,7 +818,6 @@ fn pack_is_byte_identical_across_mtimes_and_umasks() {
     assert_eq!(
         ja["files"],
         serde_json::json!([
-            ".gitignore",
             "LICENSE",
             "README.md",
             "bin/same",

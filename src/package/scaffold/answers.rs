@@ -114,6 +114,8 @@ pub enum Refusal {
     Param(ParamError),
     #[error("'{0}' is already a parameter")]
     DuplicateParam(String),
+    #[error("./{0} already exists and is not empty; choose another name")]
+    DirTaken(String),
 }
 
 /// Questions asked of a person.
@@ -173,7 +175,14 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
             n.clone()
         }
         (None, Some(ask)) => ask.input("Tool name", Some(DEFAULT_NAME.into()), &mut |s| {
-            names::validate_name(s).map_err(Refusal::Name)
+            names::validate_name(s).map_err(Refusal::Name)?;
+            // The name names the directory unless --dir does: a taken one
+            // is explained and the name asked again.
+            match &flags.dir {
+                None => check_free(&cwd.join(s), flags.force)
+                    .map_err(|_| Refusal::DirTaken(s.to_string())),
+                Some(_) => Ok(()),
+            }
         })?,
         (None, None) => DEFAULT_NAME.to_string(),
     };
