@@ -90,12 +90,18 @@ fn render(info: &Info) -> String {
     for v in &info.versions {
         let mut notes = Vec::new();
         if v.yanked {
-            notes.push("yanked");
+            notes.push("yanked".to_string());
+        }
+        if let Some(stated) = &v.tool_yaml_version {
+            notes.push(format!(
+                "its tool.yaml says {}: cannot be installed",
+                printable(stated)
+            ));
         }
         if v.active {
-            notes.push("active");
+            notes.push("active".to_string());
         } else if v.installed {
-            notes.push("installed");
+            notes.push("installed".to_string());
         }
         let id = match (&v.blake3, &v.tag, &v.commit) {
             (Some(d), _, _) => format!("blake3:{d}"),

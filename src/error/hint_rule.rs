@@ -314,7 +314,7 @@ fn all_cases() -> Vec<Case> {
         ReadTags => InstallError::ReadTags { url: "u".into(), source: GitToolError::Repository { dir: "/c/r".into(), source: git() } },
         MissingTag => InstallError::MissingTag { registry: "r".into(), name: name(), version: v("1.0.0"), tag: "v1.0.0".into(), url: "u".into() },
         ListedTagMismatch => InstallError::ListedTagMismatch { registry: "r".into(), name: name(), version: v("1.0.0"), tag: "v2".into() },
-        TagMismatch => InstallError::TagMismatch { tag: "v1.0.0".into(), repository: "u".into(), stated: "2.0.0".into() },
+        TagMismatch => InstallError::TagMismatch { tag: "v1.0.0".into(), repository: "u".into(), stated: "2.0.0".into(), name: name(), works: None },
         NoPinnedCommit => InstallError::NoPinnedCommit { name: name(), version: v("1.0.0") },
         ReadLocal => InstallError::ReadLocal { path: "./x".into(), reason: "r".into() },
         NotRegularFile => InstallError::NotRegularFile { path: "./x".into() },

@@ -119,10 +119,13 @@ pub enum InstallError {
     },
     /// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
     #[error("tag {tag} of {repository} holds tool.yaml version {stated}; the tag and the version must match")]
+    /// `works`: the newest version whose tag and tool.yaml agree.
     TagMismatch {
         tag: String,
         repository: String,
         stated: String,
+        name: String,
+        works: Option<semver::Version>,
     },
     /// A git pin of orla.lock without its commit.
     #[error("{name} {version}: orla.lock does not pin a git commit")]
@@ -213,6 +216,13 @@ impl InstallError {
                 "nothing was installed; report it to the registry's or the tool's maintainers"
                     .into()
             }
+            TagMismatch {
+                name,
+                works: Some(works),
+                ..
+            } => format!(
+                "nothing was installed; `orla install {name}@{works}` installs a version whose tag and tool.yaml agree (the tool's maintainers should retag or fix tool.yaml)"
+            ),
             TagMismatch { .. } => {
                 "nothing was installed; the tool's maintainers should retag or fix tool.yaml".into()
             }

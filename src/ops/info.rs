@@ -60,6 +60,10 @@ pub struct VersionInfo {
     /// registry's `versions:` list names but the repository has no tag for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<Option<String>>,
+    /// Git sources: the version the tag's tool.yaml states, when it is
+    /// not the tag's (RFC 3 7.1 step 6: such a tag cannot be installed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_yaml_version: Option<String>,
     pub installed: bool,
     pub active: bool,
 }
@@ -168,6 +172,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                     size: Some(r.size),
                     tag: None,
                     commit: None,
+                    tool_yaml_version: None,
                     installed: is_installed(&r.version),
                     active: is_active(&r.version),
                 })
@@ -194,9 +199,7 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                     // The permissions of the version `install` would pick,
                     // from its tool.yaml in the cached tag.
                     let tool = chosen.filter(|o| o.commit.is_some()).and_then(|o| {
-                        let bytes = repo.as_ref().ok()?.read_file(&o.tag, "tool.yaml").ok()??;
-                        let text = String::from_utf8(bytes).ok()?;
-                        crate::package::ToolYaml::parse(&text, "tool.yaml").ok()
+                        crate::ops::install::plan::tag_tool_yaml(repo.as_ref().ok()?, &o.tag)
                     });
                     if let Some(tool) = tool {
                         info.risk_level = Some(tool.risk());
@@ -212,6 +215,16 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                             size: None,
                             tag: Some(o.tag.clone()),
                             commit: Some(o.commit.clone()),
+                            tool_yaml_version: o
+                                .commit
+                                .as_ref()
+                                .and_then(|_| {
+                                    let repo = repo.as_ref().ok()?;
+                                    crate::ops::install::plan::tag_tool_yaml(repo, &o.tag)?.version
+                                })
+                                .filter(|stated| {
+                                    !crate::ops::install::plan::states(stated, &o.version)
+                                }),
                             installed: is_installed(&o.version),
                             active: is_active(&o.version),
                         })

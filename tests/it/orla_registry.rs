@@ -446,6 +446,8 @@ fn bad_tags_are_refused_with_one_line_and_nothing_on_disk() {
         "error: tag v0.1.2 of {} holds tool.yaml version 0.1.1; the tag and the version must match",
         o.fs.url()
     ));
+    // The version its tool.yaml states has a tag that agrees.
+    run.stderr_has("hint: nothing was installed; `orla install fs@0.1.1` installs a version whose tag and tool.yaml agree");
     assert_eq!(error_lines(&run), 1, "{}", run.stderr);
     assert!(!run.stderr.contains("wrong archive"), "{}", run.stderr);
     assert_eq!(snapshot(&t.home), before);

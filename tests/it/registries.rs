@@ -533,8 +533,24 @@ fn rfc3_git_source_tools_install_from_tags() {
     t.run(&["install", "gitty", "--registry", &loc])
         .failure(1)
         .stderr_has("tag v1.2.0 of file://")
-        .stderr_has("holds tool.yaml version 1.1.5; the tag and the version must match");
+        .stderr_has("holds tool.yaml version 1.1.5; the tag and the version must match")
+        // The version that works is named (its tag and tool.yaml agree).
+        .stderr_has("hint: nothing was installed; `orla install gitty@1.1.0` installs a version whose tag and tool.yaml agree");
     assert!(!t.tools_dir().join("gitty").exists());
+    // `info` marks the tag that cannot be installed.
+    t.run(&["info", "gitty", "--registry", &loc])
+        .success()
+        .stdout_has("(its tool.yaml says 1.1.5: cannot be installed)");
+    let info = t
+        .run(&["info", "gitty", "--registry", &loc, "--json"])
+        .json();
+    let marked: Vec<(&str, &str)> = info["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| Some((v["version"].as_str()?, v["tool_yaml_version"].as_str()?)))
+        .collect();
+    assert_eq!(marked, [("1.2.0", "1.1.5")]);
     t.run(&["install", "gitty@1.1", "--registry", &loc])
         .success();
     t.run(&["install", "gitty@v1.0.0", "--registry", &loc])

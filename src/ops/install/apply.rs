@@ -252,7 +252,13 @@ fn check_tag(plan: &Plan, source: &Source, package: &Package) -> Result<(), Erro
         _ => ("", plan.label.as_str()),
     };
     if tag.strip_prefix('v') != Some(package.version.to_string().as_str()) {
-        return Err(tag_mismatch(tag, repository, &package.version.to_string()));
+        let name = plan.target.as_ref().map_or(&package.name, |(name, _)| name);
+        return Err(tag_mismatch(
+            tag,
+            repository,
+            &package.version.to_string(),
+            name,
+        ));
     }
     Ok(())
 }

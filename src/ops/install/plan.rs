@@ -14,7 +14,7 @@ use crate::index::registries::Registries;
 use crate::index::{ArchiveLocation, GitSourceEntry, Lookup, Registry, VersionRecord};
 use crate::package::{Permission, RiskLevel, ToolYaml};
 use crate::progress::{Event, Warning};
-use crate::resolve::{self, Spec};
+use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::Source;
 use crate::verify::{Digest, Expected};
 
@@ -169,15 +169,17 @@ fn git_plan(
     // permissions, so consent comes before anything is written (as for
     // index records); the checkout is then held to the same list. Its
     // version is checked now too (RFC 3 7.1 step 6), before any checkout.
-    let tool = repo
-        .read_file(&tag, "tool.yaml")
-        .ok()
-        .flatten()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| crate::package::ToolYaml::parse(&text, "tool.yaml").ok());
+    let tool = tag_tool_yaml(&repo, &tag);
     if let Some(stated) = tool.as_ref().and_then(|t| t.version.as_deref()) {
-        if crate::package::names::parse_version(stated).ok().as_ref() != Some(&version) {
-            return Err(tag_mismatch(&tag, &url, stated));
+        if !states(stated, &version) {
+            return Err(InstallError::TagMismatch {
+                tag,
+                repository: url,
+                stated: stated.to_string(),
+                name: entry.name.clone(),
+                works: newest_agreeing(&repo, &candidates, spec, stated),
+            }
+            .into());
         }
     }
     // A tool.yaml without `permissions` (as the Orla project's are), or
@@ -216,12 +218,70 @@ fn git_plan(
     })
 }
 
-/// A tag whose tool.yaml states another version (RFC 3 7.1 step 6).
-pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str) -> Error {
+/// A tag's tool.yaml, read from the fetched objects (no checkout); `None`
+/// when it cannot be read.
+pub(crate) fn tag_tool_yaml(repo: &ToolRepo, tag: &str) -> Option<ToolYaml> {
+    let bytes = repo.read_file(tag, "tool.yaml").ok()??;
+    let text = String::from_utf8(bytes).ok()?;
+    crate::package::ToolYaml::parse(&text, "tool.yaml").ok()
+}
+
+/// Whether tool.yaml's `stated` version is `version` (RFC 3 7.1 step 6:
+/// the tag and the version must match).
+pub(crate) fn states(stated: &str, version: &semver::Version) -> bool {
+    crate::package::names::parse_version(stated).ok().as_ref() == Some(version)
+}
+
+/// What installs when the version chosen does not: the version its
+/// tool.yaml `stated` (what the tag holds) when that version's own tag
+/// agrees, else the newest stable version among `candidates` (newest
+/// first) whose tag's tool.yaml states it, within `spec` when one is. A
+/// few tags are read, from the fetched objects.
+fn newest_agreeing(
+    repo: &ToolRepo,
+    candidates: &[Offered],
+    spec: &Spec,
+    stated: &str,
+) -> Option<semver::Version> {
+    let stated = crate::package::names::parse_version(stated).ok();
+    let agreeing: Vec<&semver::Version> = candidates
+        .iter()
+        .filter(|o| o.commit.is_some() && o.version.pre.is_empty())
+        .take(16)
+        .chain(
+            candidates
+                .iter()
+                .filter(|o| o.commit.is_some() && Some(&o.version) == stated.as_ref()),
+        )
+        .filter(|o| {
+            tag_tool_yaml(repo, &o.tag)
+                .and_then(|t| t.version)
+                .is_some_and(|stated| states(&stated, &o.version))
+        })
+        .map(|o| &o.version)
+        .collect();
+    let within = |v: &&&semver::Version| match &spec.requirement {
+        Requirement::Range(req) => req.matches(v),
+        Requirement::Latest => true,
+        Requirement::Exact(_) => false,
+    };
+    agreeing
+        .iter()
+        .find(|v| Some(**v) == stated.as_ref())
+        .or_else(|| agreeing.iter().find(within))
+        .or_else(|| agreeing.first())
+        .map(|v| (*v).clone())
+}
+
+/// A tag whose tool.yaml states another version (RFC 3 7.1 step 6), found
+/// once checked out.
+pub(crate) fn tag_mismatch(tag: &str, repository: &str, stated: &str, name: &str) -> Error {
     InstallError::TagMismatch {
         tag: tag.to_string(),
         repository: repository.to_string(),
         stated: stated.to_string(),
+        name: name.to_string(),
+        works: None,
     }
     .into()
 }
