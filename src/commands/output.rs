@@ -85,6 +85,24 @@ pub(crate) fn table_fit<R: AsRef<[String]>>(
     out
 }
 
+/// `text` broken between words into lines of at most `width` columns (a
+/// word longer than that stays whole, on a line of its own). Colours take
+/// no room.
+pub(crate) fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let columns = dialoguer::console::measure_text_width;
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if columns(line) + 1 + columns(word) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// Where the last column of `table` starts.
 fn last_column_start<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> usize {
     let columns = header.len();
@@ -186,6 +204,19 @@ mod tests {
             whole
         );
         assert_eq!(whole.lines().count(), 2);
+    }
+
+    #[test]
+    fn words_wrap_between_words() {
+        assert_eq!(
+            super::wrap_words("one two three four", 9),
+            ["one two", "three", "four"]
+        );
+        assert_eq!(
+            super::wrap_words("a verylongword b", 4),
+            ["a", "verylongword", "b"]
+        );
+        assert!(super::wrap_words("  ", 4).is_empty());
     }
 
     #[test]

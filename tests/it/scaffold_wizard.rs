@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::pty::{expect, finish, finish_with, send, spawn};
+use common::pty::{expect, finish, finish_with, send, spawn, spawn_sized, Recorded};
 use common::TestContext;
 
 const DOWN: &str = "\x1b[B";
@@ -199,4 +199,106 @@ fn an_existing_directory_is_refused_before_any_question() {
     let mut s = spawn(&ctx, &["tool", "scaffold", "taken"]);
     expect(&mut s, "already exists and is not empty");
     finish_with(s, 1);
+}
+
+/// At 80 and 60 columns the wizard left stale lines behind (an answer
+/// longer than its line, a refusal the terminal wrapped, a Mode choice
+/// wider than the screen) and lines the terminal broke mid-word (the
+/// parameter help). What is left on the screen at the end is one line (or
+/// a few, broken between words) per answered question, and nothing else.
+#[test]
+fn the_wizard_leaves_a_clean_screen_on_a_narrow_terminal() {
+    for columns in [80u16, 60] {
+        let rows = 60;
+        let ctx = TestContext::new();
+        let session = spawn_sized(&ctx, &["tool", "scaffold"], columns, rows);
+        let mut s = Recorded {
+            session,
+            output: Vec::new(),
+        };
+        s.expect("Tool name");
+        s.send("weather-now");
+        s.send(ENTER);
+        s.expect("Description");
+        s.send("Current weather for a city, from the public weather service of the country");
+        s.send(ENTER);
+        s.expect("Language");
+        s.send(ENTER);
+        s.expect("Mode");
+        s.send(ENTER);
+        s.expect("Arguments");
+        s.send(DOWN);
+        s.send(ENTER);
+        s.expect("Permissions");
+        s.send(DOWN);
+        s.send(DOWN);
+        s.send(" ");
+        s.send(ENTER);
+        s.expect("Input parameter (empty to finish)");
+        s.send("city:str");
+        s.send(ENTER);
+        s.expect("unknown type 'str'");
+        s.send("city:string");
+        s.send(ENTER);
+        s.expect("Input parameter (empty to finish)");
+        s.send(ENTER);
+        s.expect("Author");
+        s.send("-");
+        s.send(ENTER);
+        s.expect("License");
+        s.send(ENTER);
+        s.expect("Created weather-now 0.1.0");
+        let screen = s.screen(0, columns, rows);
+        let text: Vec<&str> = screen
+            .iter()
+            .map(|r| r.trim_end())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let all = text.join("\n");
+        // No prompt is left open, no refusal, no choice list.
+        for stale in ["?", "›", "❯", "✘"] {
+            assert!(
+                !text
+                    .iter()
+                    .any(|r| r.starts_with(stale) || r.contains(&format!("{stale} "))),
+                "{columns} columns: '{stale}' left on screen:\n{all}"
+            );
+        }
+        // Each question answered is recorded once.
+        for question in [
+            "Tool name",
+            "Description",
+            "Language",
+            "Mode",
+            "Arguments",
+            "Permissions",
+            "Author",
+            "License",
+        ] {
+            let found = text
+                .iter()
+                .filter(|r| {
+                    r.contains(&format!("✔ {question}")) || r.starts_with(&format!("{question}:"))
+                })
+                .count();
+            assert_eq!(found, 1, "{columns} columns: {question}:\n{all}");
+        }
+        // Lines are broken between words: the help and the description
+        // read whole once the lines are joined.
+        let joined = text.iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+        assert!(
+            joined.contains("TYPE one of string, number, integer, boolean, object, array;"),
+            "{columns} columns:\n{all}"
+        );
+        assert!(
+            joined.contains(
+                "Current weather for a city, from the public weather service of the country"
+            ),
+            "{columns} columns:\n{all}"
+        );
+        assert!(
+            joined.contains("simple: one process per call, JSON out on stdout"),
+            "{columns} columns:\n{all}"
+        );
+    }
 }

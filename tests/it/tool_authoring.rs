@@ -817,12 +817,7 @@ fn pack_is_byte_identical_across_mtimes_and_umasks() {
     );
     assert_eq!(
         ja["files"],
-        serde_json::json!([
-            "LICENSE",
-            "README.md",
-            "bin/same",
-            "tool.yaml"
-        ])
+        serde_json::json!(["LICENSE", "README.md", "bin/same", "tool.yaml"])
     );
 }
 

@@ -253,8 +253,8 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
         (None, Some(ask)) => [Mode::Simple, Mode::Capsule][ask.select(
             "Mode",
             &[
-                "simple: one process per call, JSON in on stdin, JSON out on stdout",
-                "capsule: a long-running process with the orla.hello handshake",
+                "simple: one process per call, JSON out on stdout",
+                "capsule: one long-running process, orla.hello first",
             ],
             0,
         )?],
@@ -270,7 +270,7 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
                 "Arguments",
                 &[
                     "json: one JSON object on stdin",
-                    "flags: one --name value flag per argument, as the Orla runtime passes them",
+                    "flags: --name value per argument (the Orla runtime's way)",
                 ],
                 0,
             )?],
@@ -374,7 +374,7 @@ fn params(flags: &Flags, ask: Option<&dyn Ask>) -> Result<Vec<Param>, ScaffoldEr
     // The explanation once, above the prompts: a prompt longer than the
     // terminal is wide wraps, and dialoguer then redraws it badly.
     ask.explain(&format!(
-        "  Input parameters, one per answer, as NAME:TYPE with TYPE one of {}; \
+        "Input parameters, one per answer, as NAME:TYPE with TYPE one of {}; \
          a '?' after the type makes it optional (limit:integer?).",
         PARAM_TYPES.join(", ")
     ));
