@@ -458,6 +458,16 @@ fn scaffold_rejects_bad_flags_with_usage_errors() {
     assert!(!run.stderr.contains("--name"), "{}", run.stderr);
 }
 
+/// The `field` of each problem `orla tool validate --json` reports.
+fn problem_fields(json: &serde_json::Value) -> Vec<&str> {
+    json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn validate_reports_every_problem_with_field_and_fix() {
     let ctx = TestContext::new();
@@ -484,12 +494,7 @@ fn validate_reports_every_problem_with_field_and_fix() {
     let json = run.json();
     assert_eq!(json["valid"], false);
     assert_eq!(json["errors"], 5);
-    let fields: Vec<&str> = json["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["field"].as_str().unwrap())
-        .collect();
+    let fields = problem_fields(&json);
     assert_eq!(
         fields,
         [
@@ -516,12 +521,7 @@ fn validate_reports_every_problem_with_field_and_fix() {
     run.success();
     let json = run.json();
     assert_eq!(json["valid"], true);
-    let fields: Vec<&str> = json["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["field"].as_str().unwrap())
-        .collect();
+    let fields = problem_fields(&json);
     assert_eq!(fields, ["description", "entrypoint", "README.md"]);
 
     ctx.run(&["tool", "validate", "nowhere"])
@@ -561,12 +561,7 @@ fn validate_reports_every_wrong_type_and_value_with_its_own_fix() {
     assert_eq!(json["name"], "v1");
     assert_eq!(json["version"], "latest");
     assert_eq!(json["errors"], 8);
-    let fields: Vec<&str> = json["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["field"].as_str().unwrap())
-        .collect();
+    let fields = problem_fields(&json);
     assert_eq!(
         fields,
         [
