@@ -1377,7 +1377,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__serve)
-            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --max-calls --max-sessions --session-idle --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1405,6 +1405,18 @@ _orla() {
                     ;;
                 --log-level)
                     COMPREPLY=($(compgen -W "debug info warn error fatal" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-sessions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-idle)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

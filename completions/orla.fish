@@ -479,6 +479,9 @@ info\t''
 warn\t''
 error\t''
 fatal\t''"
+complete -c orla -n "__fish_orla_using_subcommand serve" -l max-calls -d 'Tool calls run at once; more wait their turn' -r
+complete -c orla -n "__fish_orla_using_subcommand serve" -l max-sessions -d 'HTTP sessions open at once; a client beyond is told to retry later (503)' -r
+complete -c orla -n "__fish_orla_using_subcommand serve" -l session-idle -d 'Close an HTTP session after this many seconds without a request' -r
 complete -c orla -n "__fish_orla_using_subcommand serve" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -692,6 +692,9 @@ module completions {
     --project: path           # Serve the project in DIR (its orla.yaml, or a parent's), wherever orla starts
     --log-format: string@"nu-complete orla serve log_format" # Log format on stderr [default: orla.yaml `log_format`, else json]
     --log-level: string@"nu-complete orla serve log_level" # Log level [default: orla.yaml `log_level`, else info]
+    --max-calls: string       # Tool calls run at once; more wait their turn
+    --max-sessions: string    # HTTP sessions open at once; a client beyond is told to retry later (503)
+    --session-idle: string    # Close an HTTP session after this many seconds without a request
     --quiet(-q)               # Print only errors and warnings
     --color: string@"nu-complete orla serve color" # Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never
     --offline                 # Use no network: registries and archives come from the cache

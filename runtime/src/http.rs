@@ -3,15 +3,26 @@
 //! otherwise; the `Host` header must name a loopback host (or the address
 //! bound), and a request carrying an `Origin` must come from a loopback
 //! origin or one allowed explicitly, against DNS rebinding from web pages.
+//!
+//! Bounded, so that a server left running holds up under floods: at most
+//! `max_connections` connections are open (more wait in the kernel's
+//! backlog), a request's headers and body must arrive within
+//! `read_timeout` (else the connection is closed, or `408`), at most
+//! `max_sessions` sessions live at once (an `initialize` beyond gets `503`
+//! with `Retry-After`) and a session idle for `session_idle` is closed.
+//! Accept errors (out of descriptors) back off instead of spinning.
+//! Sockets get TCP_NODELAY: a response is one small write, and Nagle's
+//! algorithm would hold it for the client's delayed ACK (about 40 ms).
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
@@ -19,14 +30,18 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::server::{Handler, Shared};
-use crate::ServeError;
+use crate::{Options, ServeError};
+
+/// The largest request body read (rmcp's own limit).
+const MAX_BODY: usize = 4 * 1024 * 1024;
 
 pub async fn serve(
     shared: Arc<Shared>,
     host: IpAddr,
     port: u16,
-    extra_origins: &[String],
+    options: &Options,
 ) -> Result<(), ServeError> {
+    let extra_origins = &options.allowed_origins;
     let addr = SocketAddr::new(host, port);
     let listener = TcpListener::bind(addr)
         .await
@@ -55,11 +70,17 @@ pub async fn serve(
     let handler = Handler {
         shared: shared.clone(),
     };
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(options.session_idle);
+    let sessions = Arc::new(sessions);
+    let service = StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config);
+    let limits = Arc::new(Bounds {
+        sessions,
+        max_sessions: options.max_sessions,
+        read_timeout: options.read_timeout,
+    });
+    let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
+    let mut backoff = Duration::ZERO;
     shared
         .logger
         .info("listening", json!({"url": format!("http://{bound}/mcp")}));
@@ -68,24 +89,56 @@ pub async fn serve(
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(ServeError::Signal)?;
     loop {
+        // A connection slot first: beyond the cap, connections wait in the
+        // kernel's backlog rather than cost descriptors and memory here.
+        let permit = tokio::select! {
+            p = connections.clone().acquire_owned() => p.expect("never closed"),
+            _ = tokio::signal::ctrl_c() => break,
+            _ = term.recv() => break,
+        };
         let accepted = tokio::select! {
             a = listener.accept() => a,
             _ = tokio::signal::ctrl_c() => break,
             _ = term.recv() => break,
         };
-        let Ok((stream, _)) = accepted else { continue };
+        let stream = match accepted {
+            Ok((stream, _)) => {
+                backoff = Duration::ZERO;
+                stream
+            }
+            Err(e) => {
+                // Out of descriptors (EMFILE, ENFILE) or memory: retrying at
+                // once would spin. Back off, 10 ms doubling up to 1 s.
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), Duration::from_secs(1));
+                if backoff == Duration::from_millis(10) || backoff == Duration::from_secs(1) {
+                    shared.logger.warn(
+                        "cannot accept a connection; backing off",
+                        json!({"error": e.to_string(), "delay_ms": backoff.as_millis() as u64}),
+                    );
+                }
+                tokio::time::sleep(backoff).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
+        let limits = limits.clone();
         tokio::spawn(async move {
+            let _permit = permit;
+            let read_timeout = limits.read_timeout;
             let svc = hyper::service::service_fn(move |req: Request<Incoming>| {
                 let mut service = service.clone();
+                let limits = limits.clone();
                 async move {
                     if req.uri().path() != "/mcp" {
                         return Ok::<_, std::convert::Infallible>(not_found());
                     }
-                    Ok(tower_call(&mut service, req).await)
+                    Ok(handle(&mut service, &limits, req).await)
                 }
             });
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(read_timeout)
                 .serve_connection(TokioIo::new(stream), svc)
                 .await;
         });
@@ -96,14 +149,84 @@ pub async fn serve(
 
 type Body = BoxBody<Bytes, std::convert::Infallible>;
 
-async fn tower_call(
+/// What every connection checks against.
+struct Bounds {
+    sessions: Arc<LocalSessionManager>,
+    max_sessions: usize,
+    read_timeout: Duration,
+}
+
+/// One request: its body read whole within the read timeout, a new
+/// session refused when there are too many, then rmcp.
+async fn handle(
     service: &mut StreamableHttpService<Handler, LocalSessionManager>,
+    limits: &Bounds,
     req: Request<Incoming>,
 ) -> Response<Body> {
-    match tower_service::Service::call(service, req).await {
+    let (parts, body) = req.into_parts();
+    let read = tokio::time::timeout(limits.read_timeout, Limited::new(body, MAX_BODY).collect());
+    let body = match read.await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("a request body is at most {MAX_BODY} bytes"),
+            )
+        }
+        Ok(Err(_)) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "the request body is incomplete".into(),
+            )
+        }
+        Err(_) => {
+            return refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} s",
+                    limits.read_timeout.as_secs()
+                ),
+            )
+        }
+    };
+    let new_session = parts.method == Method::POST && !parts.headers.contains_key("mcp-session-id");
+    if new_session && limits.sessions.sessions.read().await.len() >= limits.max_sessions {
+        let mut response = refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server has {} sessions open, its limit; try again later",
+                limits.max_sessions
+            ),
+        );
+        response.headers_mut().insert(
+            hyper::header::RETRY_AFTER,
+            hyper::header::HeaderValue::from_static("5"),
+        );
+        return response;
+    }
+    let delete = parts.method == Method::DELETE;
+    let req = Request::from_parts(parts, Full::new(body));
+    let mut response = match tower_service::Service::call(service, req).await {
         Ok(r) => r,
         Err(never) => match never {},
+    };
+    // A closed session: rmcp says 202, which the Python SDK logs as a
+    // failure; the specification leaves the code open and the SDKs take
+    // 200 (the TypeScript SDK's answer).
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
     }
+    response
+}
+
+/// A JSON-RPC error for a request refused before MCP sees it.
+fn refusal(status: StatusCode, message: String) -> Response<Body> {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": message}});
+    Response::builder()
+        .status(status)
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body.to_string())).boxed())
+        .expect("a valid response")
 }
 
 fn not_found() -> Response<Body> {

@@ -54,7 +54,24 @@ pub struct Options {
     /// Extra allowed browser origins for HTTP (loopback origins always are).
     pub allowed_origins: Vec<String>,
     pub max_output: usize,
+    /// Tool calls run at once; more wait for a slot.
+    pub max_calls: usize,
+    /// HTTP: sessions open at once; an `initialize` beyond gets `503`.
+    pub max_sessions: usize,
+    /// HTTP: a session with no request for this long is closed.
+    pub session_idle: Duration,
+    /// HTTP: connections open at once; more wait in the kernel's backlog.
+    pub max_connections: usize,
+    /// HTTP: how long a request's headers, and then its body, may take.
+    pub read_timeout: Duration,
 }
+
+/// Defaults of the bounds in [`Options`] (docs/runtime.md, "Bounds").
+pub const DEFAULT_MAX_CALLS: usize = 4;
+pub const DEFAULT_MAX_SESSIONS: usize = 256;
+pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(600);
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Options {
     pub fn new(source: Arc<dyn ManifestSource>, transport: Transport) -> Options {
@@ -66,6 +83,11 @@ impl Options {
             timeout: None,
             allowed_origins: Vec::new(),
             max_output: server::DEFAULT_MAX_OUTPUT,
+            max_calls: DEFAULT_MAX_CALLS,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            session_idle: DEFAULT_SESSION_IDLE,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            read_timeout: DEFAULT_READ_TIMEOUT,
         }
     }
 }
@@ -147,6 +169,7 @@ async fn run(options: Options, manifest: Manifest, loaded: Loaded) -> Result<(),
         capsules: capsule::Supervisor::new(logger.clone()),
         max_output: options.max_output,
         timeout_override: options.timeout,
+        calls: tokio::sync::Semaphore::new(options.max_calls.max(1)),
     });
     shared.capsules.sync(&manifest.tools);
     logger.info(
@@ -172,7 +195,7 @@ async fn run(options: Options, manifest: Manifest, loaded: Loaded) -> Result<(),
         }
         Transport::Http { host, port } => {
             let port = port.unwrap_or(manifest.settings.port);
-            http::serve(shared.clone(), host, port, &options.allowed_origins).await
+            http::serve(shared.clone(), host, port, &options).await
         }
     };
     shared.capsules.stop_all();

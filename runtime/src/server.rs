@@ -32,6 +32,8 @@ pub struct Shared {
     pub max_output: usize,
     /// Overrides every tool's timeout (`orla serve --timeout`).
     pub timeout_override: Option<Duration>,
+    /// One permit per call running; a call waits for one (`max_calls`).
+    pub calls: tokio::sync::Semaphore,
 }
 
 impl Shared {
@@ -79,11 +81,10 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.shared
-            .peers
-            .lock()
-            .expect("not poisoned")
-            .push(context.peer);
+        let mut peers = self.shared.peers.lock().expect("not poisoned");
+        // Sessions that ended (closed, or expired idle) leave.
+        peers.retain(|p| !p.is_transport_closed());
+        peers.push(context.peer);
     }
 
     async fn list_tools(
@@ -104,7 +105,12 @@ impl ServerHandler for Handler {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let result = tokio::select! {
-            r = call(&self.shared, &request.name, args) => r?,
+            r = async {
+                // At most max_calls run at once: each holds a process and
+                // up to twice max_output of its output.
+                let _slot = self.shared.calls.acquire().await.expect("never closed");
+                call(&self.shared, &request.name, args).await
+            } => r?,
             _ = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("the call was cancelled", None));
             }

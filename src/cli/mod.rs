@@ -246,6 +246,18 @@ pub struct ServeArgs {
     /// Log level [default: orla.yaml `log_level`, else info]
     #[arg(long, value_name = "LEVEL", value_parser = ["debug", "info", "warn", "error", "fatal"])]
     pub log_level: Option<String>,
+
+    /// Tool calls run at once; more wait their turn
+    #[arg(long, value_name = "N", default_value_t = orla_runtime::DEFAULT_MAX_CALLS, value_parser = clap::value_parser!(usize))]
+    pub max_calls: usize,
+
+    /// HTTP sessions open at once; a client beyond is told to retry later (503)
+    #[arg(long, value_name = "N", default_value_t = orla_runtime::DEFAULT_MAX_SESSIONS, conflicts_with = "stdio")]
+    pub max_sessions: usize,
+
+    /// Close an HTTP session after this many seconds without a request
+    #[arg(long, value_name = "SECS", default_value_t = orla_runtime::DEFAULT_SESSION_IDLE.as_secs(), conflicts_with = "stdio")]
+    pub session_idle: u64,
 }
 
 #[derive(Debug, Args)]

@@ -43,5 +43,8 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
     options.log_format = args.log_format.clone();
     options.log_level = args.log_level.clone();
     options.allowed_origins = args.allow_origin.clone();
+    options.max_calls = args.max_calls.max(1);
+    options.max_sessions = args.max_sessions.max(1);
+    options.session_idle = std::time::Duration::from_secs(args.session_idle.max(1));
     Ok(orla_runtime::serve(options)?)
 }

@@ -1141,3 +1141,173 @@ fn a_line_that_is_not_json_on_stdio_gets_a_parse_error_and_a_log_line() {
         "{stderr}"
     );
 }
+
+/// The peak resident memory of a process, in bytes (VmHWM in /proc).
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no VmHWM in {status}"));
+    kb * 1024
+}
+
+/// One raw HTTP/1.1 POST to the server's /mcp with `headers`; the status
+/// line's code, the response headers and body (read to the end: the
+/// request says `Connection: close`).
+fn raw_post(addr: &str, headers: &str, body: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let code = response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {response:.200}"));
+    (code, response)
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}"#;
+
+/// Floods with bounded counts: thousands of sessions opened and never
+/// closed, 100 concurrent calls of a tool writing 8 MB, a request whose
+/// headers never end. The server refuses what is over its bounds, closes
+/// the stalled connection, and its peak memory stays under 100 MB.
+#[test]
+fn http_floods_stay_within_bounds() {
+    let t = TestContext::new();
+    install_local(
+        &t,
+        &script_tool(
+            "big",
+            "#!/bin/sh\nhead -c 8000000 /dev/zero | tr '\\0' a\n",
+            "",
+        ),
+    );
+    let serve = HttpServe::start(&t, &["--max-sessions", "64"]);
+    let pid = serve.child.id();
+    let addr = serve.addr();
+
+    // A request whose headers never end is closed by the server.
+    let mut stalled = std::net::TcpStream::connect(&addr).unwrap();
+    write!(stalled, "POST /mcp HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+
+    // 2,000 sessions opened from 8 threads and never closed.
+    let codes: Vec<u16> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..8)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..250)
+                        .map(|_| raw_post(&addr, "", INITIALIZE).0)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    let opened = codes.iter().filter(|&&c| c == 200).count();
+    let refused = codes.iter().filter(|&&c| c == 503).count();
+    assert_eq!(opened + refused, codes.len(), "{codes:?}");
+    assert!(
+        opened <= 64 && refused >= 2000 - 64,
+        "{opened} opened, {refused} refused"
+    );
+
+    let peak = peak_rss(pid);
+    eprintln!(
+        "peak RSS through 2,000 sessions: {} MB",
+        peak / (1024 * 1024)
+    );
+    assert!(
+        peak < 100 * 1024 * 1024,
+        "sessions: peak RSS {} MB",
+        peak / (1024 * 1024)
+    );
+
+    // The stalled request was closed (a generous deadline only stops a
+    // broken server from hanging the test).
+    stalled
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let read = stalled.read_to_end(&mut rest);
+    assert!(
+        read.is_ok(),
+        "the stalled connection was not closed: {read:?}"
+    );
+    drop(serve);
+
+    // 100 concurrent calls of a tool writing 8 MB (each stopped at the
+    // output cap) in one session.
+    let serve = HttpServe::start(&t, &[]);
+    let pid = serve.child.id();
+    let addr = serve.addr();
+    let (code, response) = raw_post(&addr, "", INITIALIZE);
+    assert_eq!(code, 200, "{response}");
+    let id = response
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id in {response}"));
+    let headers = format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-06-18\r\n");
+    let (code, _) = raw_post(
+        &addr,
+        &headers,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(code, 202);
+    let answers: Vec<(u16, usize)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..100)
+            .map(|i| {
+                let (addr, headers) = (&addr, &headers);
+                s.spawn(move || {
+                    let body = json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
+                                      "params": {"name": "big", "arguments": {}}});
+                    let (code, response) = raw_post(addr, headers, &body.to_string());
+                    (code, response.len())
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    for (code, len) in &answers {
+        assert_eq!(*code, 200);
+        assert!(*len > 1024 * 1024, "an answer of {len} bytes");
+    }
+    let peak = peak_rss(pid);
+    eprintln!(
+        "peak RSS through 100 calls of 8 MB: {} MB",
+        peak / (1024 * 1024)
+    );
+    assert!(
+        peak < 100 * 1024 * 1024,
+        "calls: peak RSS {} MB",
+        peak / (1024 * 1024)
+    );
+
+    // Closing the session: 200, as the SDKs expect.
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "DELETE /mcp HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut r = String::new();
+    let _ = stream.read_to_string(&mut r);
+    assert!(r.starts_with("HTTP/1.1 200"), "{r}");
+}
