@@ -7,9 +7,13 @@
 //!   - the baseline: running the same script directly (spawn, wait, read),
 //!   - one tools/call of the script through the server (MCP over stdio,
 //!     spawn per call, process group killed after),
-//!   - one tools/call of the capsule (a request on its stdin, no spawn).
+//!   - one tools/call of the capsule (a request on its stdin, no spawn),
+//!   - the same two calls over Streamable HTTP (`orla serve --port 0`, one
+//!     session, a keep-alive connection from reqwest's blocking client).
 //!
-//! The overhead of the runtime is the difference of the first two medians.
+//! The overhead of the runtime is the difference of the first two medians;
+//! what HTTP adds over stdio is the difference of the HTTP and stdio
+//! medians of the same tool.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -99,13 +103,96 @@ fn main() {
         client.cancel().await.unwrap();
         (simple, capsule)
     });
-    report("orla serve: tools/call of the script", &simple);
-    report("orla serve: tools/call of a capsule", &capsule);
+    report("orla serve --stdio: tools/call of the script", &simple);
+    report("orla serve --stdio: tools/call of a capsule", &capsule);
+    let (http_simple, http_capsule) = over_http(&home);
+    report("orla serve (HTTP): tools/call of the script", &http_simple);
+    report("orla serve (HTTP): tools/call of a capsule", &http_capsule);
     let overhead = median(&simple).saturating_sub(median(&direct));
     println!(
         "overhead of one tools/call over running the script: {:.2} ms (median)",
         ms(overhead)
     );
+    for (what, http, stdio) in [
+        ("script", &http_simple, &simple),
+        ("capsule", &http_capsule, &capsule),
+    ] {
+        println!(
+            "HTTP minus stdio, tools/call of the {what}: {:+.2} ms (median)",
+            ms(median(http)) - ms(median(stdio))
+        );
+    }
+}
+
+/// `CALLS` tools/call of each tool over Streamable HTTP, in one session.
+fn over_http(home: &std::path::Path) -> (Vec<Duration>, Vec<Duration>) {
+    use std::io::BufRead;
+    let mut child = Command::new(ORLA)
+        .args(["serve", "--port", "0", "--log-level", "error"])
+        .env("ORLA_HOME", home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut url = None;
+    for line in stderr.lines() {
+        if let Some(u) = line.unwrap().strip_prefix("orla: serving MCP at ") {
+            url = Some(u.to_string());
+            break;
+        }
+    }
+    let url = url.expect("orla serve printed its URL");
+    let client = reqwest::blocking::Client::new();
+    let post = |session: Option<&str>, body: String| {
+        let mut request = client
+            .post(&url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("Mcp-Protocol-Version", "2025-06-18");
+        if let Some(id) = session {
+            request = request.header("Mcp-Session-Id", id);
+        }
+        let response = request.body(body).send().unwrap();
+        let id = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|v| v.to_str().unwrap().to_string());
+        let text = response.text().unwrap();
+        (id, text)
+    };
+    let (id, _) = post(
+        None,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#.into(),
+    );
+    let id = id.expect("a session id");
+    post(
+        Some(&id),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into(),
+    );
+    let mut n = 0;
+    let mut call = |name: &str| {
+        n += 1;
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
+        );
+        let t = Instant::now();
+        let (_, text) = post(Some(&id), body);
+        let elapsed = t.elapsed();
+        assert!(text.contains("\"isError\":false"), "{text}");
+        elapsed
+    };
+    call("trivial");
+    call("echo-capsule");
+    let mut simple = Vec::with_capacity(CALLS);
+    let mut capsule = Vec::with_capacity(CALLS);
+    for _ in 0..CALLS {
+        simple.push(call("trivial"));
+        capsule.push(call("echo-capsule"));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    (simple, capsule)
 }
 
 fn time_each(mut f: impl FnMut()) -> Vec<Duration> {
