@@ -1377,7 +1377,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__serve)
-            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --max-calls --max-sessions --session-idle --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            opts="-q -h -V --stdio --port --host --allow-origin --global --project --log-format --log-level --max-calls --max-sessions --token-file --generate-token --session-idle --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1412,6 +1412,10 @@ _orla() {
                     return 0
                     ;;
                 --max-sessions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

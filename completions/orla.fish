@@ -481,6 +481,7 @@ error\t''
 fatal\t''"
 complete -c orla -n "__fish_orla_using_subcommand serve" -l max-calls -d 'Tool calls run at once; more wait their turn' -r
 complete -c orla -n "__fish_orla_using_subcommand serve" -l max-sessions -d 'HTTP sessions open at once; a client beyond is told to retry later (503)' -r
+complete -c orla -n "__fish_orla_using_subcommand serve" -l token-file -d 'Require `Authorization: Bearer TOKEN` of HTTP clients, TOKEN read from FILE (or ORLA_SERVE_TOKEN)' -r -F
 complete -c orla -n "__fish_orla_using_subcommand serve" -l session-idle -d 'Close an HTTP session after this many seconds without a request' -r
 complete -c orla -n "__fish_orla_using_subcommand serve" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
@@ -489,6 +490,7 @@ complete -c orla -n "__fish_orla_using_subcommand serve" -l message-format -d 'H
 json\t''"
 complete -c orla -n "__fish_orla_using_subcommand serve" -l stdio -d 'Speak MCP on stdin and stdout, as an MCP client that starts orla expects'
 complete -c orla -n "__fish_orla_using_subcommand serve" -l global -d 'Serve the global root (~/.orla or ORLA_HOME), even inside a project'
+complete -c orla -n "__fish_orla_using_subcommand serve" -l generate-token -d 'Make up a bearer token, print it once on stdout, and require it of HTTP clients'
 complete -c orla -n "__fish_orla_using_subcommand serve" -s q -l quiet -d 'Print only errors and warnings'
 complete -c orla -n "__fish_orla_using_subcommand serve" -l offline -d 'Use no network: registries and archives come from the cache'
 complete -c orla -n "__fish_orla_using_subcommand serve" -l refresh -d 'Fetch git registries now, even if their cached copy is fresh'

@@ -694,6 +694,8 @@ module completions {
     --log-level: string@"nu-complete orla serve log_level" # Log level [default: orla.yaml `log_level`, else info]
     --max-calls: string       # Tool calls run at once; more wait their turn
     --max-sessions: string    # HTTP sessions open at once; a client beyond is told to retry later (503)
+    --token-file: path        # Require `Authorization: Bearer TOKEN` of HTTP clients, TOKEN read from FILE (or ORLA_SERVE_TOKEN)
+    --generate-token          # Make up a bearer token, print it once on stdout, and require it of HTTP clients
     --session-idle: string    # Close an HTTP session after this many seconds without a request
     --quiet(-q)               # Print only errors and warnings
     --color: string@"nu-complete orla serve color" # Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never

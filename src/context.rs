@@ -41,6 +41,8 @@ pub const ENV_HTTP_DEADLINE: &str = "ORLA_HTTP_DEADLINE";
 /// Bytes per second an HTTP download must average over each
 /// `ORLA_HTTP_TIMEOUT` window (default 10; 0 for no minimum).
 pub const ENV_HTTP_LOW_SPEED_LIMIT: &str = "ORLA_HTTP_LOW_SPEED_LIMIT";
+/// The bearer token `orla serve` requires over HTTP (as `--token-file`).
+pub const ENV_SERVE_TOKEN: &str = "ORLA_SERVE_TOKEN";
 /// Set (to anything but the empty string): no colours in messages
 /// (<https://no-color.org>), unless `--color always`.
 pub const ENV_NO_COLOR: &str = "NO_COLOR";
@@ -71,6 +73,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_HTTP_TIMEOUT, "Seconds a network operation (HTTP or git) may wait for the server to connect or to send; a timeout is not retried (default 30)."),
     (ENV_HTTP_DEADLINE, "Seconds one HTTP download or git fetch may take in all, resumes included (default 3600)."),
     (ENV_HTTP_LOW_SPEED_LIMIT, "Bytes per second an HTTP download must average over each ORLA_HTTP_TIMEOUT window (default 10; 0: no minimum)."),
+    (ENV_SERVE_TOKEN, "The bearer token orla serve requires of HTTP clients, as --token-file gives it."),
     (ENV_NO_COLOR, "Set and not empty: no colours (unless --color always)."),
     (ENV_CLICOLOR_FORCE, "Set and not 0: colours even when stderr is not a terminal (unless NO_COLOR or --color never)."),
     (ENV_FORCE_COLOR, "As CLICOLOR_FORCE."),
@@ -127,6 +130,8 @@ pub struct Context {
     pub http_deadline: Duration,
     /// The minimum rate of an HTTP download, in bytes per second.
     pub http_low_speed_limit: u64,
+    /// `ORLA_SERVE_TOKEN`: the bearer token `orla serve` requires over HTTP.
+    pub serve_token: Option<String>,
     /// stdin and stderr are both terminals: questions may be asked.
     pub interactive: bool,
     /// The `PATH` directories, in order.
@@ -240,6 +245,7 @@ impl Context {
             http_timeout,
             http_deadline,
             http_low_speed_limit,
+            serve_token: non_empty(ENV_SERVE_TOKEN),
             default_registry: non_empty(ENV_REGISTRY),
             interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
             stdout_width: std::io::stdout()

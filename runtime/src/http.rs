@@ -10,7 +10,9 @@
 //! `read_timeout` (else the connection is closed, or `408`), at most
 //! `max_sessions` sessions live at once (an `initialize` beyond gets `503`
 //! with `Retry-After`) and a session idle for `session_idle` is closed.
-//! Accept errors (out of descriptors) back off instead of spinning.
+//! Accept errors (out of descriptors) back off instead of spinning. With a
+//! token, every request must carry `Authorization: Bearer TOKEN` (compared
+//! in constant time), else `401`.
 //! Sockets get TCP_NODELAY: a response is one small write, and Nagle's
 //! algorithm would hold it for the client's delayed ACK (about 40 ms).
 
@@ -78,6 +80,10 @@ pub async fn serve(
         sessions,
         max_sessions: options.max_sessions,
         read_timeout: options.read_timeout,
+        token: options
+            .token
+            .as_ref()
+            .map(|t| format!("Bearer {t}").into_bytes()),
     });
     let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
     let mut backoff = Duration::ZERO;
@@ -154,6 +160,18 @@ struct Bounds {
     sessions: Arc<LocalSessionManager>,
     max_sessions: usize,
     read_timeout: Duration,
+    /// `Bearer TOKEN`, the whole `Authorization` header required.
+    token: Option<Vec<u8>>,
+}
+
+/// Whether `given` equals `expected`, in a time that depends only on their
+/// lengths: how much of a guess matched never shows in the answer's time.
+fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    let mut diff = u8::from(given.len() != expected.len());
+    for (i, e) in expected.iter().enumerate() {
+        diff |= e ^ given.get(i).copied().unwrap_or(0);
+    }
+    std::hint::black_box(diff) == 0
 }
 
 /// One request: its body read whole within the read timeout, a new
@@ -163,6 +181,23 @@ async fn handle(
     limits: &Bounds,
     req: Request<Incoming>,
 ) -> Response<Body> {
+    if let Some(token) = &limits.token {
+        let given = req
+            .headers()
+            .get(hyper::header::AUTHORIZATION)
+            .map_or(&b""[..], |v| v.as_bytes());
+        if !same_secret(given, token) {
+            let mut response = refusal(
+                StatusCode::UNAUTHORIZED,
+                "this server requires Authorization: Bearer with its token".into(),
+            );
+            response.headers_mut().insert(
+                hyper::header::WWW_AUTHENTICATE,
+                hyper::header::HeaderValue::from_static("Bearer"),
+            );
+            return response;
+        }
+    }
     let (parts, body) = req.into_parts();
     let read = tokio::time::timeout(limits.read_timeout, Limited::new(body, MAX_BODY).collect());
     let body = match read.await {
@@ -234,4 +269,17 @@ fn not_found() -> Response<Body> {
         .status(StatusCode::NOT_FOUND)
         .body(Full::new(Bytes::from_static(b"not found; MCP is served at /mcp\n")).boxed())
         .expect("a valid response")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn secrets_match_only_whole() {
+        use super::same_secret;
+        assert!(same_secret(b"Bearer abc", b"Bearer abc"));
+        assert!(!same_secret(b"Bearer abd", b"Bearer abc"));
+        assert!(!same_secret(b"Bearer ab", b"Bearer abc"));
+        assert!(!same_secret(b"Bearer abcd", b"Bearer abc"));
+        assert!(!same_secret(b"", b"Bearer abc"));
+    }
 }

@@ -64,6 +64,17 @@ pub struct Options {
     pub max_connections: usize,
     /// HTTP: how long a request's headers, and then its body, may take.
     pub read_timeout: Duration,
+    /// HTTP: the bearer token every request must carry
+    /// (`Authorization: Bearer TOKEN`); None lets every request in.
+    pub token: Option<String>,
+}
+
+/// A bearer token: 32 random bytes from the kernel, in hex.
+pub fn generate_token() -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Defaults of the bounds in [`Options`] (docs/runtime.md, "Bounds").
@@ -88,6 +99,7 @@ impl Options {
             session_idle: DEFAULT_SESSION_IDLE,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             read_timeout: DEFAULT_READ_TIMEOUT,
+            token: None,
         }
     }
 }

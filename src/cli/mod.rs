@@ -255,6 +255,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = orla_runtime::DEFAULT_MAX_SESSIONS, conflicts_with = "stdio")]
     pub max_sessions: usize,
 
+    /// Require `Authorization: Bearer TOKEN` of HTTP clients, TOKEN read from FILE (or ORLA_SERVE_TOKEN)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["stdio", "generate_token"])]
+    pub token_file: Option<PathBuf>,
+
+    /// Make up a bearer token, print it once on stdout, and require it of HTTP clients
+    #[arg(long, conflicts_with = "stdio")]
+    pub generate_token: bool,
+
     /// Close an HTTP session after this many seconds without a request
     #[arg(long, value_name = "SECS", default_value_t = orla_runtime::DEFAULT_SESSION_IDLE.as_secs(), conflicts_with = "stdio")]
     pub session_idle: u64,

@@ -1311,3 +1311,51 @@ fn http_floods_stay_within_bounds() {
     let _ = stream.read_to_string(&mut r);
     assert!(r.starts_with("HTTP/1.1 200"), "{r}");
 }
+
+#[test]
+fn a_bearer_token_is_required_when_given_and_off_loopback() {
+    let t = TestContext::new();
+    let token = "0123456789abcdef0123456789abcdef";
+    std::fs::write(t.work.join("token"), format!("{token}\n")).unwrap();
+    let serve = HttpServe::start(&t, &["--token-file", "token"]);
+    assert_eq!(serve.post_initialize(""), 401);
+    assert_eq!(
+        serve.post_initialize("Authorization: Bearer 0123456789abcdef0123456789abcdeX\r\n"),
+        401
+    );
+    assert_eq!(
+        serve.post_initialize(&format!("Authorization: Bearer {token}\r\n")),
+        200
+    );
+    drop(serve);
+
+    // Off loopback, a token is required.
+    let out = t
+        .command(&["serve", "--host", "0.0.0.0", "--port", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: serving on 0.0.0.0 exposes every tool to the network, which needs a bearer token")
+            && stderr.contains("hint: pass --token-file FILE or --generate-token, or set ORLA_SERVE_TOKEN"),
+        "{stderr}"
+    );
+
+    // --generate-token prints the one it made up, once, on stdout.
+    let mut child = t
+        .command(&["serve", "--port", "0", "--generate-token"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let generated = line.trim();
+    assert_eq!(generated.len(), 64, "{line}");
+    assert!(generated.chars().all(|c| c.is_ascii_hexdigit()), "{line}");
+}
