@@ -70,14 +70,32 @@ pub struct Handler {
 }
 
 impl ServerHandler for Handler {
+    #[allow(deprecated)] // logging: deprecated from MCP 2026-07-28 on, still in 2025-11-25
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
+                .enable_logging()
                 .enable_tools()
                 .enable_tool_list_changed()
                 .build(),
         )
         .with_server_info(Implementation::new("orla", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// `logging/setLevel` is accepted (the MCP logging capability: clients
+    /// may set a level before anything else); the server sends no
+    /// `notifications/message` yet, so there is nothing to filter.
+    #[allow(deprecated)] // logging is deprecated from MCP 2026-07-28 on
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.logger.debug(
+            "logging level set by the client",
+            json!({"level": request.level}),
+        );
+        Ok(())
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -1359,3 +1359,28 @@ fn a_bearer_token_is_required_when_given_and_off_loopback() {
     assert_eq!(generated.len(), 64, "{line}");
     assert!(generated.chars().all(|c| c.is_ascii_hexdigit()), "{line}");
 }
+
+#[test]
+fn logging_set_level_is_accepted() {
+    let t = TestContext::new();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel", "params": {"level": "warning"}}),
+    ];
+    let input: String = messages.iter().map(|m| format!("{m}\n")).collect();
+    let mut cmd = t.command(&["serve", "--stdio"]);
+    let mut child = common::spawn_with_stdin(&mut cmd, input.as_bytes());
+    let mut replies = BufReader::new(child.stdout.take().unwrap()).lines();
+    let init: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert!(
+        init["result"]["capabilities"]["logging"].is_object(),
+        "{init}"
+    );
+    let set: Value = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(set["id"], 2);
+    assert_eq!(set["result"], json!({}), "{set}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
