@@ -28,7 +28,13 @@ pub struct Inputs {
     pub global_installed: Vec<super::InstalledEntry>,
     /// See [`fingerprint`].
     pub fingerprint: Option<String>,
+    /// Files of a project's tools_dir that look like tools but are not
+    /// served, and why: reported by [`Inputs::report_unserved`].
+    pub unserved: Vec<String>,
 }
+
+/// The state file that remembers the `unserved` warnings already shown.
+const UNSERVED_FILE: &str = "unserved-files.json";
 
 impl Inputs {
     /// Reads the inputs of `root`. Problems (an unreadable lock, a damaged
@@ -60,9 +66,7 @@ impl Inputs {
             }
             match discover::discover(&root.tools_dir) {
                 Ok(found) => {
-                    for w in &found.warnings {
-                        warn("tools_dir", w.clone());
-                    }
+                    inputs.unserved = found.warnings;
                     inputs.discovered = found.tools;
                 }
                 Err(e) => warn("tools_dir", format!("{}: {e}", root.tools_dir.display())),
@@ -85,6 +89,30 @@ impl Inputs {
             inputs.fingerprint = Some(fingerprint(root));
         }
         inputs
+    }
+}
+
+impl Inputs {
+    /// Warns of the files of tools_dir that are not served, once per
+    /// change: a warning shown by an earlier command (remembered in the
+    /// state directory) is not repeated on every command, and one whose
+    /// file was fixed and broken again is shown again.
+    pub fn report_unserved(&self, root: &InstallRoot, reporter: &dyn Reporter) {
+        let path = root.state_dir.join(UNSERVED_FILE);
+        let shown: Vec<String> = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        for problem in self.unserved.iter().filter(|w| !shown.contains(w)) {
+            reporter.report(Event::Warning(Warning::NotServed {
+                problem: problem.clone(),
+            }));
+        }
+        if shown != self.unserved && root.state_dir.is_dir() {
+            let text = serde_json::to_vec(&self.unserved).expect("serialises");
+            // Only advice is lost when it cannot be written: it is shown again.
+            let _ = crate::fs::atomic_write(&path, &text);
+        }
     }
 }
 

@@ -40,6 +40,7 @@ fn refreshed(root: &InstallRoot, reporter: &dyn Reporter) -> Result<Listing, Sto
             }));
             let installed = crate::manifest::packages(root, reporter)?;
             let inputs = Inputs::gather(root, reporter);
+            inputs.report_unserved(root, reporter);
             Ok(Manifest::generate_with(root, &installed, &inputs, reporter).into())
         }
     }

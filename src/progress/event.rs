@@ -132,6 +132,13 @@ pub enum Event {
     NetworkWait { what: String, timeout_secs: u64 },
     /// `orla init` wrote the orla.yaml at `path`.
     ProjectCreated { path: String },
+    /// `orla init` made git ignore the installed packages and `.orla/`:
+    /// `added` are the lines written to the `.gitignore` at `path`.
+    GitignoreUpdated {
+        path: String,
+        created: bool,
+        added: Vec<String>,
+    },
     /// `orla tool scaffold` wrote a package into `path`.
     Scaffolded {
         name: String,
@@ -371,6 +378,12 @@ pub enum Warning {
     /// A loose executable of a project's tools_dir is not served: an
     /// installed package has its name.
     ExecutableShadowed { path: String, name: String },
+    /// A file of a project's tools_dir looks like a tool but is not served
+    /// (`problem` says why); said once per change, not by every command.
+    NotServed { problem: String },
+    /// `orla init` made a project inside the project of `outer` (its
+    /// orla.yaml): commands run inside the new one no longer reach it.
+    NestedProject { outer: String },
     /// An input of the manifest cannot be read and is left out of it:
     /// `input` is `orla.yaml`, `orla.lock`, `pins`, `tools_dir` (its loose
     /// executables) or `global_manifest` (the global tools a project serves).

@@ -165,6 +165,17 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
             "for {what} to answer; orla gives up after {timeout_secs} s without an answer (ORLA_HTTP_TIMEOUT)"
         ))],
         Event::ProjectCreated { path } => one("Created", path.clone()),
+        Event::GitignoreUpdated {
+            path,
+            created,
+            added,
+        } => one(
+            if *created { "Created" } else { "Updated" },
+            format!(
+                "{path} (ignores {}: installed packages and machine state)",
+                added.join(" and ")
+            ),
+        ),
         Event::Scaffolded {
             name,
             version,
@@ -465,6 +476,10 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
         ),
         Warning::ExecutableShadowed { path, name } => format!(
             "{path} is not served: the installed package {name} has the same name (rename the file to serve both)"
+        ),
+        Warning::NotServed { problem } => problem.clone(),
+        Warning::NestedProject { outer } => format!(
+            "this project is inside the one of {outer}: orla commands run in it use the new project, not that one"
         ),
         Warning::InputIgnored { input, problem } => match input.as_str() {
             "tools_dir" => format!("cannot look for executables: {problem}"),

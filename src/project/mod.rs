@@ -26,6 +26,7 @@
 
 pub mod discover;
 pub mod edit;
+pub mod gitignore;
 pub mod lockfile;
 pub mod transaction;
 

@@ -691,6 +691,7 @@ impl<'a> Store<'a> {
         });
         // Pins, orla.lock, discovered executables and global tools (projects).
         let inputs = manifest::Inputs::gather(self.root, reporter);
+        inputs.report_unserved(self.root, reporter);
         Ok(Manifest::generate_with(
             self.root, &packages, &inputs, reporter,
         ))

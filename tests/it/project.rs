@@ -98,6 +98,41 @@ fn init_writes_every_rfc1_option_and_never_overwrites() {
     assert_eq!(read(&path), "port: 9000\n");
 }
 
+/// As `cargo init` ignores target/: what `orla install` recreates is not
+/// committed; what the project is (orla.yaml, orla.lock, its own loose
+/// executables) is.
+#[test]
+fn init_keeps_installed_packages_out_of_git_and_warns_when_nested() {
+    let t = TestContext::new();
+    let dir = t.work.join("proj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let repo = git2::Repository::init(&dir).unwrap();
+    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
+    t.run_in(&dir, &["init"])
+        .success()
+        .stderr_has("Updated ")
+        .stderr_has(".gitignore (ignores /tools/*/ and /.orla/");
+    assert!(read(&dir.join(".gitignore")).starts_with("target/\n"));
+    t.run_in(&dir, &["install", "fs-read@1.2"]).success();
+    write_file(&dir.join("tools/mine.sh"), "#!/bin/sh\n", true);
+    let ignored = |path: &str| repo.status_should_ignore(Path::new(path)).unwrap();
+    assert!(ignored("tools/fs-read/1.2.1/tool.yaml"));
+    assert!(ignored(".orla/manifest.json"));
+    for kept in ["orla.yaml", "orla.lock", "tools/mine.sh", ".gitignore"] {
+        assert!(!ignored(kept), "{kept} is ignored");
+    }
+
+    // Inside a project: said, since commands there stop reaching it.
+    let run = t.run_in(&dir, &["init", "sub/a"]);
+    run.success().stderr_has(&format!(
+        "warning: this project is inside the one of {}",
+        dir.join("orla.yaml").display()
+    ));
+    // Not in a fresh place.
+    let alone = t.run(&["init", "elsewhere"]);
+    assert!(!alone.stderr.contains("warning"), "{}", alone.stderr);
+}
+
 #[test]
 fn orla_yaml_errors_name_the_key_and_the_line() {
     let t = TestContext::new();
@@ -977,4 +1012,77 @@ fn a_tools_dir_outside_the_project_is_refused() {
         std::fs::write(dir.join("orla.yaml"), format!("tools_dir: {tools_dir}\n")).unwrap();
         t.run_in(&dir, &["list"]).success();
     }
+}
+
+/// As `uv sync`: `orla install` alone leaves tools_dir as orla.lock says.
+#[test]
+fn install_alone_removes_what_orla_lock_no_longer_pins() {
+    let t = TestContext::new();
+    let dir = project(&t, "tools_dir: ./tools\n");
+    t.run_in(&dir, &["install", "fs-read@1.2", "fs-list"])
+        .success();
+    let local = PackageBuilder::new("mine", "0.1.0").write(t.dir.path());
+    t.run_in(&dir, &["install", "--local", local.to_str().unwrap()])
+        .success();
+    // A requirement narrowed by hand, and a tool dropped.
+    let yaml = read(&dir.join("orla.yaml"))
+        .replace("fs-read: \"1.2\"", "fs-read: \"1.1\"")
+        .replace("  fs-list: \"^1.0.0\"\n", "");
+    std::fs::write(dir.join("orla.yaml"), &yaml).unwrap();
+    let run = t.run_in(&dir, &["install"]);
+    run.success()
+        .stderr_has("Installed fs-read 1.1.0")
+        .stderr_has("Unlocked fs-list")
+        .stderr_has("Removed fs-read 1.2.1")
+        .stderr_has("Removed fs-list 1.0.0");
+    let tools = dir.join("tools");
+    assert!(tools.join("fs-read/1.1.0").is_dir());
+    assert!(!tools.join("fs-read/1.2.1").exists());
+    assert!(!tools.join("fs-list").exists());
+    // orla.lock does not record --local installs: they stay.
+    assert!(tools.join("mine/0.1.0").is_dir());
+    let names: Vec<String> = served(&manifest(&dir))
+        .into_iter()
+        .map(|(n, _, _)| n)
+        .collect();
+    assert!(!names.contains(&"fs-list".to_string()), "{names:?}");
+    // Named installs add beside what is there (`orla use` chooses among them).
+    t.run_in(&dir, &["install", "fs-read@1.2"]).success();
+    assert!(tools.join("fs-read/1.1.0").is_dir());
+    // Nothing stale: up to date.
+    t.run_in(&dir, &["install"])
+        .success()
+        .stderr_has("Removed fs-read 1.1.0");
+    t.run_in(&dir, &["install"])
+        .success()
+        .stderr_has("Up to date");
+}
+
+/// A file of tools_dir that is not served is said once per change, not by
+/// every command after it.
+#[test]
+fn an_unserved_file_is_warned_about_once_per_change() {
+    let t = TestContext::new();
+    let dir = project(&t, "tools_dir: ./tools\n");
+    t.run_in(&dir, &["install", "fs-read"]).success();
+    let bad = dir.join("tools/My Tool.py");
+    write_file(&bad, "#!/bin/sh\necho hi\n", true);
+    let warning = "tools/My Tool.py is not served as a tool";
+    t.run_in(&dir, &["list"]).success().stderr_has(warning);
+    for args in [&["list"][..], &["install", "--force", "fs-read"], &["list"]] {
+        let run = t.run_in(&dir, args);
+        run.success();
+        assert!(!run.stderr.contains(warning), "{args:?}: {}", run.stderr);
+    }
+    // Fixed, then broken again: a change, said again.
+    let good = dir.join("tools/my-tool.py");
+    std::fs::rename(&bad, &good).unwrap();
+    t.run_in(&dir, &["list"]).success();
+    std::fs::rename(&good, &bad).unwrap();
+    t.run_in(&dir, &["install", "--force", "fs-read"])
+        .success()
+        .stderr_has(&format!(
+            "warning: {} is not served as a tool",
+            bad.display()
+        ));
 }

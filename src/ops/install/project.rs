@@ -10,7 +10,9 @@
 //!   no pin, is resolved again; pins orla.yaml no longer asks for are
 //!   dropped. Nothing else is resolved, so an unchanged project installs the
 //!   same bytes on every machine, and with the archives in the download
-//!   cache it needs no network at all.
+//!   cache it needs no network at all. As `uv sync`, it also removes what
+//!   orla.lock does not pin: other versions of its tools, and the tools
+//!   orla.yaml dropped (`--local` installs, which it does not record, stay).
 //! - `--locked` fails instead of changing orla.lock (or orla.yaml);
 //!   `--frozen` is `--locked` without network: every pinned archive must be
 //!   in the cache or local (built-in registry, a file).
@@ -31,7 +33,7 @@ use crate::project::lockfile::{LockFile, LockedTool, Pin};
 use crate::project::transaction::Transaction;
 use crate::project::Project;
 use crate::resolve::{self, Requirement, Spec};
-use crate::root::receipt::{Receipt, Source};
+use crate::root::receipt::{Receipt, Source, SourceKind};
 use crate::root::InstallRoot;
 use crate::store::Store;
 
@@ -283,7 +285,15 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         }
         txn.pin(pin);
     }
+    let stale = if args.specs.is_empty() {
+        stale_packages(&root, txn.lock(), &dropped, reporter)?
+    } else {
+        Vec::new()
+    };
     let lock_changed = txn.commit()?.lock;
+    for (name, version) in &stale {
+        store.remove(name, version)?;
+    }
     let manifest = store.sync_manifest(reporter)?;
     for (name, version, path) in done {
         reporter.report(super::installed(&manifest, name, version, &path, false));
@@ -294,10 +304,44 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
     for name in dropped {
         reporter.report(Event::Unlocked { name });
     }
-    if plans.is_empty() && !lock_changed {
+    for (name, version) in &stale {
+        reporter.report(Event::Removed {
+            name: name.clone(),
+            version: version.clone(),
+        });
+    }
+    if plans.is_empty() && !lock_changed && stale.is_empty() {
         reporter.report(Event::ProjectUpToDate { tools: wants.len() });
     }
     Ok(())
+}
+
+/// What `orla install` alone takes out of tools_dir, as `uv sync` does, so
+/// that it holds what orla.lock pins: the other versions of each pinned
+/// tool (a requirement narrowed in orla.yaml, an `orla use` of another
+/// version), and the tools orla.yaml no longer asks for (`dropped`).
+/// Packages installed with `--local`, which orla.lock does not record, stay.
+fn stale_packages(
+    root: &InstallRoot,
+    lock: &LockFile,
+    dropped: &[String],
+    reporter: &dyn crate::progress::Reporter,
+) -> Result<Vec<(String, semver::Version)>, Error> {
+    let mut stale = Vec::new();
+    for package in root.scan(reporter)? {
+        let receipt = package.receipt;
+        if receipt.source.kind() == SourceKind::Local {
+            continue;
+        }
+        let unwanted = match lock.get(&receipt.name) {
+            Some(pin) => !resolve::same_version(&pin.version, &receipt.version),
+            None => dropped.contains(&receipt.name),
+        };
+        if unwanted {
+            stale.push((receipt.name, receipt.version));
+        }
+    }
+    Ok(stale)
 }
 
 /// The source of `name version` as installed in `root`, if it is. A
