@@ -63,9 +63,18 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not YAML, or has a key orla does not know.
-    #[error("{} is not valid: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    /// The file is not YAML, or has a key orla does not know (`unknown`,
+    /// with the known key it is likely a typo of, if any).
+    #[error("{}", match line {
+        Some(l) => format!("{}, line {l}: {message}", path.display()),
+        None => format!("{} is not valid: {message}", path.display()),
+    })]
+    Invalid {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+        unknown: Option<(String, Option<&'static str>)>,
+    },
     /// A setting's value is refused.
     #[error("{} is not valid: {}", path.display(), source.with_key())]
     Setting {
@@ -172,11 +181,72 @@ impl ConfigError {
                 Some("the install root is a file: set ORLA_HOME to a directory".into())
             }
             ConfigError::Io { .. } => None,
+            ConfigError::Invalid {
+                unknown: Some((_, suggestion)),
+                ..
+            } => {
+                let known = KEYS.join(", ");
+                Some(match suggestion {
+                    Some(key) => format!("did you mean '{key}'? config.yaml knows {known}"),
+                    None => format!("config.yaml knows {known} (docs/registries.md)"),
+                })
+            }
             ConfigError::Invalid { .. } => Some(
                 "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`, and docs/cache.md for `cache_max_size`".into(),
             ),
             ConfigError::Setting { source, .. } => source.hint(),
         }
+    }
+}
+
+/// The keys config.yaml knows.
+const KEYS: [&str; 4] = [
+    "registries",
+    "registry_ttl",
+    "public_registry",
+    "cache_max_size",
+];
+
+/// A serde_yaml error as the line it is on and what is wrong there: an
+/// unknown key is named, with the known key it is likely a typo of.
+fn invalid(path: &Path, text: &str, e: &serde_yaml::Error) -> ConfigError {
+    let full = e.to_string();
+    // serde_yaml appends " at line L column C"; the line is said first.
+    let message = match full.rfind(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full.clone(),
+    };
+    let mut line = e.location().map(|l| l.line());
+    let unknown = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(key, _)| key.to_string());
+    let Some(key) = unknown else {
+        return ConfigError::Invalid {
+            path: path.to_path_buf(),
+            line,
+            message,
+            unknown: None,
+        };
+    };
+    // The key's own line, at the top level of the file.
+    if let Some(i) = text.lines().position(|l| {
+        l.strip_prefix(key.as_str())
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    }) {
+        line = Some(i + 1);
+    }
+    let suggestion = KEYS
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(&key, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k);
+    ConfigError::Invalid {
+        path: path.to_path_buf(),
+        line,
+        message: format!("unknown key '{key}'"),
+        unknown: Some((key, suggestion)),
     }
 }
 
@@ -214,10 +284,7 @@ impl UserConfig {
         let raw: RawConfig = if text.trim().is_empty() {
             RawConfig::default()
         } else {
-            serde_yaml::from_str(&text).map_err(|e| ConfigError::Invalid {
-                path: path.clone(),
-                message: e.to_string(),
-            })?
+            serde_yaml::from_str(&text).map_err(|e| invalid(&path, &text, &e))?
         };
         let registries = parse_registries(&raw.registries, home).map_err(setting)?;
         let registry_ttl = match &raw.registry_ttl {

@@ -259,7 +259,7 @@ fn all_cases() -> Vec<Case> {
     ));
     out.extend(cases!(ConfigError:
         Io => ConfigError::Io { path: "/h/config.yaml".into(), source: denied() },
-        Invalid => ConfigError::Invalid { path: "/h/config.yaml".into(), message: "bad".into() },
+        Invalid => ConfigError::Invalid { path: "/h/config.yaml".into(), line: Some(2), message: "unknown key 'registires'".into(), unknown: Some(("registires".into(), Some("registries"))) },
         Setting => ConfigError::Setting { path: "/h/config.yaml".into(), source: SettingError::TtlType },
     ));
     out.extend(cases!(SettingError:

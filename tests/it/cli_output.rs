@@ -186,6 +186,11 @@ fn the_common_errors_of_every_command() {
         "config.yaml says `registry_ttl: soon`",
         &["list"],
     ));
+    std::fs::write(&config, "registry_ttl: 10m\nregistires: []\n").unwrap();
+    out.push_str(&described(
+        "config.yaml misspells `registries` on its line 2",
+        &["list"],
+    ));
     std::fs::remove_file(&config).unwrap();
 
     let index = t.work.join("broken-index");

@@ -1147,7 +1147,8 @@ fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
     std::fs::write(t.home.join("config.yaml"), "registires: []\n").unwrap();
     t.run(&["list"])
         .failure(1)
-        .stderr_has("unknown field `registires`, expected one of `registries`, `registry_ttl`, `public_registry`");
+        .stderr_has("config.yaml, line 1: unknown key 'registires'")
+        .stderr_has("hint: did you mean 'registries'? config.yaml knows registries, registry_ttl, public_registry, cache_max_size");
     std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
     let run = t.run(&["list"]);
     run.failure(1).stderr_has(
