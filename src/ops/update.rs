@@ -220,6 +220,8 @@ impl Update {
             .map(|m| (m.name.clone(), vec![m.name.clone()]))
             .collect();
         let others = |e| super::install::consent::naming_the_others(e, "orla update", &asked);
+        // A root that cannot be written fails before anything is asked.
+        root.check_writable()?;
         for m in &moves {
             if let Some(plan) = &m.plan {
                 if let Some(perms) = &plan.declared {

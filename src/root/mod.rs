@@ -101,6 +101,11 @@ impl StoreError {
             StoreError::Io { source, .. } if source.raw_os_error() == Some(30) => {
                 Some("the install root is on a read-only filesystem; set ORLA_HOME to a writable directory".into())
             }
+            // `ORLA_HOME=/proc/nope`: a root that cannot be made at all.
+            StoreError::Io {
+                action: "cannot create",
+                ..
+            } => Some("set ORLA_HOME to a directory you can write to".into()),
             StoreError::Manifest { newer: true, .. } => {
                 Some("a newer orla wrote it: upgrade orla to use this root".into())
             }
@@ -125,6 +130,22 @@ pub struct Installed {
 }
 
 impl InstallRoot {
+    /// Fails when the root could not be written, checked without changing
+    /// anything: the nearest existing directory on the way to its state
+    /// directory must take a file (made and removed at once). Commands
+    /// check it before they ask anything, so that a root that cannot be
+    /// written fails before the permissions are shown.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        let cannot = StoreError::io("cannot create", &self.state_dir);
+        let Some(existing) = self.state_dir.ancestors().find(|a| a.exists()) else {
+            return Err(cannot(io::ErrorKind::NotFound.into()));
+        };
+        if !existing.is_dir() {
+            return Err(cannot(io::Error::from_raw_os_error(libc::ENOTDIR)));
+        }
+        tempfile::tempfile_in(existing).map(drop).map_err(cannot)
+    }
+
     pub fn global(home: &Path) -> InstallRoot {
         InstallRoot {
             kind: RootKind::Global,

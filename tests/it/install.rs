@@ -785,3 +785,22 @@ fn uninstall_name_at_latest_removes_the_newest_installed_version() {
         .stderr_has("Removed fs-read 1.2.1");
     assert_eq!(t.list(), [("fs-read".into(), "1.0.0".into())]);
 }
+
+/// `ORLA_HOME=/proc/nope`: the root is checked before the permissions are
+/// shown, and the error says how to choose another.
+#[test]
+fn a_root_that_cannot_be_made_fails_before_the_permissions_with_a_hint() {
+    let t = TestContext::new();
+    for spec in ["fs-read", "http-get"] {
+        let run = common::to_run(
+            t.command(&["install", spec])
+                .env("ORLA_HOME", "/proc/nope")
+                .output()
+                .unwrap(),
+        );
+        run.failure(1)
+            .stderr_has("error: cannot create /proc/nope: ")
+            .stderr_has("hint: set ORLA_HOME to a directory you can write to");
+        assert!(!run.stderr.contains("Permissions"), "{}", run.stderr);
+    }
+}

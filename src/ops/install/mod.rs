@@ -147,6 +147,10 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
         asked.push((name, vec![text.clone()]));
     }
     let others = |e| consent::naming_the_others(e, "orla install", &asked);
+    // A root that cannot be written fails before anything is asked.
+    if !plans.is_empty() {
+        root.check_writable()?;
+    }
     // Consent before download, for what the index declares.
     for plan in &plans {
         if let Some(perms) = &plan.declared {

@@ -215,6 +215,8 @@ pub fn install(ctx: &Context, project: &Project, args: &Request) -> Result<(), E
         })
         .collect();
     let others = |e| super::consent::naming_the_others(e, "orla install", &asked);
+    // A root that cannot be written fails before anything is asked.
+    root.check_writable()?;
     for plan in &plans {
         if let Some(perms) = &plan.declared {
             let recorded = plan.consented_to(perms);
