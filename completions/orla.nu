@@ -202,7 +202,7 @@ module completions {
     --message-format: string@"nu-complete orla info message_format" # How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)
     --help(-h)                # Print help
     --version(-V)             # Print version
-    name: string              # The tool's name
+    name: string              # The tool's name, and a version to describe (NAME@VERSION) instead of the newest
   ]
 
   def "nu-complete orla update color" [] {

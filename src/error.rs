@@ -6,9 +6,6 @@ use crate::{config, fetch, index, package, project, resolve, store};
 
 #[cfg(test)]
 mod hint_rule;
-mod info;
-
-pub use info::InfoError;
 
 mod install;
 
@@ -51,8 +48,6 @@ pub enum Error {
     Install(Box<InstallError>),
     #[error(transparent)]
     Client(#[from] crate::client::ClientError),
-    #[error(transparent)]
-    Info(#[from] InfoError),
     #[error(transparent)]
     Validate(#[from] package::validate::ValidateError),
     #[error(transparent)]
@@ -126,7 +121,6 @@ impl Error {
             Error::Run(e) => e.hint(),
             Error::Use(e) => e.hint(),
             Error::Client(e) => e.hint(),
-            Error::Info(e) => e.hint(),
             Error::Validate(e) => e.hint(),
             Error::Verify(e) => e.hint(),
             Error::Scaffold(e) => e.hint(),

@@ -380,8 +380,8 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// The tool's name
-    #[arg(value_name = "NAME")]
+    /// The tool's name, and a version to describe (NAME@VERSION) instead of the newest
+    #[arg(value_name = "NAME[@VERSION]")]
     pub name: String,
 
     /// Look only in this registry (a configured name or a location)

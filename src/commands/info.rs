@@ -1,14 +1,18 @@
-//! `orla info NAME [--json]`: what the registries know of a tool and what
+//! `orla info NAME[@VERSION] [--json]`: what the registries know of a tool,
+//! what its tool.yaml says (author, license, mode, input schema) and what
 //! of it is installed (gathered by `crate::ops::info`).
+
+use serde_json::Value;
 
 use crate::cli::InfoArgs;
 use crate::context::Context;
 use crate::error::Error;
 use crate::ops::info::Info;
+use crate::resolve::Spec;
 
 pub fn run(ctx: &Context, args: &InfoArgs) -> Result<(), Error> {
-    let name = super::tool_name("info", &args.name)?;
-    let info = crate::ops::info::info(ctx, &name, args.registry.as_deref())?;
+    let spec = Spec::parse(&args.name)?;
+    let info = crate::ops::info::info(ctx, &spec, args.registry.as_deref())?;
     if args.json {
         let text = serde_json::to_string_pretty(&info).expect("serialises") + "\n";
         return super::write_stdout(text.as_bytes());
@@ -21,14 +25,18 @@ fn render(info: &Info) -> String {
     let mut out = format!(
         "{} {}\n",
         printable(&info.name),
-        printable(info.latest.as_deref().unwrap_or("(no installable version)"))
+        printable(
+            info.version
+                .as_deref()
+                .unwrap_or("(no installable version)")
+        )
     );
     if !info.description.is_empty() {
         out.push_str(&format!("{}\n", printable(&info.description)));
     }
     out.push('\n');
     let mut field = |k: &str, v: String| out.push_str(&format!("{k:<13}{}\n", printable(&v)));
-    if info.registry == info.registry_location {
+    if info.registry == info.registry_location || info.registry_location.is_empty() {
         field("registry:", info.registry.clone());
     } else {
         field(
@@ -42,8 +50,18 @@ fn render(info: &Info) -> String {
     if !info.also_in.is_empty() {
         field("also in:", info.also_in.join(", "));
     }
-    if let Some(repo) = &info.repository {
-        field("repository:", repo.clone());
+    if info.latest.is_some() && info.latest != info.version {
+        field("latest:", info.latest.clone().unwrap_or_default());
+    }
+    for (key, value) in [
+        ("author:", &info.author),
+        ("license:", &info.license),
+        ("homepage:", &info.homepage),
+        ("repository:", &info.repository),
+    ] {
+        if let Some(value) = value {
+            field(key, value.clone());
+        }
     }
     if !info.keywords.is_empty() {
         field("keywords:", info.keywords.join(", "));
@@ -57,6 +75,17 @@ fn render(info: &Info) -> String {
             info.permissions.join(", ")
         };
         field("permissions:", format!("{perms} (risk: {risk})"));
+    }
+    if let Some(mode) = info.mode {
+        let how = match info.arguments {
+            Some("json") => " (arguments as one JSON object on stdin)",
+            Some(_) => " (arguments as --key value flags)",
+            None => " (a long-running process speaking JSON lines)",
+        };
+        field("mode:", format!("{mode}{how}"));
+    }
+    if let Some(why) = &info.details_unavailable {
+        field("details:", format!("unavailable ({why})"));
     }
     field(
         "installed:",
@@ -85,6 +114,12 @@ fn render(info: &Info) -> String {
             })
             .collect();
         field("requires:", shown.join(", "));
+    }
+    if let Some(schema) = &info.input_schema {
+        out.push_str(&schema_lines("input:", schema));
+    }
+    if let Some(schema) = &info.output_schema {
+        out.push_str(&schema_lines("output:", schema));
     }
     out.push_str("versions:\n");
     for v in &info.versions {
@@ -122,4 +157,113 @@ fn render(info: &Info) -> String {
         ));
     }
     out
+}
+
+/// A schema as a person reads it: for an object, one line per property
+/// (its name, type, whether it is required, its description and default);
+/// anything else as one line of JSON.
+fn schema_lines(label: &str, schema: &Value) -> String {
+    use crate::progress::printable;
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+        let text = if schema.get("type").and_then(Value::as_str) == Some("object") {
+            "no parameters".to_string()
+        } else {
+            serde_json::to_string(schema).unwrap_or_default()
+        };
+        return format!("{label:<13}{}\n", printable(&text));
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let rows: Vec<(String, String, &str, String)> = properties
+        .iter()
+        .map(|(name, property)| {
+            let mut about = property
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if let Some(default) = property.get("default") {
+                if !about.is_empty() {
+                    about.push(' ');
+                }
+                about.push_str(&format!("[default: {default}]"));
+            }
+            let mark = if required.contains(&name.as_str()) {
+                "required"
+            } else {
+                "optional"
+            };
+            (name.clone(), type_of(property), mark, about)
+        })
+        .collect();
+    let name_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let type_width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+    let mut out = format!("{label}\n");
+    for (name, ty, mark, about) in rows {
+        let line = format!("  {name:<name_width$}  {ty:<type_width$}  {mark:<8}  {about}");
+        out.push_str(&format!("{}\n", printable(line.trim_end())));
+    }
+    out
+}
+
+/// A property's type as written in a signature: `string`, `integer`,
+/// `string|null`, `array of string`, `one of "a", "b"`.
+fn type_of(property: &Value) -> String {
+    if let Some(values) = property.get("enum").and_then(Value::as_array) {
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        return format!("one of {}", listed.join(", "));
+    }
+    match property.get("type") {
+        Some(Value::String(t)) if t == "array" => match property.get("items") {
+            Some(items) => format!("array of {}", type_of(items)),
+            None => "array".into(),
+        },
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join("|"),
+        _ => "any".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_object_schema_is_one_line_per_parameter() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "description": "File to read"},
+                "offset": {"type": "integer", "default": 0},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "mode": {"enum": ["a", "b"]}
+            },
+            "required": ["path"]
+        });
+        assert_eq!(
+            schema_lines("input:", &schema),
+            "input:\n\
+             \x20 path    string           required  File to read\n\
+             \x20 offset  integer          optional  [default: 0]\n\
+             \x20 tags    array of string  optional\n\
+             \x20 mode    one of \"a\", \"b\"  optional\n"
+        );
+        assert_eq!(
+            schema_lines("input:", &json!({"type": "object", "properties": {}})),
+            "input:       no parameters\n"
+        );
+        assert_eq!(
+            schema_lines("output:", &json!({"type": "string"})),
+            "output:      {\"type\":\"string\"}\n"
+        );
+    }
 }

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use crate::client::ClientError;
 use crate::config::{ConfigError, SettingError};
-use crate::error::info::InfoError;
 use crate::error::run::RunError;
 use crate::error::use_version::UseError;
 use crate::error::verify::{Failed, Failure, VerifyError};
@@ -50,7 +49,6 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("ConfigError", "src/config.rs"),
     ("SettingError", "src/config.rs"),
     ("ClientError", "src/client/mod.rs"),
-    ("InfoError", "src/error/info.rs"),
     ("MigrateError", "src/migrate/directory.rs"),
     ("InstallError", "src/error/install.rs"),
     ("RunError", "src/error/run.rs"),
@@ -289,13 +287,6 @@ fn all_cases() -> Vec<Case> {
         Lock => ClientError::Lock { path: "/h/.client.lock".into(), source: denied() },
         Taken => ClientError::Taken { path: "/c.json".into(), name: "orla-app".into(), serves: "another server".into() },
         NotOrla => ClientError::NotOrla { path: "/c.json".into(), name: "github".into() },
-    ));
-    out.extend(cases!(InfoError:
-        OnlyInstalled => InfoError::OnlyInstalled {
-            source: Box::new(RegistriesError::Index(index_error())),
-            name: "a".into(),
-            installed: vec![v("1.0.0")],
-        },
     ));
     let label = || "a 1.0.0".to_string();
     let name = || "a".to_string();

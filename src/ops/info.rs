@@ -1,25 +1,39 @@
 //! What the registries know of a tool and what of it is installed
-//! (`orla info`). The registry that answers is the first configured one
-//! that has the tool (the one `orla install` uses); others that also have
-//! it are listed as `also_in`.
+//! (`orla info NAME[@VERSION]`). The registry that answers is the first
+//! configured one that has the tool (the one `orla install` uses); others
+//! that also have it are listed as `also_in`.
+//!
+//! The version described is the one `orla install NAME[@VERSION]` would
+//! pick. What only its tool.yaml says (author, license, homepage,
+//! repository, mode, input and output schemas) is read from the installed
+//! copy when it is installed, else from its archive, fetched and verified
+//! into the download cache as `orla install` would (so a later install
+//! needs no download), as `cargo info` downloads a crate; a git-source
+//! tool's from its tag. A tool only installed (from a local package, or a
+//! registry no longer configured) is described from what is installed.
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::context::Context;
-use crate::error::{Error, InfoError};
+use crate::error::Error;
 use crate::fetch::git::ToolRepo;
+use crate::fetch::Fetcher;
 use crate::index::registries::RegistriesError;
 use crate::index::{IndexError, Lookup};
-use crate::package::{Permission, RiskLevel};
+use crate::package::{Permission, RiskLevel, ToolYaml};
 use crate::progress::{Event, Warning};
 use crate::resolve::{self, Requirement, Spec};
+use crate::root::receipt::Source;
+use crate::root::{InstallRoot, Installed};
 
 #[derive(Debug, Serialize)]
 pub struct Info {
     pub name: String,
     pub description: String,
     pub keywords: Vec<String>,
-    /// The registry `orla install NAME` uses.
+    /// The registry `orla install NAME` uses; `local` for a tool only
+    /// installed from a local package.
     pub registry: String,
     pub registry_location: String,
     /// For a git registry: the commit of the index that answered.
@@ -27,16 +41,35 @@ pub struct Info {
     pub registry_commit: Option<String>,
     /// Later registries that also have the tool.
     pub also_in: Vec<String>,
-    /// `index` (version records) or `git` (RFC 3 git-source tool).
+    /// `index` (version records), `git` (RFC 3 git-source tool) or
+    /// `installed` (known only from what is installed).
     pub source: &'static str,
+    /// The tool's source repository (a URL), from its tool.yaml or the
+    /// registry's listing; never where the registry keeps its archives.
     pub repository: Option<String>,
     /// What `orla install NAME` would install.
     pub latest: Option<String>,
+    /// The version described: `NAME@VERSION`'s, else `latest`.
+    pub version: Option<String>,
     pub permissions: Vec<String>,
     /// False when the tool's tool.yaml has no `permissions` key.
     #[serde(skip_serializing_if = "is_true")]
     pub permissions_declared: bool,
     pub risk_level: Option<RiskLevel>,
+    /// From the described version's tool.yaml (`null` when it could not be
+    /// read, `details_unavailable` then says why).
+    pub author: Option<String>,
+    pub license: Option<String>,
+    pub homepage: Option<String>,
+    /// `simple` or `capsule`.
+    pub mode: Option<&'static str>,
+    /// How a simple tool receives its arguments: `flags` or `json`.
+    pub arguments: Option<&'static str>,
+    /// JSON Schema, as the manifest carries it.
+    pub input_schema: Option<Value>,
+    pub output_schema: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details_unavailable: Option<String>,
     pub versions: Vec<VersionInfo>,
     pub installed: Vec<String>,
     pub active: Option<String>,
@@ -68,40 +101,19 @@ pub struct VersionInfo {
     pub active: bool,
 }
 
-/// What `orla info NAME` shows, from `registry` (a `--registry` value) or
-/// the configured registries.
-pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, Error> {
-    let name = name.to_string();
-    let spec = Spec::parse(&name)?;
+/// What `orla info NAME[@VERSION]` shows (`spec`), from `registry` (a
+/// `--registry` value) or the configured registries.
+pub fn info(ctx: &Context, spec: &Spec, registry: Option<&str>) -> Result<Info, Error> {
+    let name = spec.name.clone();
     let root = ctx.root()?;
-    let mut installed: Vec<semver::Version> = root
+    let packages: Vec<Installed> = root
         .scan_names(&[name.as_str()], ctx.reporter.as_ref())?
         .into_iter()
         .filter(|p| p.receipt.name == name)
-        .map(|p| p.receipt.version)
         .collect();
+    let mut installed: Vec<semver::Version> =
+        packages.iter().map(|p| p.receipt.version.clone()).collect();
     installed.sort();
-
-    let registries = ctx.registries(registry)?;
-    let found = match registries.find(&name) {
-        Ok(found) => found,
-        // Installed from a local path: the registries do not know it, but
-        // the user is not wrong about its name.
-        Err(e @ RegistriesError::Index(IndexError::UnknownTool { .. }))
-            if !installed.is_empty() =>
-        {
-            return Err(InfoError::OnlyInstalled {
-                source: Box::new(e),
-                name,
-                installed,
-            }
-            .into());
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let registry = found.registry;
-    let listing = registry.listing()?;
-    let entry = listing.tools.iter().find(|t| t.name == name);
 
     // As the manifest chooses: the version `orla use` or orla.lock prefers
     // when it is installed, else the newest.
@@ -115,6 +127,20 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
             .max_by_key(|v| (v.pre.is_empty(), (*v).clone()))
             .cloned()
     });
+
+    let registries = ctx.registries(registry)?;
+    let found = match registries.find(&name) {
+        Ok(found) => found,
+        // Installed from a local path (or a registry no longer configured):
+        // the registries do not know it, what is installed says it all.
+        Err(RegistriesError::Index(IndexError::UnknownTool { .. })) if !packages.is_empty() => {
+            return only_installed(ctx, spec, &packages, active);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let registry = found.registry;
+    let listing = registry.listing()?;
+    let entry = listing.tools.iter().find(|t| t.name == name);
     let is_installed = |v: &semver::Version| installed.contains(v);
     let is_active = |v: &semver::Version| active.as_ref() == Some(v);
 
@@ -127,11 +153,24 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
         registry_commit: registry.git_commit().map(str::to_string),
         also_in: Vec::new(),
         source: "index",
-        repository: entry.and_then(|e| e.repository.clone()),
+        // registry.yaml's `repository` of a fast-format index may be where
+        // its archives are (RFC 3 6.3 allows it): only a URL is the tool's.
+        repository: entry
+            .and_then(|e| e.repository.clone())
+            .filter(|r| is_url(r)),
         latest: None,
+        version: None,
         permissions: Vec::new(),
         permissions_declared: true,
         risk_level: None,
+        author: None,
+        license: None,
+        homepage: None,
+        mode: None,
+        arguments: None,
+        input_schema: None,
+        output_schema: None,
+        details_unavailable: None,
         versions: Vec::new(),
         installed: installed.iter().map(ToString::to_string).collect(),
         active: active.as_ref().map(ToString::to_string),
@@ -139,17 +178,30 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
     };
     if let Some(version) = &active {
         let dir = root.package_dir(&name, version);
-        if let Ok(tool) = crate::package::ToolYaml::read(&dir) {
+        if let Ok(tool) = ToolYaml::read(&dir) {
             info.requires = crate::ops::install::requirements::check(&dir, &tool, &ctx.search_path);
         }
     }
+    let latest_spec = Spec {
+        name: name.clone(),
+        requirement: Requirement::Latest,
+        raw: None,
+    };
     match &found.lookup {
         Lookup::Records(records) => {
             let mut records = records.clone();
             records.sort_by(|a, b| b.version.cmp(&a.version));
-            if let Ok(selected) = resolve::select(&spec, &records) {
-                let r = selected.record;
-                info.latest = Some(r.version.to_string());
+            info.latest = resolve::select(&latest_spec, &records)
+                .ok()
+                .map(|s| s.record.version.to_string());
+            // A version that does not exist is an error, as for install.
+            let selected = match resolve::select(spec, &records) {
+                Ok(s) => Some(s.record.clone()),
+                Err(e) if spec.raw.is_some() => return Err(e.into()),
+                Err(_) => None,
+            };
+            if let Some(r) = &selected {
+                info.version = Some(r.version.to_string());
                 info.permissions = r.permissions.clone();
                 let parsed: Vec<Permission> =
                     r.permissions.iter().map(|p| Permission::parse(p)).collect();
@@ -161,6 +213,14 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
                 }
                 if !r.keywords.is_empty() {
                     info.keywords = r.keywords.clone();
+                }
+                let tool = match root_tool(&root, &name, &r.version) {
+                    Some(tool) => Ok(tool),
+                    None => fetched_tool(ctx, registry, r),
+                };
+                match tool {
+                    Ok(tool) => describe(&mut info, &tool),
+                    Err(why) => info.details_unavailable = Some(why),
                 }
             }
             info.versions = records
@@ -181,6 +241,9 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
         Lookup::GitSource(source_entry) => {
             info.source = "git";
             let url = registry.tool_repository(&source_entry.entry)?;
+            if info.repository.is_none() {
+                info.repository = Some(url.clone());
+            }
             let repo = ToolRepo::open(&url, &ctx.git_access(), ctx.reporter.as_ref());
             match repo
                 .as_ref()
@@ -189,22 +252,28 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
             {
                 Ok(tags) => {
                     let offered = crate::ops::install::plan::offered(source_entry, &tags);
-                    let latest = Spec {
-                        name: name.clone(),
-                        requirement: Requirement::Latest,
-                        raw: None,
+                    info.latest = resolve::select(&latest_spec, &offered)
+                        .ok()
+                        .map(|s| s.record.version.to_string());
+                    let chosen = match resolve::select(spec, &offered) {
+                        Ok(s) => Some(s.record),
+                        Err(e) if spec.raw.is_some() => return Err(e.into()),
+                        Err(_) => None,
                     };
-                    let chosen = resolve::select(&latest, &offered).ok().map(|s| s.record);
-                    info.latest = chosen.map(|o| o.version.to_string());
-                    // The permissions of the version `install` would pick,
-                    // from its tool.yaml in the cached tag.
-                    let tool = chosen.filter(|o| o.commit.is_some()).and_then(|o| {
-                        crate::ops::install::plan::tag_tool_yaml(repo.as_ref().ok()?, &o.tag)
+                    info.version = chosen.map(|o| o.version.to_string());
+                    // The permissions of the version described, from its
+                    // tool.yaml in the cached tag (or the installed copy).
+                    let tool = chosen.and_then(|o| {
+                        root_tool(&root, &name, &o.version).or_else(|| {
+                            o.commit.as_ref()?;
+                            crate::ops::install::plan::tag_tool_yaml(repo.as_ref().ok()?, &o.tag)
+                        })
                     });
                     if let Some(tool) = tool {
                         info.risk_level = Some(tool.risk());
                         info.permissions_declared = tool.permissions.is_declared();
                         info.permissions = tool.permissions.to_vec();
+                        describe(&mut info, &tool);
                     }
                     info.versions = offered
                         .iter()
@@ -252,6 +321,153 @@ pub fn info(ctx: &Context, name: &str, registry: Option<&str>) -> Result<Info, E
     }
 
     Ok(info)
+}
+
+/// A tool no registry knows, described from what is installed: the version
+/// `spec` names (the active one when it names none).
+fn only_installed(
+    ctx: &Context,
+    spec: &Spec,
+    packages: &[Installed],
+    active: Option<semver::Version>,
+) -> Result<Info, Error> {
+    let mut versions: Vec<&Installed> = packages.iter().collect();
+    versions.sort_by(|a, b| b.receipt.version.cmp(&a.receipt.version));
+    let package = match &spec.raw {
+        None => versions
+            .iter()
+            .copied()
+            .find(|p| Some(&p.receipt.version) == active.as_ref())
+            .unwrap_or(versions[0]),
+        Some(_) => resolve::select(spec, packages)?.record,
+    };
+    let tool = &package.tool;
+    let (registry, location) = match &package.receipt.source {
+        Source::Local { path, .. } => ("local".to_string(), path.clone()),
+        Source::Registry {
+            registry, archive, ..
+        } => (registry.clone(), archive.clone()),
+        Source::Git {
+            registry,
+            repository,
+            ..
+        } => (registry.clone(), repository.clone()),
+        Source::Discovered { .. } => ("local".to_string(), String::new()),
+    };
+    let mut info = Info {
+        name: spec.name.clone(),
+        description: tool.description.clone().unwrap_or_default(),
+        keywords: tool.keywords.clone(),
+        registry,
+        registry_location: location,
+        registry_commit: None,
+        also_in: Vec::new(),
+        source: "installed",
+        repository: None,
+        latest: None,
+        version: Some(package.receipt.version.to_string()),
+        permissions: tool.permissions.to_vec(),
+        permissions_declared: tool.permissions.is_declared(),
+        risk_level: Some(tool.risk()),
+        author: None,
+        license: None,
+        homepage: None,
+        mode: None,
+        arguments: None,
+        input_schema: None,
+        output_schema: None,
+        details_unavailable: None,
+        versions: versions
+            .iter()
+            .map(|p| VersionInfo {
+                version: p.receipt.version.to_string(),
+                yanked: false,
+                blake3: Some(p.receipt.source.blake3().to_string()),
+                size: Some(p.receipt.source.size()),
+                tag: None,
+                commit: None,
+                tool_yaml_version: None,
+                installed: true,
+                active: active.as_ref() == Some(&p.receipt.version),
+            })
+            .collect(),
+        installed: {
+            let mut all: Vec<String> = versions
+                .iter()
+                .rev()
+                .map(|p| p.receipt.version.to_string())
+                .collect();
+            all.dedup();
+            all
+        },
+        active: active.as_ref().map(ToString::to_string),
+        requires: crate::ops::install::requirements::check(&package.dir, tool, &ctx.search_path),
+    };
+    describe(&mut info, tool);
+    Ok(info)
+}
+
+impl resolve::Candidate for Installed {
+    fn version(&self) -> &semver::Version {
+        &self.receipt.version
+    }
+}
+
+/// The tool.yaml of `name version` as installed in `root`, if it is.
+fn root_tool(root: &InstallRoot, name: &str, version: &semver::Version) -> Option<ToolYaml> {
+    ToolYaml::read(&root.package_dir(name, version)).ok()
+}
+
+/// The tool.yaml of a registry record's archive, fetched, verified and
+/// unpacked as `orla install` does (through the download cache, which
+/// keeps it); why not, when it cannot be (offline and not cached, say).
+fn fetched_tool(
+    ctx: &Context,
+    registry: &crate::index::Registry,
+    record: &crate::index::VersionRecord,
+) -> Result<ToolYaml, String> {
+    let job =
+        crate::ops::install::plan::archive_job(registry, record).map_err(|e| e.to_string())?;
+    let cache = ctx.cache();
+    // Held while the archive is fetched, so `orla cache clear` waits.
+    let _lock = cache
+        .lock(crate::lock::LockKind::Shared, ctx.reporter.as_ref())
+        .map_err(|e| e.to_string())?;
+    let staging = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let fetcher = Fetcher::new(cache, ctx.offline).with_http_limits(ctx.http_limits());
+    let unpacked = fetcher
+        .fetch_unpack(&job, staging.path(), ctx.reporter.as_ref())
+        .map_err(|e| e.to_string())?;
+    fetcher.keep_downloads();
+    ToolYaml::read(&unpacked.root).map_err(|e| e.to_string())
+}
+
+/// Fills in what only tool.yaml says.
+fn describe(info: &mut Info, tool: &ToolYaml) {
+    info.author = tool.author.clone();
+    info.license = tool.license.clone();
+    info.homepage = tool.homepage.clone();
+    // A git-source tool's is the repository its versions come from.
+    if info.repository.is_none() {
+        info.repository = tool.repository.clone().filter(|r| is_url(r));
+    }
+    let runtime = tool.runtime.clone().unwrap_or_default();
+    let mode = runtime.mode.unwrap_or_default();
+    info.mode = Some(mode.as_str());
+    info.arguments = (mode == crate::package::Mode::Simple)
+        .then(|| runtime.arguments.unwrap_or_default().as_str());
+    let schema = |value: Option<&serde_yaml::Value>| {
+        value.and_then(|v| crate::package::schema::to_json_schema(v).ok())
+    };
+    let mcp = tool.mcp.as_ref();
+    info.input_schema = schema(mcp.and_then(|m| m.input_schema.as_ref()));
+    info.output_schema = schema(mcp.and_then(|m| m.output_schema.as_ref()));
+}
+
+/// Whether `text` is a URL (`https://...`, `git+ssh://...`, `git@host:path`)
+/// rather than a path.
+fn is_url(text: &str) -> bool {
+    text.contains("://") || (text.contains('@') && text.contains(':') && !text.starts_with('/'))
 }
 
 fn is_true(value: &bool) -> bool {

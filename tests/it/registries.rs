@@ -697,7 +697,55 @@ fn info_shows_versions_digests_permissions_and_installs() {
     t.run(&["info", "fs-raed"])
         .failure(1)
         .stderr_has("did you mean 'fs-read'?");
-    t.run(&["info", "fs-read@1"]).failure(2);
+    // A version describes that version, as install would pick it.
+    let older = t.run(&["info", "fs-read@1.1", "--json"]).json();
+    assert_eq!(older["version"], "1.1.0");
+    assert_eq!(older["latest"], "1.2.1");
+    assert_eq!(
+        older["description"],
+        "Read a UTF-8 text file, optionally starting at a byte offset"
+    );
+    t.run(&["info", "fs-read@1.1.0"])
+        .success()
+        .stdout_has("fs-read 1.1.0\n")
+        .stdout_has("latest:      1.2.1");
+    t.run(&["info", "fs-read@9"])
+        .failure(1)
+        .stderr_has("no version of fs-read matches '9'")
+        .stderr_has("hint: ask for one of the available versions");
+}
+
+/// `orla info` showed no input schema, mode, author or license (what
+/// `mcpm inspect` shows), and a repository that was the index's archive
+/// directory.
+#[test]
+fn info_shows_what_tool_yaml_says_and_the_input_schema() {
+    let t = TestContext::new();
+    let text = t.run(&["info", "fs-read"]);
+    text.success()
+        .stdout_has("author:      orla project")
+        .stdout_has("license:     MIT")
+        .stdout_has("mode:        simple (arguments as one JSON object on stdin)")
+        .stdout_has("input:\n  path       string   required  Path of the file to read")
+        .stdout_has("  offset     integer  optional  Byte offset to start reading at; past the end gives empty output [default: 0]");
+    assert!(!text.stdout.contains("archives/"), "{}", text.stdout);
+    let info = t.run(&["info", "fs-read", "--json"]).json();
+    assert_eq!(info["mode"], "simple");
+    assert_eq!(info["arguments"], "json");
+    assert_eq!(info["license"], "MIT");
+    assert_eq!(info["repository"], serde_json::Value::Null);
+    assert_eq!(
+        info["input_schema"]["required"],
+        serde_json::json!(["path"])
+    );
+    assert_eq!(info["input_schema"]["properties"]["path"]["type"], "string");
+    // Read from the archive, not installed: nothing installed, and the
+    // download cache holds it for a later install.
+    assert!(!t.tools_dir().exists());
+    // A capsule says so.
+    t.run(&["info", "echo-capsule"])
+        .success()
+        .stdout_has("mode:        capsule");
 }
 
 #[test]
@@ -762,17 +810,27 @@ fn update_names_the_project_requirement_that_holds_a_tool_back() {
 }
 
 /// `orla info` of a tool installed with --local answered only "no tool in
-/// registry builtin; search the registry", as if the name were wrong.
+/// registry builtin", as if the name were wrong: it describes what is
+/// installed.
 #[test]
-fn info_of_a_locally_installed_tool_says_it_is_installed() {
+fn info_of_a_locally_installed_tool_describes_what_is_installed() {
     let t = TestContext::new();
     let src = PackageBuilder::new("homemade", "0.2.0").write(t.dir.path());
     t.run(&["install", "--local", src.to_str().unwrap()])
         .success();
-    t.run(&["info", "homemade"])
+    let run = t.run(&["info", "homemade"]);
+    run.success()
+        .stdout_has("homemade 0.2.0\n")
+        .stdout_has(&format!("registry:    local ({})", src.display()))
+        .stdout_has("installed:   0.2.0 (active: 0.2.0)")
+        .stdout_has("mode:        simple");
+    let info = t.run(&["info", "homemade", "--json"]).json();
+    assert_eq!(info["source"], "installed");
+    assert_eq!(info["version"], "0.2.0");
+    t.run(&["info", "homemade@0.2.0"]).success();
+    t.run(&["info", "homemade@9"])
         .failure(1)
-        .stderr_has("no tool 'homemade' in registry builtin")
-        .stderr_has("hint: homemade 0.2.0 is installed");
+        .stderr_has("no version of homemade matches '9'");
 }
 
 #[test]

@@ -152,7 +152,7 @@ fn name_only_commands_refuse_a_version_with_a_hint() {
     let t = TestContext::new();
     t.run(&["install", "fs-read@1.2.1"]).success();
     let before = snapshot(&t.home);
-    for command in ["verify", "update", "info"] {
+    for command in ["verify", "update"] {
         t.run(&[command, "fs-read@1.2.1"])
             .failure(2)
             .stderr_has(&format!(

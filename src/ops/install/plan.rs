@@ -305,7 +305,7 @@ fn registry_plan(
             version: record.version.clone(),
         }));
     }
-    let location = registry.archive_location(record)?;
+    let job = archive_job(registry, record)?;
     Ok(Plan {
         label: format!("{} {}", record.name, record.version),
         target: Some((record.name.clone(), record.version.clone())),
@@ -314,23 +314,29 @@ fn registry_plan(
         source: Source::Registry {
             registry: registry.name.clone(),
             // Credentials in the URL are used to download, never written down.
-            archive: crate::http::without_credentials(&location.to_string()),
+            archive: crate::http::without_credentials(&job.location.to_string()),
             blake3: record.blake3,
             size: record.size,
             extra: Default::default(),
         },
-        fetch: Fetch::Archive(Job {
-            label: format!("{} {}", record.name, record.version),
-            location,
-            expected: Expected {
-                blake3: record.blake3,
-                size: Some(record.size),
-                sha256: record
-                    .sha256
-                    .as_deref()
-                    .and_then(crate::verify::parse_sha256),
-            },
-        }),
+        fetch: Fetch::Archive(job),
+    })
+}
+
+/// The fetch of a version record's archive: where it is, and the digest
+/// and size its bytes must have.
+pub(crate) fn archive_job(registry: &Registry, record: &VersionRecord) -> Result<Job, Error> {
+    Ok(Job {
+        label: format!("{} {}", record.name, record.version),
+        location: registry.archive_location(record)?,
+        expected: Expected {
+            blake3: record.blake3,
+            size: Some(record.size),
+            sha256: record
+                .sha256
+                .as_deref()
+                .and_then(crate::verify::parse_sha256),
+        },
     })
 }
 
