@@ -1503,3 +1503,38 @@ fn find_file(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
     }
     None
 }
+
+/// `orla info` of a version not installed reads its tool.yaml from the
+/// verified archive, which the download cache keeps (a later install makes
+/// no request for it); offline and not cached, the rest is still shown.
+#[test]
+fn info_reads_a_versions_tool_yaml_through_the_download_cache() {
+    let t = TestContext::new();
+    let server = Server::start();
+    let mut index = IndexBuilder::new(&t.dir.path().join("sparse-index"));
+    for name in ["alpha", "beta"] {
+        index.publish(&PackageBuilder::new(name, "1.0.0"));
+    }
+    common::index::serve_index(&server, &index.root);
+    let location = format!("sparse+{}", server.url("/index/"));
+    let offline = t.run(&["info", "alpha", "--offline", "--registry", &location]);
+    // Nothing cached yet: offline, the registry itself is unknown.
+    offline.failure(1);
+    t.run(&["info", "beta", "--registry", &location])
+        .success()
+        .stdout_has("mode:        simple");
+    let archive = "/index/archives/beta/beta-1.0.0.tar.gz";
+    let asked = |path: &str| server.log().iter().filter(|(p, _)| p == path).count();
+    assert_eq!(asked(archive), 1);
+    t.run(&["install", "beta", "--registry", &location])
+        .success();
+    assert_eq!(asked(archive), 1, "the install used the cached archive");
+    // alpha's record is cached (info looked it up), its archive is not.
+    t.run(&["info", "alpha", "--registry", &location]).success();
+    std::fs::remove_dir_all(t.cache.join("unpacked")).unwrap();
+    let run = t.run(&["info", "alpha", "--offline", "--registry", &location]);
+    run.success()
+        .stdout_has("alpha 1.0.0\n")
+        .stdout_has("details:     unavailable (");
+    assert!(!run.stdout.contains("mode:"), "{}", run.stdout);
+}
