@@ -149,7 +149,7 @@ impl Context {
         let cwd = std::env::current_dir()
             .map_err(|e| Error::other(format!("cannot read the current directory: {e}"), None))?;
         let home = match non_empty(ENV_HOME) {
-            Some(dir) => cwd.join(dir),
+            Some(dir) => crate::fs::normalize(&cwd.join(dir)),
             None => directories::BaseDirs::new()
                 .map(|d| d.home_dir().join(".orla"))
                 .ok_or_else(|| {
@@ -160,7 +160,7 @@ impl Context {
                 })?,
         };
         let cache_dir = match non_empty(ENV_CACHE_DIR) {
-            Some(dir) => cwd.join(dir),
+            Some(dir) => crate::fs::normalize(&cwd.join(dir)),
             None => directories::ProjectDirs::from("", "", "orla")
                 .map(|d| d.cache_dir().to_path_buf())
                 .unwrap_or_else(|| home.join("cache")),
@@ -342,6 +342,12 @@ impl Context {
         let mut root = project.root();
         root.global_state_dir = Some(self.home.clone());
         root
+    }
+
+    /// `path` (as a user typed it) from the working directory, without
+    /// `.` or `..` (see `fs::normalize`).
+    pub fn absolute(&self, path: &Path) -> PathBuf {
+        crate::fs::normalize(&self.cwd.join(path))
     }
 
     pub fn display_path(&self, path: &Path) -> String {

@@ -199,6 +199,33 @@ pub fn set_mode(file: &fs::File, mode: u32) -> io::Result<()> {
     }
 }
 
+/// `path` with every `.` dropped and every `..` taking off the component
+/// before it, without asking the file system (as cargo's `normalize_path`).
+/// For paths a user typed, once joined to the working directory: messages,
+/// receipts and the manifest then show `/a/idx`, not `/a/b/../idx` or
+/// `/a/./b`. A `..` after a symbolic link means the link's parent, as it
+/// does to a shell's `cd`.
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // `..` above the root is the root; a relative path keeps
+                // the `..` it cannot resolve.
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else if !out.has_root() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// The regular files and the directories of a tree (`dir` first), by the
 /// entries' own types: symbolic links and other kinds are left out.
 pub fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io::Result<()> {
@@ -218,6 +245,17 @@ pub fn walk(dir: &Path, files: &mut Vec<PathBuf>, dirs: &mut Vec<PathBuf>) -> io
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normalize_drops_dots_and_resolves_parents_lexically() {
+        let n = |p: &str| normalize(Path::new(p)).display().to_string();
+        assert_eq!(n("/t/d8/word-count/../idx2"), "/t/d8/idx2");
+        assert_eq!(n("/t/./caps14/./old-tool"), "/t/caps14/old-tool");
+        assert_eq!(n("/t/tools/old/1.2.0/./src"), "/t/tools/old/1.2.0/src");
+        assert_eq!(n("/../a"), "/a");
+        assert_eq!(n("a/../../b"), "../b");
+        assert_eq!(n("./"), "");
+    }
 
     #[test]
     fn a_file_that_cannot_be_flushed_fails_the_batch() {

@@ -31,7 +31,7 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         _ => None,
     };
     let path = match &args.config {
-        Some(p) => ctx.cwd.join(p),
+        Some(p) => ctx.absolute(p),
         None => client.config_path(&serves).ok_or(ClientError::NoHome)?,
     };
     let argv0 = std::env::args_os().next();

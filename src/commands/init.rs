@@ -13,12 +13,7 @@ use crate::project::{init_template, CONFIG_FILE};
 
 pub fn run(ctx: &Context, args: &InitArgs) -> Result<(), Error> {
     // `orla init .` should not print `/./` in paths.
-    let dir: std::path::PathBuf = ctx
-        .cwd
-        .join(&args.dir)
-        .components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect();
+    let dir = ctx.absolute(&args.dir);
     let denied = |e: &std::io::Error| {
         (e.kind() == std::io::ErrorKind::PermissionDenied)
             .then(|| "pass a directory you may write to: `orla init DIR`".to_string())

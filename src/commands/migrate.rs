@@ -14,11 +14,9 @@ use crate::migrate::directory::{self, MigrateError, Options, Step, Summary};
 
 pub fn capsule(ctx: &Context, args: &MigrateCapsuleArgs) -> Result<(), Error> {
     if let Some(root) = &args.all {
-        return all(ctx, &ctx.cwd.join(root), args);
+        return all(ctx, &ctx.absolute(root), args);
     }
-    let path = ctx
-        .cwd
-        .join(args.path.as_ref().expect("clap requires PATH or --all"));
+    let path = ctx.absolute(args.path.as_ref().expect("clap requires PATH or --all"));
     let dir = if path.file_name().is_some_and(|n| n == LEGACY_FILE) && path.is_file() {
         path.parent().expect("a file has a parent").to_path_buf()
     } else {

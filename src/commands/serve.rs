@@ -11,7 +11,7 @@ pub fn run(ctx: &Context, args: &ServeArgs) -> Result<(), Error> {
     let root = if args.global {
         ctx.global_root()
     } else if let Some(dir) = &args.project {
-        let dir = ctx.cwd.join(dir);
+        let dir = ctx.absolute(dir);
         match crate::project::Project::find(&dir)? {
             Some(project) => ctx.project_root(&project),
             None => {

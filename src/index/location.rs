@@ -48,7 +48,7 @@ impl RegistryLocation {
         if text.contains("://") {
             return RegistryLocation::parse_git(text, text);
         }
-        let path = cwd.join(text);
+        let path = crate::fs::normalize(&cwd.join(text));
         if !path.is_dir() {
             // `git@host:owner/repo.git`: an scp-like SSH address, not a path.
             let scp_like = text

@@ -327,7 +327,11 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         timeout_ms: runtime.timeout_ms,
         startup_timeout_ms: runtime.startup_timeout_ms,
         hot_load: runtime.hot_load.as_ref().map(|h| HotLoadEntry {
-            watch: h.watch.iter().map(|w| display(&pkg.dir.join(w))).collect(),
+            watch: h
+                .watch
+                .iter()
+                .map(|w| display(&crate::fs::normalize(&pkg.dir.join(w))))
+                .collect(),
             mode: h.mode.clone().unwrap_or_else(|| "restart".into()),
             debounce_ms: h.debounce_ms,
         }),

@@ -310,3 +310,51 @@ fn man_pages_describe_more_than_their_name_and_keep_global_options_apart() {
     let completions = page("orla-completions.1");
     assert!(completions.contains("~/.config/fish/completions/orla.fish"));
 }
+
+/// Paths a user typed with `.` or `..` were printed, and written into the
+/// manifest, as typed: `Published ... to /a/pkg/../idx`, `/a/./caps/./x`,
+/// `"watch": [".../1.0.0/./src"]`.
+#[test]
+fn paths_are_shown_and_recorded_without_dot_or_dot_dot() {
+    let t = TestContext::new();
+    let pkg = common::PackageBuilder::new("dotty", "0.1.0")
+        .yaml("runtime:\n  hot_load:\n    watch: [\"./src\", \"./\"]\n")
+        .file("src/lib.txt", "x\n", false)
+        .write(&t.work);
+    let published = t.run_in(
+        &pkg,
+        &["tool", "publish", ".", "--index", "../idx", "--init"],
+    );
+    published.success();
+    let idx = t.work.join("idx");
+    assert!(
+        published
+            .stderr
+            .contains(&format!("Published dotty 0.1.0 to {}", idx.display())),
+        "{}",
+        published.stderr
+    );
+    t.run_in(
+        &pkg,
+        &["install", "-q", "--local", "./../dotty-0.1.0-src/."],
+    )
+    .success();
+    let tool = t.tools_dir().join("dotty/0.1.0");
+    let watch = &t.manifest()["tools"][0]["hot_load"]["watch"];
+    assert_eq!(
+        watch,
+        &serde_json::json!([
+            tool.join("src").display().to_string(),
+            tool.display().to_string()
+        ]),
+        "{watch}"
+    );
+    let receipt = std::fs::read_to_string(tool.join(".orla-receipt.json")).unwrap();
+    assert!(
+        !receipt.contains("/./") && !receipt.contains("/../"),
+        "{receipt}"
+    );
+    for text in [&published.stderr, &receipt] {
+        assert!(!text.contains("/./") && !text.contains("/../"), "{text}");
+    }
+}

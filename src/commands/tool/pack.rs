@@ -14,9 +14,9 @@ use crate::progress::Event;
 use crate::verify::Digest;
 
 pub fn pack(ctx: &Context, args: &PackArgs) -> Result<(), Error> {
-    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
+    let dir: PathBuf = ctx.absolute(&args.dir);
     load(ctx, &dir)?;
-    let output = args.output.as_ref().map(|p| ctx.cwd.join(p));
+    let output = args.output.as_ref().map(|p| ctx.absolute(p));
     let (packed, out, bytes) =
         crate::package::pack::pack_to_file(&dir, output.as_deref(), &ctx.cwd)?;
     let digest = Digest::of(&bytes);

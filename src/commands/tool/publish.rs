@@ -23,7 +23,7 @@ fn open_index(ctx: &Context, location: &str) -> Result<IndexWriter, Error> {
 }
 
 pub fn publish(ctx: &Context, args: &PublishArgs) -> Result<(), Error> {
-    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
+    let dir: PathBuf = ctx.absolute(&args.dir);
     let package = load(ctx, &dir)?;
     let (_, bytes) = crate::package::pack::pack_to_vec(&dir)?;
     let writer = open_index(ctx, &args.index)?;

@@ -14,7 +14,7 @@ use crate::package::{Problem, Severity, TOOL_YAML};
 use crate::progress::Event;
 
 pub fn validate(ctx: &Context, args: &ValidateArgs) -> Result<(), Error> {
-    let dir: PathBuf = ctx.cwd.join(&args.dir).components().collect();
+    let dir: PathBuf = ctx.absolute(&args.dir);
     let manifest = dir.join(TOOL_YAML).display().to_string();
     let (tool, problems) = match validate::check(&dir) {
         Ok(checked) => checked,

@@ -43,7 +43,10 @@ impl IndexTarget {
         } else if text_path.contains("://") {
             return Err(bad("is a remote URL; publish writes to local indexes only"));
         } else {
-            (cwd.join(text_path), text.starts_with("git+"))
+            (
+                crate::fs::normalize(&cwd.join(text_path)),
+                text.starts_with("git+"),
+            )
         };
         if path.exists() && !path.is_dir() {
             return Err(bad("is not a directory"));

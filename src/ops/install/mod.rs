@@ -100,9 +100,8 @@ pub fn install(ctx: &Context, args: &Request) -> Result<(), Error> {
     let reporter = ctx.reporter.as_ref();
     let mut plans = Vec::new();
     if let Some(path) = &args.local {
-        // components() drops the `.` of `./x.tar.gz`, which messages and the
-        // receipt would otherwise show as `/home/you/./x.tar.gz`.
-        let path: std::path::PathBuf = ctx.cwd.join(path).components().collect();
+        // Not `/home/you/./x.tar.gz` in messages and the receipt.
+        let path = ctx.absolute(path);
         plans.push(local_plan(&path)?);
     }
     if !args.specs.is_empty() {

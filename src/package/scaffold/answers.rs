@@ -186,7 +186,8 @@ pub fn gather(flags: &Flags, cwd: &Path, ask: Option<&dyn Ask>) -> Result<Answer
         })?,
         (None, None) => DEFAULT_NAME.to_string(),
     };
-    let dir = cwd.join(flags.dir.clone().unwrap_or_else(|| PathBuf::from(&name)));
+    let dir =
+        crate::fs::normalize(&cwd.join(flags.dir.clone().unwrap_or_else(|| PathBuf::from(&name))));
     check_free(&dir, flags.force)?;
 
     let version = match &flags.version {
