@@ -254,13 +254,15 @@ impl Context {
                     non_empty(ENV_COLUMNS)
                         .and_then(|c| c.parse::<usize>().ok())
                         .filter(|c| *c > 0)
-                        .or_else(terminal_width)
+                        .or_else(|| terminal_width(1))
                 })
                 .flatten(),
             search_path: std::env::var_os(ENV_PATH)
                 .map(|p| std::env::split_paths(&p).collect())
                 .unwrap_or_default(),
-            reporter: Box::new(Printer::new(quiet, stderr_color(color))),
+            reporter: Box::new(Printer::new(quiet, stderr_color(color), || {
+                terminal_width(2)
+            })),
             cwd,
         })
     }
@@ -355,17 +357,17 @@ impl Context {
     }
 }
 
-/// The width of the terminal on stdout.
+/// The width of the terminal on file descriptor `fd` (1: stdout, 2: stderr).
 #[cfg(unix)]
-fn terminal_width() -> Option<usize> {
+fn terminal_width(fd: libc::c_int) -> Option<usize> {
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
     // SAFETY: TIOCGWINSZ fills the winsize it is given.
-    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut size) } == 0;
+    let ok = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) } == 0;
     (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
 #[cfg(not(unix))]
-fn terminal_width() -> Option<usize> {
+fn terminal_width(_fd: i32) -> Option<usize> {
     None
 }
 

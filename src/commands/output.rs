@@ -35,8 +35,9 @@ pub(crate) fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
 /// As `table`, fitted to `width` columns when one is given (stdout is a
 /// terminal): the last column (a description) wraps between words onto
 /// lines indented to where it starts; a word longer than the room left
-/// stays whole. When even the other columns leave it less than 20
-/// columns, nothing is wrapped.
+/// stays whole. When the other columns leave it fewer than 12 columns, each
+/// description goes under its row instead, indented by 4 and wrapped to
+/// the width, and the header leaves its name out.
 pub(crate) fn table_fit<R: AsRef<[String]>>(
     header: &[&str],
     rows: &[R],
@@ -47,40 +48,40 @@ pub(crate) fn table_fit<R: AsRef<[String]>>(
         return text;
     };
     let indent = last_column_start(header, rows);
-    if width < indent + 20 {
-        return text;
-    }
+    let below = width < indent + 12;
     let mut out = String::new();
-    for line in text.lines() {
-        if line.chars().count() <= width {
+    for (i, line) in text.lines().enumerate() {
+        if !below && line.chars().count() <= width {
             out.push_str(line);
             out.push('\n');
             continue;
         }
         let head: String = line.chars().take(indent).collect();
         let tail: String = line.chars().skip(indent).collect();
-        let mut current = head;
-        let mut used = indent;
-        let mut first = true;
-        for word in tail.split(' ').filter(|w| !w.is_empty()) {
-            let len = word.chars().count();
-            if !first && used + 1 + len > width {
-                out.push_str(current.trim_end());
-                out.push('\n');
-                current = " ".repeat(indent);
-                used = indent;
-                first = true;
+        if below {
+            out.push_str(head.trim_end());
+            out.push('\n');
+            if i > 0 {
+                for part in wrap_words(&tail, width.saturating_sub(4)) {
+                    out.push_str(&format!("    {part}\n"));
+                }
             }
-            if !first {
-                current.push(' ');
-                used += 1;
-            }
-            current.push_str(word);
-            used += len;
-            first = false;
+            continue;
         }
-        out.push_str(current.trim_end());
-        out.push('\n');
+        let parts = wrap_words(&tail, width - indent);
+        if parts.is_empty() {
+            out.push_str(head.trim_end());
+            out.push('\n');
+        }
+        for (n, part) in parts.iter().enumerate() {
+            if n == 0 {
+                out.push_str(&head);
+            } else {
+                out.push_str(&" ".repeat(indent));
+            }
+            out.push_str(part);
+            out.push('\n');
+        }
     }
     out
 }
@@ -197,12 +198,8 @@ mod tests {
         for line in text.lines() {
             assert!(line.chars().count() <= 30, "{line:?}");
         }
-        // Unfitted (a pipe), and too narrow to help: whole lines.
+        // Unfitted (a pipe): whole lines.
         let whole = super::table(&["NAME", "DESCRIPTION"], &rows);
-        assert_eq!(
-            super::table_fit(&["NAME", "DESCRIPTION"], &rows, Some(20)),
-            whole
-        );
         assert_eq!(whole.lines().count(), 2);
     }
 
@@ -217,6 +214,38 @@ mod tests {
             ["a", "verylongword", "b"]
         );
         assert!(super::wrap_words("  ", 4).is_empty());
+    }
+
+    #[test]
+    fn a_description_with_no_room_beside_its_row_goes_under_it() {
+        let rows = vec![
+            vec![
+                "echo-capsule".to_string(),
+                "1.0.0".to_string(),
+                "low (undeclared)".to_string(),
+                "A long-running capsule-mode tool that answers each request".to_string(),
+            ],
+            vec![
+                "fs".to_string(),
+                "1.0.0".to_string(),
+                "low".to_string(),
+                "Short".to_string(),
+            ],
+        ];
+        let header = ["NAME", "VERSION", "RISK", "DESCRIPTION"];
+        let text = super::table_fit(&header, &rows, Some(44));
+        assert_eq!(
+            text,
+            "NAME          VERSION  RISK\n\
+             echo-capsule  1.0.0    low (undeclared)\n\
+             \x20   A long-running capsule-mode tool that\n\
+             \x20   answers each request\n\
+             fs            1.0.0    low\n\
+             \x20   Short\n"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 44, "{line:?}");
+        }
     }
 
     #[test]

@@ -556,6 +556,86 @@ fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
 }
 
+/// The widest each part of a download's line can be, in columns: the
+/// right-aligned verb and a space, `1023.99 MiB/1023.99 MiB`, and
+/// ` (1023.99 MiB/s, 100y left)`.
+const VERB: usize = 13;
+const BYTES: usize = 23;
+const RATE_AND_ETA: usize = 27;
+/// The bar's `[` `]` and the spaces around it, and its least and most
+/// columns.
+const BAR_FRAME: usize = 3;
+const BAR_MIN: usize = 5;
+const BAR_MAX: usize = 30;
+/// The rate and the time left are shown only beside a bar this long.
+const BAR_WITH_RATE: usize = 10;
+
+/// The template of a download's line on a terminal `width` columns wide,
+/// for a label of `label` columns, and the most columns the label may then
+/// take. The parts that fit are kept, most useful first: bytes so far and
+/// in all, then the bar (5 to 30 columns), then the rate and the time
+/// left (beside a bar of 10 columns at least). The line never reaches the last column: a line that wraps is
+/// redrawn as a new line at every update.
+pub(crate) fn bar_template(width: Option<usize>, label: usize, total: bool) -> (String, usize) {
+    let Some(width) = width else {
+        return (
+            if total {
+                format!("{{prefix:>12.cyan.bold}} {{msg}} [{{bar:{BAR_MAX}}}] {{bytes}}/{{total_bytes}} ({{binary_bytes_per_sec}}, {{eta}} left)")
+            } else {
+                "{prefix:>12.cyan.bold} {msg} {spinner} {bytes} ({binary_bytes_per_sec})"
+                    .to_string()
+            },
+            label,
+        );
+    };
+    let room = width.saturating_sub(1);
+    let head = "{prefix:>12.cyan.bold} {msg}";
+    if !total {
+        // ` ⠁ 1023.99 MiB`, then ` (1023.99 MiB/s)`.
+        let fixed = VERB + label + 3 + 11;
+        return if fixed + 16 <= room {
+            (
+                format!("{head} {{spinner}} {{bytes}} ({{binary_bytes_per_sec}})"),
+                label,
+            )
+        } else {
+            (
+                format!("{head} {{spinner}} {{bytes}}"),
+                room.saturating_sub(VERB + 14).max(1),
+            )
+        };
+    }
+    let bytes = VERB + label + 1 + BYTES;
+    let bar = |spare: usize| spare.min(BAR_MAX);
+    if bytes + BAR_FRAME + BAR_WITH_RATE + RATE_AND_ETA <= room {
+        let n = bar(room - bytes - BAR_FRAME - RATE_AND_ETA);
+        (format!("{head} [{{bar:{n}}}] {{bytes}}/{{total_bytes}} ({{binary_bytes_per_sec}}, {{eta}} left)"), label)
+    } else if bytes + BAR_FRAME + BAR_MIN <= room {
+        let n = bar(room - bytes - BAR_FRAME);
+        (
+            format!("{head} [{{bar:{n}}}] {{bytes}}/{{total_bytes}}"),
+            label,
+        )
+    } else if bytes <= room {
+        (format!("{head} {{bytes}}/{{total_bytes}}"), label)
+    } else {
+        // `100%`, and the label cut to what is left.
+        (
+            format!("{head} {{percent}}%"),
+            room.saturating_sub(VERB + 5).max(1),
+        )
+    }
+}
+
+/// `label` cut to `most` columns, with an ellipsis.
+fn fit_label(label: &str, most: usize) -> String {
+    if label.chars().count() <= most {
+        return label.to_string();
+    }
+    let kept: String = label.chars().take(most.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
 /// The terminal printer.
 pub struct Printer {
     quiet: bool,
@@ -563,13 +643,16 @@ pub struct Printer {
     multi: Option<MultiProgress>,
     bars: Mutex<HashMap<usize, ProgressBar>>,
     next: AtomicUsize,
+    /// The width of the terminal on stderr, asked when a download starts.
+    width: fn() -> Option<usize>,
 }
 
 impl Printer {
     /// `color`: whether stderr gets colours (`--color`, `NO_COLOR`,
     /// `CLICOLOR_FORCE`, `FORCE_COLOR` and the terminal, decided by
-    /// `Context`, where the environment is read).
-    pub fn new(quiet: bool, color: bool) -> Printer {
+    /// `Context`, where the environment is read); `width` measures the
+    /// terminal, for the progress bars.
+    pub fn new(quiet: bool, color: bool, width: fn() -> Option<usize>) -> Printer {
         let tty = std::io::stderr().is_terminal();
         let multi =
             (tty && !quiet).then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()));
@@ -579,6 +662,7 @@ impl Printer {
             multi,
             bars: Mutex::new(HashMap::new()),
             next: AtomicUsize::new(1),
+            width,
         }
     }
 
@@ -640,17 +724,16 @@ impl Reporter for Printer {
             // Hidden until it joins the MultiProgress: a bar that draws on
             // its own first leaves an orphan line on the terminal.
             let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+            let label = printable(label);
+            let (template, most) =
+                bar_template((self.width)(), label.chars().count(), total.is_some());
             bar.set_style(
-                ProgressStyle::with_template(if total.is_some() {
-                    "{prefix:>12.cyan.bold} {msg} [{bar:30}] {bytes}/{total_bytes}"
-                } else {
-                    "{prefix:>12.cyan.bold} {msg} {spinner} {bytes}"
-                })
-                .expect("valid template")
-                .progress_chars("=> "),
+                ProgressStyle::with_template(&template)
+                    .expect("valid template")
+                    .progress_chars("=> "),
             );
             bar.set_prefix("Fetching");
-            bar.set_message(printable(label).into_owned());
+            bar.set_message(fit_label(&label, most));
             let bar = multi.add(bar);
             self.bars.lock().expect("bars lock").insert(id, bar);
         }
@@ -679,6 +762,64 @@ impl Reporter for Printer {
 mod tests {
     use super::*;
     use semver::Version;
+
+    /// The widest line a template can draw, each placeholder at its widest.
+    fn widest(template: &str, label: usize) -> usize {
+        let mut width = 0;
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            width += rest[..open].chars().count();
+            let close = open + rest[open..].find('}').unwrap();
+            let key = &rest[open + 1..close];
+            width += match key.split(':').next().unwrap() {
+                "prefix" => 12,
+                "msg" => label,
+                "bar" => key.split(':').nth(1).unwrap().parse().unwrap(),
+                "bytes" | "total_bytes" => 11,
+                "binary_bytes_per_sec" => 13,
+                "eta" => 4,
+                "percent" => 3,
+                "spinner" => 1,
+                other => panic!("{other}"),
+            };
+            rest = &rest[close + 1..];
+        }
+        width + rest.chars().count()
+    }
+
+    #[test]
+    fn a_download_line_fits_the_terminal_dropping_what_does_not_fit() {
+        for total in [true, false] {
+            for width in 30..=200 {
+                for label in [
+                    "fs-read 1.2.1",
+                    "registry https://example.com/a/long/index.git",
+                ] {
+                    let (template, most) = bar_template(Some(width), label.chars().count(), total);
+                    let shown = fit_label(label, most).chars().count();
+                    assert!(
+                        widest(&template, shown) < width,
+                        "{width}: {template} with {shown}"
+                    );
+                }
+            }
+        }
+        let at = |width| bar_template(Some(width), 13, true).0;
+        // Wide: rate and time left; at 80 columns the bar and the bytes;
+        // at 60 a shorter bar, at 55 the bytes alone, at 45 the percentage.
+        assert!(
+            at(120).contains("{binary_bytes_per_sec}, {eta} left"),
+            "{}",
+            at(120)
+        );
+        assert!(at(80).contains("{bar:26}"), "{}", at(80));
+        assert!(!at(80).contains("{eta}"), "{}", at(80));
+        assert!(at(60).contains("{bar:6}"), "{}", at(60));
+        assert!(!at(55).contains("{bar"), "{}", at(55));
+        assert!(at(55).contains("{bytes}/{total_bytes}"), "{}", at(55));
+        assert!(at(45).ends_with("{percent}%"), "{}", at(45));
+        assert_eq!(fit_label("registry https://x", 10), "registry …");
+    }
 
     fn text(event: Event) -> Vec<String> {
         lines(&event)

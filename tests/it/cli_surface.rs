@@ -358,3 +358,120 @@ fn paths_are_shown_and_recorded_without_dot_or_dot_dot() {
         assert!(!text.contains("/./") && !text.contains("/../"), "{text}");
     }
 }
+
+/// What orla wrote on a terminal, as the lines a person sees: escape
+/// sequences dropped, and a line redrawn in place (`\r`) counted as a line.
+#[cfg(unix)]
+fn screen_lines(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    let mut plain = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters, then a final letter.
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        plain.push(c);
+    }
+    plain
+        .split(['\r', '\n'])
+        .map(str::to_owned)
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+/// `orla ARGS` on a pseudo-terminal `width` columns wide, until it ends;
+/// `during` runs once `first` was shown.
+#[cfg(unix)]
+fn on_terminal(
+    t: &TestContext,
+    width: u16,
+    args: &[&str],
+    first: &str,
+    during: impl FnOnce(),
+) -> Vec<String> {
+    use expectrl::{Eof, Session};
+    let mut cmd = t.terminal_command(args);
+    cmd.env("TERM", "xterm").env_remove("COLUMNS");
+    let mut s = Session::spawn(cmd).expect("spawn on a pty");
+    s.get_process_mut().set_window_size(width, 40).unwrap();
+    s.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+    let mut raw = Vec::new();
+    let found = s
+        .expect(first)
+        .unwrap_or_else(|e| panic!("waiting for {first:?}: {e}"));
+    raw.extend_from_slice(found.before());
+    raw.extend_from_slice(found.get(0).unwrap_or_default());
+    during();
+    let found = s.expect(Eof).unwrap();
+    raw.extend_from_slice(found.before());
+    raw.extend_from_slice(found.get(0).unwrap_or_default());
+    screen_lines(&raw)
+}
+
+/// At 60 columns the bar wrapped (`4.15 MiB/11.45 MiB` alone on the next
+/// line) and `list` let the terminal cut words; wide, the bar showed no
+/// rate or time left.
+#[cfg(unix)]
+#[test]
+fn progress_bars_and_list_fit_a_narrow_terminal_and_wide_bars_show_rate_and_time_left() {
+    use common::server::Server;
+    for width in [60u16, 120] {
+        let t = TestContext::new();
+        let server = Server::start();
+        let index = crate::install::stalling_index(&t, &server, "slow");
+        let location = index.location();
+        let args = ["install", "slow", "--registry", location.as_str()];
+        let lines = on_terminal(&t, width, &args, "Fetching", || server.release());
+        let bar: Vec<&String> = lines.iter().filter(|l| l.contains("Fetching")).collect();
+        assert!(!bar.is_empty(), "{lines:#?}");
+        // indicatif pads a bar's line with blanks to clear what was there.
+        // (A status line naming a long path is wrapped by the terminal.)
+        for line in &bar {
+            let line = line.trim_end();
+            assert!(
+                line.chars().count() < usize::from(width),
+                "{width}: {line:?}"
+            );
+        }
+        if width == 120 {
+            assert!(
+                bar.iter()
+                    .any(|l| l.contains("/s, ") && l.contains(" left)")),
+                "{bar:#?}"
+            );
+        } else {
+            // The bar shortened, the bytes kept, the rate left out.
+            assert!(
+                bar.iter().all(|l| l.contains("] ") && l.contains("B/")),
+                "{bar:#?}"
+            );
+            assert!(bar.iter().all(|l| !l.contains("/s")), "{bar:#?}");
+        }
+    }
+    let t = TestContext::new();
+    t.run(&["install", "-q", "echo-capsule", "fs-read"])
+        .success();
+    let lines = on_terminal(&t, 60, &["list"], "NAME", || {});
+    let text = lines.join("\n");
+    for line in &lines {
+        assert!(line.trim_end().chars().count() <= 60, "{line:?}\n{text}");
+    }
+    // In its own column, every word whole.
+    let description = "A long-running capsule-mode tool that answers each JSON-RPC request with its params, for testing capsule supervision";
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for word in description.split(' ') {
+        assert!(words.contains(&word), "{word:?} broken:\n{text}");
+    }
+    let column = lines[0].find("DESCRIPTION").unwrap();
+    assert!(lines[2].starts_with(&" ".repeat(column)), "{text}");
+    assert!(!lines[2][column..].starts_with(' '), "{text}");
+}

@@ -488,7 +488,7 @@ fn http_archives_download_and_cache() {
 }
 
 /// An index whose one archive is served by `server` and stalls mid-body.
-fn stalling_index(t: &TestContext, server: &Server, name: &str) -> IndexBuilder {
+pub(crate) fn stalling_index(t: &TestContext, server: &Server, name: &str) -> IndexBuilder {
     let mut index = IndexBuilder::new(&t.dir.path().join(format!("index-{name}")));
     let big = "x".repeat(300_000);
     // Random-ish content so gzip cannot shrink it below the stall point.
