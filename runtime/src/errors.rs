@@ -31,10 +31,14 @@ pub enum ToolCode {
     CapsuleUnavailable,
     /// The capsule answered the request with a JSON-RPC error.
     CapsuleError,
+    /// The arguments break the tool's input schema; nothing ran.
+    InvalidArguments,
+    /// The tool's answer is not JSON its output schema accepts.
+    InvalidOutput,
 }
 
 impl ToolCode {
-    pub const ALL: [ToolCode; 7] = [
+    pub const ALL: [ToolCode; 9] = [
         ToolCode::UnsupportedTool,
         ToolCode::Timeout,
         ToolCode::ExitNonzero,
@@ -42,6 +46,8 @@ impl ToolCode {
         ToolCode::OutputTooLarge,
         ToolCode::CapsuleUnavailable,
         ToolCode::CapsuleError,
+        ToolCode::InvalidArguments,
+        ToolCode::InvalidOutput,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -53,6 +59,8 @@ impl ToolCode {
             ToolCode::OutputTooLarge => "output_too_large",
             ToolCode::CapsuleUnavailable => "capsule_unavailable",
             ToolCode::CapsuleError => "capsule_error",
+            ToolCode::InvalidArguments => "invalid_arguments",
+            ToolCode::InvalidOutput => "invalid_output",
         }
     }
 }

@@ -1,5 +1,12 @@
 //! How a call's arguments become a process: the `flags` and `json`
 //! conventions (docs/tool-yaml.md, "Arguments").
+//!
+//! Under `flags` only the properties the input schema declares become
+//! options, and only when their names are plain words
+//! ([`is_flag_name`]): an argument a client invents (an empty name, one
+//! holding `=`, the abbreviation of an option the tool hides) never reaches
+//! the tool's option parser. A schema that allows other properties passes
+//! them only under `json`, where they are data, not options.
 
 use serde_json::{Map, Value};
 
@@ -12,17 +19,41 @@ pub struct Invocation {
     pub stdin: Vec<u8>,
 }
 
-pub fn invocation(tool: &Tool, args: &Map<String, Value>) -> Invocation {
+/// A declared property that cannot be passed as an option.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("'{}' cannot be passed as an option (a name has letters, digits, '_' and '-', starting with a letter or digit)", name.escape_debug())]
+pub struct UnsafeName {
+    pub name: String,
+}
+
+/// The longest option name passed (without `--`).
+const MAX_NAME: usize = 64;
+
+/// Whether `name` may become `--name`: ASCII letters, digits, `_` and `-`,
+/// starting with a letter or digit, at most 64 bytes. No `=` (it would set
+/// another option's value), no leading `-` (a short option or `---`).
+pub fn is_flag_name(name: &str) -> bool {
+    name.len() <= MAX_NAME
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+pub fn invocation(tool: &Tool, args: &Map<String, Value>) -> Result<Invocation, UnsafeName> {
     let mut argv: Vec<String> = tool.command.iter().chain(&tool.args).cloned().collect();
     match tool.arguments {
         Arguments::Json => {
             let mut stdin = serde_json::to_vec(args).expect("a JSON object serialises");
             stdin.push(b'\n');
-            Invocation { argv, stdin }
+            Ok(Invocation { argv, stdin })
         }
         Arguments::Flags => {
             let mut stdin = Vec::new();
-            for (key, value) in ordered(tool, args) {
+            for (key, value) in declared(tool, args) {
                 if key == "stdin" {
                     stdin = match value {
                         Value::String(s) => s.clone().into_bytes(),
@@ -31,41 +62,39 @@ pub fn invocation(tool: &Tool, args: &Map<String, Value>) -> Invocation {
                     };
                     continue;
                 }
-                if value.is_null() {
-                    continue;
+                if !is_flag_name(key) {
+                    return Err(UnsafeName { name: key.clone() });
                 }
-                argv.push(format!("--{}", key.replace('_', "-")));
-                argv.push(match value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                });
+                let flag = format!("--{}", key.replace('_', "-"));
+                match value {
+                    Value::Null | Value::Bool(false) => {}
+                    Value::Bool(true) => argv.push(flag),
+                    Value::String(s) => argv.extend([flag, s.clone()]),
+                    other => argv.extend([flag, other.to_string()]),
+                }
             }
-            Invocation { argv, stdin }
+            Ok(Invocation { argv, stdin })
         }
     }
 }
 
-/// The arguments in the order of the input schema's properties, then the
-/// others in the order the client sent them.
-fn ordered<'a>(tool: &Tool, args: &'a Map<String, Value>) -> Vec<(&'a String, &'a Value)> {
-    let declared: Vec<&str> = tool
-        .input_schema
+/// The arguments the input schema declares, in the order of its
+/// `properties`; the others are left out. A discovered executable (RFC 1)
+/// has no schema to declare them in: it gets them all, as the Orla runtime
+/// passes them, in the order the client sent them.
+fn declared<'a>(tool: &Tool, args: &'a Map<String, Value>) -> Vec<(&'a String, &'a Value)> {
+    if tool.source.kind == "discovered" {
+        return args.iter().collect();
+    }
+    tool.input_schema
         .get("properties")
         .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
-    let mut out: Vec<(&String, &Value)> = Vec::with_capacity(args.len());
-    for name in &declared {
-        if let Some((k, v)) = args.get_key_value(*name) {
-            out.push((k, v));
-        }
-    }
-    for (k, v) in args {
-        if !declared.contains(&k.as_str()) {
-            out.push((k, v));
-        }
-    }
-    out
+        .map(|p| {
+            p.keys()
+                .filter_map(|name| args.get_key_value(name.as_str()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -90,13 +119,16 @@ mod tests {
             startup_timeout_ms: None,
             hot_load: None,
             retry: None,
-            input_schema: json!({"type": "object", "properties": {"path": {}, "max_bytes": {}}}),
+            input_schema: json!({"type": "object", "properties": {
+                "path": {}, "max_bytes": {}, "all": {}, "quiet": {}, "extra": {}, "opts": {}, "gone": {}, "stdin": {}
+            }}),
             output_schema: None,
             permissions: vec![],
             permissions_declared: true,
             source: Source {
                 kind: "registry".into(),
             },
+            ..Tool::default()
         }
     }
 
@@ -105,13 +137,15 @@ mod tests {
     }
 
     #[test]
-    fn flags_follow_the_schema_order_with_hyphens_and_text_values() {
+    fn flags_follow_the_schema_order_with_hyphens_and_typed_values() {
         let call = invocation(
             &tool(Arguments::Flags),
-            &args(
-                json!({"extra": [1, "a"], "max_bytes": 10, "gone": null, "path": "a b", "all": true}),
-            ),
-        );
+            &args(json!({
+                "opts": {"a": 1}, "extra": [1, "a"], "max_bytes": 10, "gone": null,
+                "path": "a b", "all": true, "quiet": false
+            })),
+        )
+        .unwrap();
         assert_eq!(
             call.argv,
             [
@@ -123,13 +157,47 @@ mod tests {
                 "a b",
                 "--max-bytes",
                 "10",
+                "--all",
                 "--extra",
                 "[1,\"a\"]",
-                "--all",
-                "true"
+                "--opts",
+                "{\"a\":1}",
             ]
         );
         assert!(call.stdin.is_empty());
+    }
+
+    #[test]
+    fn undeclared_arguments_never_become_options() {
+        let call = invocation(
+            &tool(Arguments::Flags),
+            &args(json!({"": "x", "path=/etc": "x", "rec": true, "verbose": true, "path": "p"})),
+        )
+        .unwrap();
+        assert_eq!(call.argv[4..], ["--path", "p"]);
+    }
+
+    #[test]
+    fn a_discovered_executable_gets_every_argument_with_an_option_name() {
+        let mut t = tool(Arguments::Flags);
+        t.source.kind = "discovered".into();
+        let call = invocation(&t, &args(json!({"zeta": 1, "alpha": true}))).unwrap();
+        assert_eq!(call.argv[4..], ["--zeta", "1", "--alpha"]);
+        let err = invocation(&t, &args(json!({"a=b": 1}))).unwrap_err();
+        assert_eq!(err.name, "a=b");
+    }
+
+    #[test]
+    fn a_declared_name_that_is_no_option_name_is_refused() {
+        for bad in ["", "a=b", "-v", "_x", "a b", "é", &"a".repeat(65)] {
+            let mut t = tool(Arguments::Flags);
+            t.input_schema = json!({"type": "object", "properties": {bad: {}}});
+            let err = invocation(&t, &args(json!({bad: "x"}))).unwrap_err();
+            assert_eq!(err.name, bad);
+        }
+        for good in ["a", "max_bytes", "dry-run", "x2", "9"] {
+            assert!(is_flag_name(good), "{good}");
+        }
     }
 
     #[test]
@@ -137,7 +205,8 @@ mod tests {
         let call = invocation(
             &tool(Arguments::Flags),
             &args(json!({"stdin": "hello\n", "path": "x"})),
-        );
+        )
+        .unwrap();
         assert_eq!(call.argv[4..], ["--path", "x"]);
         assert_eq!(call.stdin, b"hello\n");
     }
@@ -146,9 +215,13 @@ mod tests {
     fn json_sends_the_whole_object_on_stdin() {
         let call = invocation(
             &tool(Arguments::Json),
-            &args(json!({"path": "x", "stdin": 1})),
-        );
+            &args(json!({"path": "x", "stdin": 1, "undeclared": true})),
+        )
+        .unwrap();
         assert_eq!(call.argv, ["python3", "-u", "/t/bin/t", "--fast"]);
-        assert_eq!(call.stdin, b"{\"path\":\"x\",\"stdin\":1}\n");
+        assert_eq!(
+            call.stdin,
+            b"{\"path\":\"x\",\"stdin\":1,\"undeclared\":true}\n"
+        );
     }
 }

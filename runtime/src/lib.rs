@@ -17,6 +17,7 @@ mod http;
 pub mod invoke;
 pub mod log;
 pub mod manifest;
+pub mod schema;
 pub mod server;
 mod source;
 mod stdio;

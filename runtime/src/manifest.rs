@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::schema::{Compiled, Violations};
+
 /// The manifest version this runtime reads.
 pub const MANIFEST_VERSION: u64 = 2;
 
@@ -41,21 +43,23 @@ impl Default for Settings {
     }
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Arguments {
+    #[default]
     Flags,
     Json,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    #[default]
     Simple,
     Capsule,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Tool {
     pub name: String,
     pub version: String,
@@ -79,6 +83,9 @@ pub struct Tool {
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub permissions_declared: bool,
     pub source: Source,
+    /// The schemas compiled, at the first call (not part of the file).
+    #[serde(skip)]
+    pub compiled: Compiled,
 }
 
 fn yes() -> bool {
@@ -110,7 +117,7 @@ pub struct Retry {
     pub jitter: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Source {
     pub kind: String,
 }
@@ -176,6 +183,18 @@ impl Tool {
     pub fn is_capsule(&self) -> bool {
         self.mode == Mode::Capsule
     }
+
+    /// Checks a call's arguments against the input schema.
+    pub fn check_input(&self, args: &Value) -> Result<(), Violations> {
+        self.compiled
+            .check_input(&self.input_schema, self.output_schema.as_ref(), args)
+    }
+
+    /// Checks an answer against the output schema (none: anything goes).
+    pub fn check_output(&self, value: &Value) -> Result<(), Violations> {
+        self.compiled
+            .check_output(&self.input_schema, self.output_schema.as_ref(), value)
+    }
 }
 
 #[cfg(test)]
@@ -224,6 +243,7 @@ mod tests {
                 source: Source {
                     kind: "registry".into(),
                 },
+                compiled: Default::default(),
             }],
         }
     }

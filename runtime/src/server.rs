@@ -18,6 +18,7 @@ use crate::exec::{self, Limits, Output, RunError};
 use crate::invoke;
 use crate::log::Logger;
 use crate::manifest::{Manifest, Tool};
+use crate::schema::Violations;
 
 /// Default bytes kept of a call's stdout (and, separately, stderr).
 pub const DEFAULT_MAX_OUTPUT: usize = 4 * 1024 * 1024;
@@ -233,24 +234,36 @@ pub async fn call(
     let started = Instant::now();
     let max_attempts = tool.retry.as_ref().map_or(1, |r| r.max_attempts.max(1));
     let mut attempt = 1;
-    let result = loop {
-        let outcome = if tool.is_capsule() {
-            capsule_call(shared, &tool, &args, timeout).await
-        } else {
-            simple_call(shared, &tool, &args, timeout).await
-        };
-        match outcome {
-            Err((error, _)) if error.retryable && attempt < max_attempts => {
-                let delay = backoff(tool.retry.as_ref().expect("max_attempts > 1"), attempt);
-                shared.logger.warn(
-                    "retrying tool call",
-                    json!({"tool": name, "attempt": attempt, "tool_code": error.code, "delay_ms": delay.as_millis() as u64}),
-                );
-                tokio::time::sleep(delay).await;
-                attempt += 1;
+    let args = Value::Object(args);
+    // MCP: servers validate inputs; a violation is a tool error the model
+    // can correct, and nothing runs.
+    let checked = tool
+        .check_input(&args)
+        .map_err(|v| invalid(ToolCode::InvalidArguments, &tool, &v, None));
+    let Value::Object(args) = args else {
+        unreachable!("made from a map")
+    };
+    let result = match checked {
+        Err(failed) => Err(failed),
+        Ok(()) => loop {
+            let outcome = if tool.is_capsule() {
+                capsule_call(shared, &tool, &args, timeout).await
+            } else {
+                simple_call(shared, &tool, &args, timeout).await
+            };
+            match outcome {
+                Err((error, _)) if error.retryable && attempt < max_attempts => {
+                    let delay = backoff(tool.retry.as_ref().expect("max_attempts > 1"), attempt);
+                    shared.logger.warn(
+                        "retrying tool call",
+                        json!({"tool": name, "attempt": attempt, "tool_code": error.code, "delay_ms": delay.as_millis() as u64}),
+                    );
+                    tokio::time::sleep(delay).await;
+                    attempt += 1;
+                }
+                other => break other,
             }
-            other => break other,
-        }
+        },
     };
     let duration_ms = started.elapsed().as_millis() as u64;
     Ok(match result {
@@ -280,13 +293,19 @@ async fn simple_call(
     args: &Map<String, Value>,
     timeout: Duration,
 ) -> Outcome {
-    let call = invoke::invocation(tool, args);
+    let call = match invoke::invocation(tool, args) {
+        Ok(call) => call,
+        Err(unsafe_name) => {
+            let error = ToolError::new(ToolCode::InvalidArguments, unsafe_name.to_string(), false);
+            return Err(failure(error, None));
+        }
+    };
     let limits = Limits {
         timeout,
         max_output: shared.max_output,
     };
     match exec::run(tool, call, limits).await {
-        Ok(output) if output.code == Some(0) => Ok(success(tool, &output)),
+        Ok(output) if output.code == Some(0) => success(tool, &output),
         Ok(output) => {
             let reason = match (output.code, output.signal) {
                 (Some(code), _) => format!("{} exited with status {code}", tool.name),
@@ -347,7 +366,7 @@ fn text(t: impl Into<String>) -> Value {
     json!({"type": "text", "text": t.into()})
 }
 
-fn success(tool: &Tool, output: &Output) -> Value {
+fn success(tool: &Tool, output: &Output) -> Outcome {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let mut content = vec![text(stdout.clone())];
     if !output.stderr.is_empty() {
@@ -362,11 +381,55 @@ fn success(tool: &Tool, output: &Output) -> Value {
         "_meta": {"orla/exit_code": output.code, "orla/duration_ms": output.duration.as_millis() as u64},
     });
     if let Some(schema) = &tool.output_schema {
-        if let Ok(value) = serde_json::from_str::<Value>(&stdout) {
-            result["structuredContent"] = structured(schema, value);
+        // A result without the structured content its schema promises makes
+        // SDK clients fail the call as a protocol error: the answer is a
+        // tool error instead, with the text kept.
+        let value = match serde_json::from_str::<Value>(&stdout) {
+            Ok(value) => value,
+            Err(e) => {
+                let error = ToolError::new(
+                    ToolCode::InvalidOutput,
+                    format!(
+                        "{} declares an output schema, but its output is not JSON ({e})",
+                        tool.name
+                    ),
+                    false,
+                );
+                return Err(failure(error, Some(output)));
+            }
+        };
+        if let Err(v) = tool.check_output(&value) {
+            return Err(invalid(ToolCode::InvalidOutput, tool, &v, Some(output)));
         }
+        result["structuredContent"] = structured(schema, value);
     }
-    result
+    Ok(result)
+}
+
+/// The failure of a call whose arguments (`invalid_arguments`) or answer
+/// (`invalid_output`) break the tool's schema, each violation in
+/// `_meta["orla/violations"]`.
+fn invalid(
+    code: ToolCode,
+    tool: &Tool,
+    violations: &Violations,
+    output: Option<&Output>,
+) -> (ToolError, Value) {
+    let reason = match code {
+        ToolCode::InvalidArguments => format!(
+            "invalid arguments for {}: {}",
+            tool.name,
+            violations.describe("argument")
+        ),
+        _ => format!(
+            "the output of {} breaks its output schema: {}",
+            tool.name,
+            violations.describe("value")
+        ),
+    };
+    let (error, mut value) = failure(ToolError::new(code, reason, false), output);
+    value["_meta"]["orla/violations"] = violations.to_json();
+    (error, value)
 }
 
 fn structured(schema: &Value, value: Value) -> Value {
@@ -409,25 +472,59 @@ async fn capsule_call(
 ) -> Outcome {
     let params = json!({"name": tool.name, "arguments": args});
     match shared.capsules.call(&tool.name, params, timeout).await {
-        Ok(result) => Ok(capsule_result(tool, result)),
+        Ok(result) => capsule_result(tool, result),
         Err(error) => Err(failure(error, None)),
     }
 }
 
 /// A capsule's answer: an MCP CallToolResult passes as it is; any other
-/// value becomes text and, when it is JSON the output schema can hold,
-/// structured content.
-fn capsule_result(tool: &Tool, result: Value) -> Value {
+/// value becomes text and, when the tool declares an output schema (or the
+/// value is an object), structured content. Structured content must be
+/// what the output schema accepts.
+fn capsule_result(tool: &Tool, result: Value) -> Outcome {
     if result.get("content").is_some_and(Value::is_array) {
-        return result;
+        let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
+        if let (Some(schema), false) = (&tool.output_schema, failed) {
+            let declared = match result.get("structuredContent") {
+                Some(v) if is_object_schema(schema) => Some(v),
+                Some(v) => v.get("result"),
+                None => None,
+            };
+            let checked = match declared {
+                Some(value) => tool.check_output(value),
+                None => Err(Violations::missing_structured_content()),
+            };
+            if let Err(v) = checked {
+                let (error, mut value) = invalid(ToolCode::InvalidOutput, tool, &v, None);
+                keep_content(&mut value, &result);
+                return Err((error, value));
+            }
+        }
+        return Ok(result);
     }
     let mut out = json!({"content": [text(result.to_string())], "isError": false});
     if let Some(schema) = &tool.output_schema {
+        if let Err(v) = tool.check_output(&result) {
+            let (error, mut value) = invalid(ToolCode::InvalidOutput, tool, &v, None);
+            keep_content(&mut value, &out);
+            return Err((error, value));
+        }
         out["structuredContent"] = structured(schema, result);
     } else if result.is_object() {
         out["structuredContent"] = result;
     }
-    out
+    Ok(out)
+}
+
+/// Appends the content of the answer a check refused to the error result,
+/// so the text the tool wrote is not lost.
+fn keep_content(value: &mut Value, answer: &Value) {
+    if let (Some(content), Some(kept)) = (
+        value["content"].as_array_mut(),
+        answer.get("content").and_then(Value::as_array),
+    ) {
+        content.extend(kept.iter().cloned());
+    }
 }
 
 /// Capped exponential backoff with the policy's jitter (Orloj seed).

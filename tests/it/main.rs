@@ -35,4 +35,5 @@ mod specs;
 mod stalled_network;
 mod tool_authoring;
 mod tool_publish;
+mod trust;
 mod verify;

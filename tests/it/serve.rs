@@ -16,7 +16,7 @@ use common::{PackageBuilder, TestContext};
 
 /// The python that has the `mcp` package. Unset, the test is skipped with
 /// a message (a failure under ORLA_TEST_STRICT=1, as in CI).
-fn python() -> Option<PathBuf> {
+pub(crate) fn python() -> Option<PathBuf> {
     match std::env::var_os("MCP_TEST_PYTHON") {
         Some(p) if !p.is_empty() => Some(PathBuf::from(p)),
         _ => {
@@ -35,7 +35,7 @@ fn client_script() -> PathBuf {
 const ORLA: &str = env!("CARGO_BIN_EXE_orla");
 
 /// Runs the Python client against `orla serve --stdio` with `plan`.
-fn stdio_session(t: &TestContext, python: &Path, plan: Value) -> Value {
+pub(crate) fn stdio_session(t: &TestContext, python: &Path, plan: Value) -> Value {
     let script = client_script();
     let args = [script.to_str().unwrap(), "stdio", ORLA, "serve", "--stdio"];
     run_client(t.program_command(python, &args), plan)
@@ -61,7 +61,7 @@ fn names(tools: &Value) -> Vec<String> {
         .collect()
 }
 
-fn text_of(result: &Value) -> String {
+pub(crate) fn text_of(result: &Value) -> String {
     result["content"]
         .as_array()
         .unwrap_or_else(|| panic!("no content: {result}"))
@@ -210,7 +210,7 @@ print(json.dumps({"argv": sys.argv[1:], "path": a.path, "max_bytes": a.max_bytes
         )
 }
 
-fn install_local(t: &TestContext, pkg: &PackageBuilder) {
+pub(crate) fn install_local(t: &TestContext, pkg: &PackageBuilder) {
     let src = pkg.write(&t.work);
     t.run(&["install", "-y", "--local", src.to_str().unwrap()])
         .success();
@@ -241,7 +241,7 @@ fn a_flags_tool_gets_key_value_flags_after_its_runtime_args() {
     assert_eq!(got["max_bytes"], 12);
 }
 
-fn script_tool(name: &str, script: &str, yaml: &str) -> PackageBuilder {
+pub(crate) fn script_tool(name: &str, script: &str, yaml: &str) -> PackageBuilder {
     PackageBuilder::new(name, "1.0.0")
         .yaml(yaml)
         .file(&format!("bin/{name}"), script, true)

@@ -258,6 +258,19 @@ impl Plan {
             .replace("{{VERSION}}", &self.version)
             .replace("{{DESCRIPTION}}", &description)
             .replace("{{PARAMS}}", &self.param_table())
+            .replace("{{SWITCHES}}", &self.switches())
+    }
+
+    /// The boolean parameters as the `flags` convention passes them
+    /// (`--name`, hyphens for underscores), separated by spaces.
+    fn switches(&self) -> String {
+        let names: Vec<String> = self
+            .params
+            .iter()
+            .filter(|p| p.ty == "boolean")
+            .map(|p| p.name.replace('_', "-"))
+            .collect();
+        names.join(" ")
     }
 
     fn entrypoint_source(&self) -> String {

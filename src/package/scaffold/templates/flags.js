@@ -3,8 +3,9 @@
 //
 // orla runs this once per call (simple mode, RFC 1) the way the Orla runtime
 // does: each argument arrives as a `--name value` flag (underscores in a name
-// become hyphens; a string is passed as it is, any other value as JSON text),
-// and an argument named `stdin` arrives on stdin. The answer goes to stdout
+// become hyphens; a string is passed as it is, any other value as JSON text;
+// a boolean is a bare `--name` when true and absent when false), and an
+// argument named `stdin` arrives on stdin. The answer goes to stdout
 // as JSON. Problems go to stderr with a non-zero exit status.
 "use strict";
 
@@ -27,10 +28,15 @@ function parse(argv) {
   const args = {};
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
+    const name = flag.slice(2).replace(/-/g, "_");
+    if (flag.startsWith("--") && kinds[name] === "boolean") {
+      args[name] = true;
+      i -= 1;
+      continue;
+    }
     if (!flag.startsWith("--") || i + 1 >= argv.length) {
       throw new Error(`expected --name value, got '${flag}'`);
     }
-    const name = flag.slice(2).replace(/-/g, "_");
     const text = argv[i + 1];
     args[name] = (kinds[name] || "string") === "string" ? text : JSON.parse(text);
   }

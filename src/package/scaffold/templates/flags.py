@@ -3,8 +3,9 @@
 
 orla runs this once per call (simple mode, RFC 1) the way the Orla runtime
 does: each argument arrives as a `--name value` flag (underscores in a name
-become hyphens; a string is passed as it is, any other value as JSON text),
-and an argument named `stdin` arrives on stdin. The answer goes to stdout as
+become hyphens; a string is passed as it is, any other value as JSON text;
+a boolean is a bare `--name` when true and absent when false), and an
+argument named `stdin` arrives on stdin. The answer goes to stdout as
 JSON. Problems go to stderr with a non-zero exit status.
 """
 
@@ -32,9 +33,13 @@ def parse(argv):
     i = 0
     while i < len(argv):
         flag = argv[i]
+        name = flag[2:].replace("-", "_")
+        if flag.startswith("--") and kinds.get(name) == "boolean":
+            args[name] = True
+            i += 1
+            continue
         if not flag.startswith("--") or i + 1 >= len(argv):
             raise ValueError("expected --name value, got %r" % flag)
-        name = flag[2:].replace("-", "_")
         text = argv[i + 1]
         args[name] = text if kinds.get(name, "string") == "string" else json.loads(text)
         i += 2

@@ -3,16 +3,26 @@
 #
 # orla runs this once per call (simple mode, RFC 1) the way the Orla runtime
 # does: each argument arrives as a `--name value` flag (underscores in a name
-# become hyphens; a string is passed as it is, any other value as JSON text),
-# and an argument named `stdin` arrives on stdin. The answer goes to stdout
+# become hyphens; a string is passed as it is, any other value as JSON text;
+# a boolean is a bare `--name` when true and absent when false), and an
+# argument named `stdin` arrives on stdin. The answer goes to stdout
 # as JSON. Problems go to stderr with a non-zero exit status.
 #
 # Parameters (name, JSON type, required): {{PARAMS}}
 set -euo pipefail
 
+# The boolean parameters: bare switches, true when present.
+switches=" {{SWITCHES}} "
+
 # Every flag as a JSON member; values are passed on as JSON strings.
 members=()
 while [[ $# -gt 0 ]]; do
+    if [[ "$1" == --* && "$switches" == *" ${1#--} "* ]]; then
+        name="${1#--}"
+        members+=("\"${name//-/_}\":true")
+        shift
+        continue
+    fi
     if [[ "$1" != --* || $# -lt 2 ]]; then
         echo "error: {{NAME}} expects --name value, got '$1'" >&2
         exit 2
