@@ -10,6 +10,14 @@
 //! registry_ttl: 10m          # how long a cloned git index is used before it is fetched again
 //! public_registry: false     # drop the Orla project's registry (or name another location)
 //! cache_max_size: 2G         # the most the cached packages may take (ORLA_CACHE_MAX_SIZE wins)
+//! runtime:                   # how tools run (also in orla.yaml; docs/security.md, "Settings")
+//!   pass_env: [HTTPS_PROXY]  # variables every tool gets from orla serve's environment
+//!   isolation: strict        # strict | best-effort: a tool the kernel cannot confine is refused, or runs unconfined
+//!   allow_read: [/data]      # trees filesystem:read tools may also read (absolute, or relative to this file)
+//!   allow_write: [/scratch]  # trees filesystem:write tools may also write
+//!   sandbox: {memory_mb: 512, cpu_seconds: 60}   # the limits of isolation_mode sandboxed
+//!   tools:
+//!     gh-issues: {pass_env: [GITHUB_TOKEN], isolation_mode: sandboxed, approval: pre-approved}
 //! ```
 //!
 //! `registries` may also be a mapping `name: location` (kept in file order).
@@ -18,7 +26,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::package::IsolationMode;
 
 pub const CONFIG_FILE: &str = "config.yaml";
 
@@ -52,7 +64,165 @@ pub struct UserConfig {
     pub public_registry: Option<Option<String>>,
     /// `cache_max_size:` in bytes.
     pub cache_max_size: Option<u64>,
+    /// `runtime:`: how tools run.
+    pub runtime: RunSettings,
     pub path: Option<PathBuf>,
+}
+
+/// `runtime:` in config.yaml and orla.yaml, as written (unknown keys are
+/// refused).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRuntime {
+    #[serde(default)]
+    pub pass_env: Vec<String>,
+    #[serde(default)]
+    pub isolation: Option<Isolation>,
+    #[serde(default)]
+    pub allow_read: Vec<String>,
+    #[serde(default)]
+    pub allow_write: Vec<String>,
+    #[serde(default)]
+    pub sandbox: Option<SandboxLimits>,
+    #[serde(default)]
+    pub tools: BTreeMap<String, ToolSettings>,
+}
+
+/// `runtime.sandbox:`: the limits of `isolation_mode: sandboxed`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxLimits {
+    pub memory_mb: Option<u64>,
+    pub cpu_seconds: Option<u64>,
+}
+
+/// `runtime.tools.NAME:`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSettings {
+    #[serde(default)]
+    pub pass_env: Vec<String>,
+    #[serde(default)]
+    pub isolation_mode: Option<IsolationMode>,
+    #[serde(default)]
+    pub approval: Option<Approval>,
+}
+
+/// `runtime.isolation:`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// A tool that must be confined where the kernel cannot is refused.
+    #[default]
+    Strict,
+    /// It runs unconfined, with a warning.
+    BestEffort,
+}
+
+/// `runtime.tools.NAME.approval:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Approval {
+    /// A person approves each call.
+    Required,
+    /// No question, even for a critical tool (config.yaml only).
+    PreApproved,
+}
+
+/// `runtime:` checked: variable names, grants as absolute paths.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunSettings {
+    pub pass_env: Vec<String>,
+    pub isolation: Option<Isolation>,
+    pub allow_read: Vec<PathBuf>,
+    pub allow_write: Vec<PathBuf>,
+    pub sandbox: SandboxLimits,
+    pub tools: BTreeMap<String, ToolSettings>,
+}
+
+impl RunSettings {
+    /// Checks `raw`; relative grants are taken from `base` (the directory
+    /// of the file).
+    pub fn parse(raw: &RawRuntime, base: &Path) -> Result<RunSettings, SettingError> {
+        let names = raw
+            .pass_env
+            .iter()
+            .chain(raw.tools.values().flat_map(|t| t.pass_env.iter()));
+        for name in names {
+            if !is_env_name(name) {
+                return Err(SettingError::EnvName { name: name.clone() });
+            }
+        }
+        let path = |p: &String| -> Result<PathBuf, SettingError> {
+            // `~` is not expanded: it would be a directory named `~`.
+            if p.is_empty() || p.starts_with('~') {
+                return Err(SettingError::Grant { path: p.clone() });
+            }
+            Ok(normalise(&base.join(p)))
+        };
+        Ok(RunSettings {
+            pass_env: raw.pass_env.clone(),
+            isolation: raw.isolation,
+            allow_read: raw.allow_read.iter().map(path).collect::<Result<_, _>>()?,
+            allow_write: raw.allow_write.iter().map(path).collect::<Result<_, _>>()?,
+            sandbox: raw.sandbox.unwrap_or_default(),
+            tools: raw.tools.clone(),
+        })
+    }
+
+    /// `self` (config.yaml) with `project` (orla.yaml) over it: variables
+    /// and grants add up, a tool's isolation mode is the project's when it
+    /// says one, approval is required when either file requires it.
+    pub fn merged(&self, project: &RunSettings) -> RunSettings {
+        let mut out = self.clone();
+        out.pass_env.extend(project.pass_env.iter().cloned());
+        out.isolation = match (self.isolation, project.isolation) {
+            (Some(Isolation::BestEffort), _) | (_, Some(Isolation::BestEffort)) => {
+                Some(Isolation::BestEffort)
+            }
+            (a, b) => b.or(a),
+        };
+        out.allow_read.extend(project.allow_read.iter().cloned());
+        out.allow_write.extend(project.allow_write.iter().cloned());
+        out.sandbox = SandboxLimits {
+            memory_mb: project.sandbox.memory_mb.or(self.sandbox.memory_mb),
+            cpu_seconds: project.sandbox.cpu_seconds.or(self.sandbox.cpu_seconds),
+        };
+        for (name, theirs) in &project.tools {
+            let ours = out.tools.entry(name.clone()).or_default();
+            ours.pass_env.extend(theirs.pass_env.iter().cloned());
+            if theirs.isolation_mode.is_some() {
+                ours.isolation_mode = theirs.isolation_mode;
+            }
+            if theirs.approval == Some(Approval::Required) {
+                ours.approval = Some(Approval::Required);
+            }
+        }
+        out
+    }
+}
+
+/// An environment variable's name: `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_env_name(name: &str) -> bool {
+    name.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `path` with `.` and `..` resolved lexically.
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -111,6 +281,10 @@ pub enum SettingError {
     TtlType,
     #[error("'{text}' is not a size such as 500M, 2G or 1.5GiB")]
     Size { text: String },
+    #[error("runtime.pass_env: '{}' is not the name of an environment variable", name.escape_debug())]
+    EnvName { name: String },
+    #[error("runtime: '{}' is not a path to grant", path.escape_debug())]
+    Grant { path: String },
 }
 
 impl SettingError {
@@ -137,6 +311,12 @@ impl SettingError {
             SettingError::Size { .. } => {
                 "write bytes or a size with a unit, e.g. `cache_max_size: 2G`, or remove the key for no limit".into()
             }
+            SettingError::EnvName { .. } => {
+                "write names such as GITHUB_TOKEN: letters, digits and '_', not starting with a digit".into()
+            }
+            SettingError::Grant { .. } => {
+                "write an absolute path, or a path relative to the file's directory (`~` is not expanded)".into()
+            }
         })
     }
 
@@ -148,6 +328,7 @@ impl SettingError {
                 "registry_ttl"
             }
             SettingError::Size { .. } => "cache_max_size",
+            SettingError::EnvName { .. } | SettingError::Grant { .. } => "runtime",
             _ => "registries",
         }
     }
@@ -192,7 +373,7 @@ impl ConfigError {
                 })
             }
             ConfigError::Invalid { .. } => Some(
-                "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`, and docs/cache.md for `cache_max_size`".into(),
+                "see docs/registries.md for the format of `registries:`, `registry_ttl` and `public_registry`, docs/cache.md for `cache_max_size`, and docs/security.md for `runtime`".into(),
             ),
             ConfigError::Setting { source, .. } => source.hint(),
         }
@@ -255,7 +436,7 @@ fn invalid(path: &Path, text: &str, e: &serde_yaml::Error) -> ConfigError {
 #[derive(Deserialize, Default)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a mapping with the keys registries, registry_ttl, public_registry and cache_max_size"
+    expecting = "a mapping with the keys registries, registry_ttl, public_registry, cache_max_size and runtime"
 )]
 struct RawConfig {
     #[serde(default)]
@@ -266,6 +447,8 @@ struct RawConfig {
     public_registry: Option<serde_yaml::Value>,
     #[serde(default)]
     cache_max_size: Option<serde_yaml::Value>,
+    #[serde(default)]
+    runtime: Option<RawRuntime>,
 }
 
 impl UserConfig {
@@ -299,11 +482,16 @@ impl UserConfig {
             None => None,
             Some(v) => Some(parse_size_value(v).map_err(setting)?),
         };
+        let runtime = match &raw.runtime {
+            None => RunSettings::default(),
+            Some(r) => RunSettings::parse(r, home).map_err(setting)?,
+        };
         Ok(UserConfig {
             registries,
             registry_ttl,
             public_registry,
             cache_max_size,
+            runtime,
             path: Some(path),
         })
     }

@@ -241,7 +241,12 @@ fn spawn(tool: &Tool) -> std::io::Result<Running> {
         .args(rest)
         .args(&tool.args)
         .current_dir(&tool.working_dir)
-        .envs(&tool.env)
+        .env_clear()
+        .envs(crate::exec::environment(
+            tool,
+            |name| std::env::var(name).ok(),
+            None,
+        ))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -35,10 +35,16 @@ pub enum ToolCode {
     InvalidArguments,
     /// The tool's answer is not JSON its output schema accepts.
     InvalidOutput,
+    /// The tool must run confined and the kernel cannot confine it.
+    SandboxUnavailable,
+    /// The tool needs a person's approval and the client cannot ask.
+    ApprovalRequired,
+    /// The person declined (or dismissed) the call.
+    ApprovalDenied,
 }
 
 impl ToolCode {
-    pub const ALL: [ToolCode; 9] = [
+    pub const ALL: [ToolCode; 12] = [
         ToolCode::UnsupportedTool,
         ToolCode::Timeout,
         ToolCode::ExitNonzero,
@@ -48,6 +54,9 @@ impl ToolCode {
         ToolCode::CapsuleError,
         ToolCode::InvalidArguments,
         ToolCode::InvalidOutput,
+        ToolCode::SandboxUnavailable,
+        ToolCode::ApprovalRequired,
+        ToolCode::ApprovalDenied,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -61,6 +70,9 @@ impl ToolCode {
             ToolCode::CapsuleError => "capsule_error",
             ToolCode::InvalidArguments => "invalid_arguments",
             ToolCode::InvalidOutput => "invalid_output",
+            ToolCode::SandboxUnavailable => "sandbox_unavailable",
+            ToolCode::ApprovalRequired => "approval_required",
+            ToolCode::ApprovalDenied => "approval_denied",
         }
     }
 }

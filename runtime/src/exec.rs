@@ -1,7 +1,9 @@
 //! Running one call of a simple tool: one process (in its own process
-//! group) per call, stdin written and closed, stdout and stderr collected up
-//! to a cap, the whole group killed on timeout, on overflow, and once the
-//! tool itself has exited (so no stray child outlives its call).
+//! group) per call, in a clean environment and, for a confined tool,
+//! confined before its program starts ([`crate::sandbox`]); stdin written
+//! and closed, stdout and stderr collected up to a cap, the whole group
+//! killed on timeout, on overflow, and once the tool itself has exited (so
+//! no stray child outlives its call).
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -11,6 +13,62 @@ use tokio::process::Command;
 
 use crate::invoke::Invocation;
 use crate::manifest::Tool;
+use crate::sandbox::Confinement;
+
+/// The variables every tool gets from the server's environment (PATH,
+/// HOME, LANG and TMPDIR; docs/security.md, "The environment").
+pub const BASE_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "TMPDIR"];
+
+/// PATH when the server has none.
+const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The whole environment of a tool's process: [`BASE_ENV`] and the
+/// variables `pass_env` names, from `server`, then tool.yaml's `env`. A
+/// private temporary directory, when the tool has one, is its TMPDIR.
+pub fn environment(
+    tool: &Tool,
+    server: impl Fn(&str) -> Option<String>,
+    tmpdir: Option<&std::path::Path>,
+) -> Vec<(String, String)> {
+    let mut env: std::collections::BTreeMap<String, String> = Default::default();
+    for name in BASE_ENV
+        .iter()
+        .copied()
+        .chain(tool.pass_env.iter().map(String::as_str))
+    {
+        if let Some(value) = server(name) {
+            env.insert(name.to_string(), value);
+        }
+    }
+    env.entry("PATH".into())
+        .or_insert_with(|| DEFAULT_PATH.into());
+    env.entry("LANG".into()).or_insert_with(|| "C.UTF-8".into());
+    if let Some(dir) = tmpdir {
+        env.insert("TMPDIR".into(), dir.display().to_string());
+    }
+    for (k, v) in &tool.env {
+        env.insert(k.clone(), v.clone());
+    }
+    env.into_iter().collect()
+}
+
+/// How the process of a call starts.
+#[derive(Clone, Default)]
+pub struct Spawn {
+    pub env: Vec<(String, String)>,
+    /// Applied in the child before its program starts.
+    pub confinement: Option<std::sync::Arc<Confinement>>,
+}
+
+impl Spawn {
+    /// The PATH the process gets.
+    pub fn path(&self) -> &str {
+        self.env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map_or("", |(_, v)| v.as_str())
+    }
+}
 
 /// What came back from a process that ran.
 #[derive(Debug)]
@@ -38,7 +96,12 @@ pub struct Limits {
     pub max_output: usize,
 }
 
-pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output, RunError> {
+pub async fn run(
+    tool: &Tool,
+    call: Invocation,
+    limits: Limits,
+    spawn: Spawn,
+) -> Result<Output, RunError> {
     let started = Instant::now();
     let (program, rest) = call
         .argv
@@ -48,12 +111,20 @@ pub async fn run(tool: &Tool, call: Invocation, limits: Limits) -> Result<Output
     command
         .args(rest)
         .current_dir(&tool.working_dir)
-        .envs(&tool.env)
+        .env_clear()
+        .envs(spawn.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
+    if let Some(confinement) = spawn.confinement {
+        // SAFETY: `apply` only makes system calls (no allocation, no lock),
+        // as is required between fork and exec.
+        unsafe {
+            command.pre_exec(move || confinement.apply());
+        }
+    }
     let mut child = command.spawn().map_err(RunError::Spawn)?;
     let pid = child.id();
     // A cancelled call (the future dropped) still kills the whole group.

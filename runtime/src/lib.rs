@@ -10,6 +10,7 @@
 //! [`ManifestSource`], which may check it first (`orla serve` serves only
 //! what orla wrote from its store). docs/runtime.md describes the behaviour.
 
+pub mod approval;
 pub mod capsule;
 pub mod errors;
 pub mod exec;
@@ -17,6 +18,7 @@ mod http;
 pub mod invoke;
 pub mod log;
 pub mod manifest;
+pub mod sandbox;
 pub mod schema;
 pub mod server;
 mod source;
@@ -190,6 +192,7 @@ async fn run(options: Options, manifest: Manifest, loaded: Loaded) -> Result<(),
         json!({"manifest": path, "tools": manifest.tools.len(),
                "transport": match options.transport { Transport::Stdio => "stdio", Transport::Http { .. } => "http" }}),
     );
+    server::log_unconfined(&logger, &manifest);
     tokio::spawn(reloader(shared.clone(), options.clone(), loaded.bytes));
     let result = match options.transport.clone() {
         Transport::Stdio => {

@@ -22,7 +22,8 @@ pub struct Manifest {
     pub tools: Vec<Tool>,
 }
 
-/// The RFC 1 options (orla.yaml in a project, else defaults).
+/// The RFC 1 options (orla.yaml in a project, else defaults), and what
+/// orla.yaml and config.yaml say about confinement.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Settings {
@@ -30,6 +31,21 @@ pub struct Settings {
     pub timeout_ms: u64,
     pub log_format: String,
     pub log_level: String,
+    /// What happens to a tool that must be confined where the kernel
+    /// cannot confine it.
+    pub isolation: Isolation,
+    /// The project directory; None for the global root, whose workspace is
+    /// the directory the server runs in.
+    pub workspace: Option<String>,
+    /// Extra trees `filesystem:read` tools may read.
+    pub allow_read: Vec<String>,
+    /// Extra trees `filesystem:write` tools may write (and read).
+    pub allow_write: Vec<String>,
+    /// Trees no tool is granted, even inside a grant (orla's own state).
+    pub protect: Vec<String>,
+    /// The rlimits of `sandboxed` tools.
+    pub sandbox_memory_mb: u64,
+    pub sandbox_cpu_seconds: u64,
 }
 
 impl Default for Settings {
@@ -39,8 +55,37 @@ impl Default for Settings {
             timeout_ms: 30_000,
             log_format: "json".into(),
             log_level: "info".into(),
+            isolation: Isolation::Strict,
+            workspace: None,
+            allow_read: Vec::new(),
+            allow_write: Vec::new(),
+            protect: Vec::new(),
+            sandbox_memory_mb: 512,
+            sandbox_cpu_seconds: 60,
         }
     }
+}
+
+/// `isolation:` in orla.yaml / config.yaml.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// A tool that cannot be confined is refused.
+    #[default]
+    Strict,
+    /// It runs unconfined, with a warning in the log and in its result.
+    BestEffort,
+}
+
+/// Orloj's `runtime.isolation_mode`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum IsolationMode {
+    /// Confined to the declared permissions, no resource limits.
+    None,
+    /// Also memory and CPU limits, and no new processes without
+    /// `process:exec`.
+    Sandboxed,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -83,6 +128,20 @@ pub struct Tool {
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub permissions_declared: bool,
     pub source: Source,
+    /// low, medium, high or critical.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk_level: Option<String>,
+    /// As orla resolved it (tool.yaml, orla.yaml, config.yaml, the default
+    /// from risk); absent: from `risk_level` as Orloj defaults it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation_mode: Option<IsolationMode>,
+    /// Names of the server's environment variables the tool also gets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_env: Vec<String>,
+    /// Whether a person approves each call (critical risk, or orla.yaml
+    /// says so, unless config.yaml pre-approves it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub approval_required: bool,
     /// The schemas compiled, at the first call (not part of the file).
     #[serde(skip)]
     pub compiled: Compiled,
@@ -184,6 +243,31 @@ impl Tool {
         self.mode == Mode::Capsule
     }
 
+    /// The isolation mode: as resolved by orla, else Orloj's default from
+    /// risk (`sandboxed` for high and critical). A tool that declared no
+    /// permissions keeps running as it always did unless it is set.
+    pub fn isolation_mode(&self) -> IsolationMode {
+        if let Some(mode) = self.isolation_mode {
+            return mode;
+        }
+        match self.risk_level.as_deref() {
+            Some("high" | "critical") if self.permissions_declared => IsolationMode::Sandboxed,
+            _ => IsolationMode::None,
+        }
+    }
+
+    /// Whether the tool runs confined: it declared its permissions, or the
+    /// user asked for `sandboxed` (then it gets only what it declared,
+    /// which for an undeclared tool is nothing).
+    pub fn is_confined(&self) -> bool {
+        (self.permissions_declared && self.source.kind != "discovered")
+            || self.isolation_mode == Some(IsolationMode::Sandboxed)
+    }
+
+    pub fn has(&self, permission: &str) -> bool {
+        self.permissions.iter().any(|p| p == permission)
+    }
+
     /// Checks a call's arguments against the input schema.
     pub fn check_input(&self, args: &Value) -> Result<(), Violations> {
         self.compiled
@@ -243,13 +327,30 @@ mod tests {
                 source: Source {
                     kind: "registry".into(),
                 },
+                risk_level: Some("medium".into()),
+                isolation_mode: Some(IsolationMode::Sandboxed),
+                pass_env: vec!["GITHUB_TOKEN".into()],
+                approval_required: true,
                 compiled: Default::default(),
             }],
         }
     }
 
     /// Fields the runtime reads with a default, so the schema may leave them out.
-    const DEFAULTED: [&str; 1] = ["permissions_declared"];
+    const DEFAULTED: [&str; 12] = [
+        "isolation",
+        "workspace",
+        "allow_read",
+        "allow_write",
+        "protect",
+        "sandbox_memory_mb",
+        "sandbox_cpu_seconds",
+        "permissions_declared",
+        "risk_level",
+        "isolation_mode",
+        "pass_env",
+        "approval_required",
+    ];
 
     /// Follows `$ref` (local `#/$defs/...` only) in the published schema.
     fn resolve<'a>(root: &'a Value, mut node: &'a Value) -> &'a Value {

@@ -14,11 +14,12 @@ use serde_json::{json, Map, Value};
 
 use crate::capsule::Supervisor;
 use crate::errors::{self, ToolCode, ToolError};
-use crate::exec::{self, Limits, Output, RunError};
+use crate::exec::{self, Limits, Output, RunError, Spawn};
 use crate::invoke;
 use crate::log::Logger;
-use crate::manifest::{Manifest, Tool};
+use crate::manifest::{Isolation, Manifest, Settings, Tool};
 use crate::schema::Violations;
+use crate::{approval, sandbox};
 
 /// Default bytes kept of a call's stdout (and, separately, stderr).
 pub const DEFAULT_MAX_OUTPUT: usize = 4 * 1024 * 1024;
@@ -128,7 +129,7 @@ impl ServerHandler for Handler {
                 // At most max_calls run at once: each holds a process and
                 // up to twice max_output of its output.
                 let _slot = self.shared.calls.acquire().await.expect("never closed");
-                call(&self.shared, &request.name, args).await
+                call(&self.shared, &request.name, args, Some(&context.peer)).await
             } => r?,
             _ = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("the call was cancelled", None));
@@ -153,7 +154,40 @@ pub fn mcp_tool(tool: &Tool) -> Value {
     if let Some(annotations) = annotations(tool) {
         entry["annotations"] = annotations;
     }
+    entry["_meta"] = json!({"orla/isolation": isolation(tool)});
     entry
+}
+
+/// How a tool runs: `unconfined` (it declared nothing, or it is a capsule,
+/// which is not confined yet), else its isolation mode, `none` (confined to
+/// its permissions) or `sandboxed` (and limited).
+pub fn isolation(tool: &Tool) -> &'static str {
+    if tool.is_capsule() || !tool.is_confined() {
+        "unconfined"
+    } else {
+        match tool.isolation_mode() {
+            crate::manifest::IsolationMode::None => "none",
+            crate::manifest::IsolationMode::Sandboxed => "sandboxed",
+        }
+    }
+}
+
+/// Says which tools run unconfined, when serving starts.
+pub fn log_unconfined(logger: &Logger, manifest: &Manifest) {
+    for tool in manifest
+        .tools
+        .iter()
+        .filter(|t| isolation(t) == "unconfined")
+    {
+        let why = if tool.is_capsule() {
+            "capsules are not confined yet"
+        } else if tool.source.kind == "discovered" {
+            "a discovered executable declares no permissions"
+        } else {
+            "its tool.yaml declares no permissions (set isolation_mode: sandboxed to confine it)"
+        };
+        logger.warn("runs unconfined", json!({"tool": tool.name, "why": why}));
+    }
 }
 
 fn input_schema(schema: &Value) -> Value {
@@ -213,6 +247,7 @@ pub async fn call(
     shared: &Shared,
     name: &str,
     args: Map<String, Value>,
+    peer: Option<&Peer<RoleServer>>,
 ) -> Result<Value, ErrorData> {
     let manifest = shared.manifest();
     let Some(tool) = manifest.tool(name).cloned() else {
@@ -243,13 +278,21 @@ pub async fn call(
     let Value::Object(args) = args else {
         unreachable!("made from a map")
     };
+    // A person approves each call of a tool that needs it, or it fails
+    // closed; checked arguments are what they are asked about.
+    let checked = match checked {
+        Ok(()) if tool.approval_required => approval::ask(peer, &tool, &args)
+            .await
+            .map_err(|error| failure(error, None)),
+        other => other,
+    };
     let result = match checked {
         Err(failed) => Err(failed),
         Ok(()) => loop {
             let outcome = if tool.is_capsule() {
                 capsule_call(shared, &tool, &args, timeout).await
             } else {
-                simple_call(shared, &tool, &args, timeout).await
+                simple_call(shared, &manifest.settings, &tool, &args, timeout).await
             };
             match outcome {
                 Err((error, _)) if error.retryable && attempt < max_attempts => {
@@ -289,11 +332,12 @@ type Outcome = Result<Value, (ToolError, Value)>;
 
 async fn simple_call(
     shared: &Shared,
+    settings: &Settings,
     tool: &Tool,
     args: &Map<String, Value>,
     timeout: Duration,
 ) -> Outcome {
-    let call = match invoke::invocation(tool, args) {
+    let mut call = match invoke::invocation(tool, args) {
         Ok(call) => call,
         Err(unsafe_name) => {
             let error = ToolError::new(ToolCode::InvalidArguments, unsafe_name.to_string(), false);
@@ -304,7 +348,22 @@ async fn simple_call(
         timeout,
         max_output: shared.max_output,
     };
-    match exec::run(tool, call, limits).await {
+    let (spawn, _tmp) = match confine(shared, settings, tool) {
+        Ok(ready) => ready,
+        Err(error) => return Err(failure(error, None)),
+    };
+    if spawn.confinement.is_some() {
+        // The interpreter the confinement allows, not a shim before it.
+        let path = spawn.path();
+        if let Some(program) = call
+            .argv
+            .first()
+            .and_then(|p| sandbox::find_program(p, path))
+        {
+            call.argv[0] = program.display().to_string();
+        }
+    }
+    match exec::run(tool, call, limits, spawn).await {
         Ok(output) if output.code == Some(0) => success(tool, &output),
         Ok(output) => {
             let reason = match (output.code, output.signal) {
@@ -351,6 +410,88 @@ async fn simple_call(
             Err(failure(error, Some(&output)))
         }
     }
+}
+
+/// The environment and confinement of a call of `tool`, and the private
+/// temporary directory that lives as long as the call.
+fn confine(
+    shared: &Shared,
+    settings: &Settings,
+    tool: &Tool,
+) -> Result<(Spawn, Option<tempfile::TempDir>), ToolError> {
+    let server = |name: &str| std::env::var(name).ok();
+    if !tool.is_confined() {
+        let env = exec::environment(tool, server, None);
+        return Ok((
+            Spawn {
+                env,
+                confinement: None,
+            },
+            None,
+        ));
+    }
+    let abi = match sandbox::usable_abi(&tool.name, sandbox::kernel_abi()) {
+        Ok(abi) => abi,
+        Err(e) if settings.isolation == Isolation::BestEffort => {
+            shared.logger.warn(
+                "running unconfined (isolation: best-effort)",
+                json!({"tool": tool.name, "reason": e.to_string()}),
+            );
+            let env = exec::environment(tool, server, None);
+            return Ok((
+                Spawn {
+                    env,
+                    confinement: None,
+                },
+                None,
+            ));
+        }
+        Err(e) => {
+            return Err(ToolError::new(
+                ToolCode::SandboxUnavailable,
+                format!("{e}; {}", e.hint()),
+                false,
+            ))
+        }
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix("orla-call-")
+        .tempdir()
+        .map_err(|e| {
+            ToolError::new(
+                ToolCode::SpawnFailed,
+                format!("cannot make a temporary directory for {}: {e}", tool.name),
+                true,
+            )
+        })?;
+    let env = exec::environment(tool, server, Some(tmp.path()));
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let workspace = match &settings.workspace {
+        Some(dir) => Some(std::path::PathBuf::from(dir)),
+        // The directory the server runs in, unless it is the whole system.
+        None => std::env::current_dir()
+            .ok()
+            .filter(|d| d.parent().is_some()),
+    };
+    let policy = sandbox::policy(tool, settings, workspace.as_deref(), tmp.path(), &path);
+    let confinement = sandbox::Confinement::prepare(&tool.name, &policy, abi).map_err(|e| {
+        ToolError::new(
+            ToolCode::SandboxUnavailable,
+            format!("{e}; {}", e.hint()),
+            false,
+        )
+    })?;
+    Ok((
+        Spawn {
+            env,
+            confinement: Some(std::sync::Arc::new(confinement)),
+        },
+        Some(tmp),
+    ))
 }
 
 fn with_stderr(reason: String, output: &Output) -> String {

@@ -90,7 +90,7 @@ fn table(entries: &[InstalledEntry], missing: &[bool], width: Option<usize>) -> 
                 if e.permissions_declared {
                     e.risk_level.as_str().to_string()
                 } else {
-                    format!("{} (undeclared)", e.risk_level.as_str())
+                    format!("{} (undeclared, unconfined)", e.risk_level.as_str())
                 },
                 match &e.source {
                     Source::Registry { registry, .. } | Source::Git { registry, .. } => {

@@ -272,6 +272,8 @@ fn all_cases() -> Vec<Case> {
         Duration => SettingError::Duration { text: "5y".into() },
         TtlType => SettingError::TtlType,
         Size => SettingError::Size { text: "lots".into() },
+        EnvName => SettingError::EnvName { name: "1X".into() },
+        Grant => SettingError::Grant { path: "~/x".into() },
     ));
     out.extend(cases!(ClientError:
         Unknown => ClientError::Unknown("x".into()),

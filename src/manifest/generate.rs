@@ -13,9 +13,11 @@ use super::{
     command_line, display, CapsuleEntry, HotLoadEntry, Inputs, InstalledEntry, Manifest,
     RetryEntry, RootInfo, RootKindName, ToolEntry, MANIFEST_VERSION,
 };
-use crate::package::{schema, validate, Arguments, Mode, RiskLevel, SafetyTier};
+use crate::config::{Approval, RunSettings};
+use crate::package::{schema, validate, Arguments, IsolationMode, Mode, RiskLevel, SafetyTier};
 use crate::progress::{Event, Reporter, Warning};
 use crate::project::discover::Discovered;
+use crate::project::Settings;
 use crate::root::binding::KeyState;
 use crate::root::receipt::Source;
 use crate::root::{InstallRoot, Installed, StoreError};
@@ -159,6 +161,9 @@ impl Manifest {
             entry.active = entry.active && !own.contains(entry.name.as_str());
             listed.push(entry);
         }
+        for entry in &mut tools {
+            confinement(entry, &inputs.run);
+        }
         Manifest {
             manifest_version: MANIFEST_VERSION,
             generator: format!("orla {}", env!("CARGO_PKG_VERSION")),
@@ -168,10 +173,72 @@ impl Manifest {
                 project_dir: root.project_dir.as_deref().map(display),
                 inputs: inputs.fingerprint.clone(),
             },
-            settings: inputs.settings.clone(),
+            settings: settings(root, inputs),
             tools,
             installed: listed,
         }
+    }
+}
+
+/// How `entry` runs, from `runtime:` in config.yaml and orla.yaml: its
+/// isolation mode (the file's, else tool.yaml's, else Orloj's default from
+/// risk), the variables passed to it, and whether each call needs approval
+/// (critical risk or `approval: required`, unless config.yaml pre-approves
+/// it).
+fn confinement(entry: &mut ToolEntry, run: &RunSettings) {
+    let own = run.tools.get(&entry.name);
+    if let Some(mode) = own.and_then(|t| t.isolation_mode) {
+        entry.isolation_mode = Some(mode);
+    }
+    let declared = entry.permissions_declared && !matches!(entry.source, Source::Discovered { .. });
+    entry
+        .isolation_mode
+        .get_or_insert(IsolationMode::default_for(entry.risk_level, declared));
+    let mut pass_env: Vec<String> = run
+        .pass_env
+        .iter()
+        .chain(own.map(|t| t.pass_env.as_slice()).unwrap_or_default())
+        .chain(&entry.pass_env)
+        .cloned()
+        .collect();
+    pass_env.sort();
+    pass_env.dedup();
+    entry.pass_env = pass_env;
+    let approval = own.and_then(|t| t.approval);
+    entry.approval_required = approval != Some(Approval::PreApproved)
+        && (entry.approval_required
+            || entry.risk_level == RiskLevel::Critical
+            || approval == Some(Approval::Required));
+}
+
+/// The manifest's settings: orla.yaml's RFC 1 options, and what the
+/// runtime needs to confine tools: the workspace, the grants, the trees no
+/// grant reaches (orla's state, the installed tools, orla.yaml and
+/// orla.lock), the limits of `sandboxed`.
+fn settings(root: &InstallRoot, inputs: &Inputs) -> Settings {
+    let run = &inputs.run;
+    let mut protect = vec![display(&root.state_dir), display(&root.tools_dir)];
+    protect.extend(root.global_state_dir.as_deref().map(display));
+    if let Some(dir) = &root.project_dir {
+        protect.push(display(&dir.join(crate::project::CONFIG_FILE)));
+        protect.push(display(&dir.join(crate::project::LOCK_FILE)));
+    }
+    let paths = |list: &[std::path::PathBuf]| list.iter().map(|p| display(p)).collect();
+    Settings {
+        isolation: run.isolation.unwrap_or_default(),
+        workspace: root.project_dir.as_deref().map(display),
+        allow_read: paths(&run.allow_read),
+        allow_write: paths(&run.allow_write),
+        protect,
+        sandbox_memory_mb: run
+            .sandbox
+            .memory_mb
+            .unwrap_or(crate::project::DEFAULT_SANDBOX_MEMORY_MB),
+        sandbox_cpu_seconds: run
+            .sandbox
+            .cpu_seconds
+            .unwrap_or(crate::project::DEFAULT_SANDBOX_CPU_SECONDS),
+        ..inputs.settings.clone()
     }
 }
 
@@ -291,6 +358,9 @@ fn discovered_entry(
         permissions_declared: false,
         risk_level: RiskLevel::High,
         safety_tier: SafetyTier::Exec,
+        isolation_mode: None,
+        pass_env: Vec::new(),
+        approval_required: false,
         source: Source::Discovered {
             path,
             blake3: found.blake3,
@@ -360,6 +430,9 @@ fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEnt
         permissions_declared: tool.permissions.is_declared(),
         risk_level: tool.risk(),
         safety_tier: tool.permissions.safety_tier(),
+        isolation_mode: runtime.isolation_mode,
+        pass_env: Vec::new(),
+        approval_required: false,
         source: pkg.receipt.source.clone(),
     }
 }

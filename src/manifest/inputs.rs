@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{Manifest, ToolEntry};
+use crate::config::{RunSettings, UserConfig};
 use crate::progress::{Event, Reporter, Warning};
 use crate::project::discover::{self, Discovered};
 use crate::project::lockfile::LockFile;
@@ -31,6 +32,8 @@ pub struct Inputs {
     /// Files of a project's tools_dir that look like tools but are not
     /// served, and why: reported by [`Inputs::report_unserved`].
     pub unserved: Vec<String>,
+    /// `runtime:` of config.yaml with orla.yaml's over it.
+    pub run: RunSettings,
 }
 
 /// The state file that remembers the `unserved` warnings already shown.
@@ -48,10 +51,16 @@ impl Inputs {
                 problem,
             }))
         };
+        let home = root.global_state_dir.as_deref().unwrap_or(&root.state_dir);
+        match UserConfig::load(home) {
+            Ok(config) => inputs.run = config.runtime,
+            Err(e) => warn("config.yaml", e.to_string()),
+        }
         if let Some(dir) = &root.project_dir {
             match Project::load(dir) {
                 Ok(project) => {
                     inputs.settings = project.settings();
+                    inputs.run = inputs.run.merged(&project.config.run);
                     match LockFile::read(&project.lock_path()) {
                         Ok(Some(lock)) => {
                             for t in lock.tools {
@@ -86,8 +95,8 @@ impl Inputs {
                     Err(e) => warn("global_manifest", e.to_string()),
                 }
             }
-            inputs.fingerprint = Some(fingerprint(root));
         }
+        inputs.fingerprint = Some(fingerprint(root));
         inputs
     }
 }
@@ -116,8 +125,8 @@ impl Inputs {
     }
 }
 
-/// A digest of every input of a project's manifest that can change without
-/// orla being run on the project: orla.yaml, orla.lock, the state dir's
+/// A digest of every input of a manifest that can change without orla being
+/// run on its root: config.yaml, and for a project orla.yaml, orla.lock, the state dir's
 /// pins, the global manifest, and the loose files of tools_dir (by name,
 /// size, time and mode). `orla list` compares it with the manifest's and
 /// regenerates a stale manifest.
@@ -140,6 +149,8 @@ pub fn fingerprint(root: &InstallRoot) -> String {
         file(&dir.join(crate::project::CONFIG_FILE));
         file(&dir.join(crate::project::LOCK_FILE));
     }
+    let home = root.global_state_dir.as_deref().unwrap_or(&root.state_dir);
+    file(&home.join(crate::config::CONFIG_FILE));
     file(&Pins::path(&root.state_dir));
     if let Some(home) = &root.global_state_dir {
         file(&InstallRoot::global(home).manifest_path());

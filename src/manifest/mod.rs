@@ -52,7 +52,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::package::{Arguments, Mode, RiskLevel, SafetyTier};
+use crate::package::{Arguments, IsolationMode, Mode, RiskLevel, SafetyTier};
 use crate::project::Settings;
 use crate::root::receipt::Source;
 use crate::root::{InstallRoot, RootKind, StoreError};
@@ -153,6 +153,17 @@ pub struct ToolEntry {
     pub risk_level: RiskLevel,
     /// The openwop safetyTier: pure, read, write or exec.
     pub safety_tier: SafetyTier,
+    /// Resolved from orla.yaml / config.yaml `runtime.tools`, tool.yaml
+    /// `runtime.isolation_mode` and the risk (see `generate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation_mode: Option<IsolationMode>,
+    /// The server's variables the tool also gets (`runtime.pass_env`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_env: Vec<String>,
+    /// Each call needs a person's approval (critical risk, or
+    /// `approval: required`, unless config.yaml pre-approves it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub approval_required: bool,
     pub source: Source,
 }
 
@@ -381,9 +392,10 @@ pub enum ManifestParseError {
 }
 
 impl RootInfo {
-    /// Whether a project's manifest no longer matches its other inputs.
+    /// Whether a manifest no longer matches its other inputs (config.yaml;
+    /// for a project also orla.yaml, orla.lock, loose executables...).
     pub fn is_stale(&self, root: &InstallRoot) -> bool {
-        root.kind == RootKind::Project && self.inputs.as_deref() != Some(&fingerprint(root))
+        self.inputs.as_deref() != Some(&fingerprint(root))
     }
 }
 

@@ -124,8 +124,36 @@ pub struct Runtime {
     /// orla addition: retry policy, as in the Orloj tool contract.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry: Option<Retry>,
+    /// Orloj's isolation mode; absent, it follows from the risk level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation_mode: Option<IsolationMode>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+/// `runtime.isolation_mode` (the Orloj seed's isolation modes; see
+/// docs/security.md, "Run-time confinement").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IsolationMode {
+    /// Confined to the declared permissions, no resource limits.
+    None,
+    /// Also memory and CPU time limits, and no new processes without
+    /// `process:exec`.
+    Sandboxed,
+}
+
+impl IsolationMode {
+    /// Orloj's default: `sandboxed` for high and critical risk. A tool that
+    /// declared no permissions keeps running as it did (`none`) unless the
+    /// user sets the mode.
+    pub fn default_for(risk: RiskLevel, declared: bool) -> IsolationMode {
+        if declared && risk >= RiskLevel::High {
+            IsolationMode::Sandboxed
+        } else {
+            IsolationMode::None
+        }
+    }
 }
 
 /// How a runtime passes a call's arguments to a simple tool

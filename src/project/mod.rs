@@ -17,6 +17,11 @@
 //!     location: https://git.example.com/mcp-index.git
 //! tools:                 # name -> requirement, in the CLI's syntax
 //!   fs-read: "^1.2"
+//! runtime:               # how tools run (crate::config, shared with config.yaml)
+//!   pass_env: [HTTPS_PROXY]
+//!   allow_write: [./out] # inside the project only
+//!   tools:
+//!     deploy: {approval: required}   # `pre-approved` only in config.yaml
 //! ```
 //!
 //! Parsing is strict: an unknown key, a value of the wrong type or out of
@@ -43,7 +48,7 @@ pub const CONFIG_FILE: &str = "orla.yaml";
 pub const LOCK_FILE: &str = "orla.lock";
 
 /// Every key orla.yaml may hold, in the order `orla init` writes them.
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 8] = [
     "tools_dir",
     "port",
     "timeout",
@@ -51,6 +56,7 @@ pub const KEYS: [&str; 7] = [
     "log_level",
     "registries",
     "tools",
+    "runtime",
 ];
 
 /// RFC 1 6.4 defaults.
@@ -98,15 +104,50 @@ pub struct ProjectConfig {
     /// ~/.orla/config.yaml shares.
     #[serde(default)]
     pub registries: serde_yaml::Value,
+    /// How tools run, as written; checked into `run`.
+    #[serde(default)]
+    pub runtime: Option<crate::config::RawRuntime>,
+    #[serde(skip)]
+    pub run: crate::config::RunSettings,
 }
 
-/// The RFC 1 settings a runtime needs, defaults applied.
+/// The RFC 1 settings a runtime needs, defaults applied, and what
+/// config.yaml and orla.yaml say about confinement (docs/manifest.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub port: u16,
     pub timeout_ms: u64,
     pub log_format: LogFormat,
     pub log_level: LogLevel,
+    #[serde(default)]
+    pub isolation: crate::config::Isolation,
+    /// The project directory: what `filesystem:read` and `:write` reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_read: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow_write: Vec<String>,
+    /// Trees no grant reaches: orla's own state, the tools, orla.yaml.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protect: Vec<String>,
+    #[serde(default = "default_memory_mb")]
+    pub sandbox_memory_mb: u64,
+    #[serde(default = "default_cpu_seconds")]
+    pub sandbox_cpu_seconds: u64,
+}
+
+/// The memory of a `sandboxed` tool (RLIMIT_DATA), in MiB.
+pub const DEFAULT_SANDBOX_MEMORY_MB: u64 = 512;
+/// The CPU time of a `sandboxed` call (RLIMIT_CPU), in seconds.
+pub const DEFAULT_SANDBOX_CPU_SECONDS: u64 = 60;
+
+fn default_memory_mb() -> u64 {
+    DEFAULT_SANDBOX_MEMORY_MB
+}
+
+fn default_cpu_seconds() -> u64 {
+    DEFAULT_SANDBOX_CPU_SECONDS
 }
 
 impl Default for Settings {
@@ -116,6 +157,13 @@ impl Default for Settings {
             timeout_ms: DEFAULT_TIMEOUT_SECS * 1000,
             log_format: LogFormat::Json,
             log_level: LogLevel::Info,
+            isolation: Default::default(),
+            workspace: None,
+            allow_read: Vec::new(),
+            allow_write: Vec::new(),
+            protect: Vec::new(),
+            sandbox_memory_mb: DEFAULT_SANDBOX_MEMORY_MB,
+            sandbox_cpu_seconds: DEFAULT_SANDBOX_CPU_SECONDS,
         }
     }
 }
@@ -234,6 +282,7 @@ impl Project {
             timeout_ms: c.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS) * 1000,
             log_format: c.log_format.unwrap_or_default(),
             log_level: c.log_level.unwrap_or_default(),
+            ..Settings::default()
         }
     }
 }
@@ -276,6 +325,10 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ConfigProblem> {
             hint: e.hint(),
         });
     }
+    let mut config = config;
+    if let Some(raw) = &config.runtime {
+        config.run = runtime(text, raw, dir)?;
+    }
     if let Some(tools_dir) = &config.tools_dir {
         if let Err(e) = inside_project(dir, tools_dir) {
             return Err(ConfigProblem {
@@ -286,6 +339,41 @@ pub fn parse(text: &str, dir: &Path) -> Result<ProjectConfig, ConfigProblem> {
         }
     }
     Ok(config)
+}
+
+/// orla.yaml's `runtime:`, checked as config.yaml's is, and more strictly:
+/// the file comes with the repository, so its grants stay inside the
+/// project and it cannot pre-approve a tool (only the user's config.yaml
+/// can).
+fn runtime(
+    text: &str,
+    raw: &crate::config::RawRuntime,
+    dir: &Path,
+) -> Result<crate::config::RunSettings, ConfigProblem> {
+    let problem = |message: String, hint: Option<String>| ConfigProblem {
+        line: key_line(text, "runtime"),
+        message,
+        hint,
+    };
+    let run = crate::config::RunSettings::parse(raw, dir)
+        .map_err(|e| problem(e.to_string(), e.hint()))?;
+    for grant in raw.allow_read.iter().chain(&raw.allow_write) {
+        if inside_project(dir, grant).is_err() {
+            return Err(problem(
+                format!("runtime: '{grant}' is outside the project; orla.yaml grants only paths inside it"),
+                Some("grant paths outside the project in your own ~/.orla/config.yaml (`runtime: allow_read:` / `allow_write:`)".into()),
+            ));
+        }
+    }
+    for (name, tool) in &raw.tools {
+        if tool.approval == Some(crate::config::Approval::PreApproved) {
+            return Err(problem(
+                format!("runtime.tools.{name}: `approval: pre-approved` is not taken from orla.yaml, which comes with the project"),
+                Some(format!("pre-approve {name} in your own ~/.orla/config.yaml (`runtime: tools: {name}: {{approval: pre-approved}}`)")),
+            ));
+        }
+    }
+    Ok(run)
 }
 
 /// A tools_dir that leads outside its project (see `inside_project`).

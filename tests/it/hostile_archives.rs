@@ -988,7 +988,9 @@ fn undeclared_permissions_are_high_risk_and_none_are_low() {
     assert_eq!(good["risk_level"], "low");
     assert_eq!(good["safety_tier"], "pure");
     assert!(good.get("permissions_declared").is_none());
-    t.run(&["list"]).success().stdout_has("high (undeclared)");
+    t.run(&["list"])
+        .success()
+        .stdout_has("high (undeclared, unconfined)");
 
     let src = t.dir.path().join("undeclared");
     common::write_file(&src.join("tool.yaml"), yaml, false);

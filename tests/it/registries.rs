@@ -1210,7 +1210,7 @@ fn config_yaml_refuses_unknown_keys_and_names_its_shape() {
     std::fs::write(t.home.join("config.yaml"), "- builtin\n").unwrap();
     let run = t.run(&["list"]);
     run.failure(1).stderr_has(
-        "expected a mapping with the keys registries, registry_ttl, public_registry and cache_max_size",
+        "expected a mapping with the keys registries, registry_ttl, public_registry, cache_max_size and runtime",
     );
     assert!(!run.stderr.contains("RawConfig"));
 }

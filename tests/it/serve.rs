@@ -28,7 +28,7 @@ pub(crate) fn python() -> Option<PathBuf> {
     }
 }
 
-fn client_script() -> PathBuf {
+pub(crate) fn client_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py")
 }
 
@@ -41,7 +41,7 @@ pub(crate) fn stdio_session(t: &TestContext, python: &Path, plan: Value) -> Valu
     run_client(t.program_command(python, &args), plan)
 }
 
-fn run_client(mut cmd: Command, plan: Value) -> Value {
+pub(crate) fn run_client(mut cmd: Command, plan: Value) -> Value {
     let out = common::output_with_stdin(&mut cmd, plan.to_string().as_bytes());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -272,7 +272,8 @@ fn failures_are_distinct_errors_with_the_taxonomy() {
                 pidfile.display()
             ),
             "runtime:\n  timeout_ms: 300\n",
-        ),
+        )
+        .undeclared(),
     );
     install_local(
         &t,
@@ -280,10 +281,17 @@ fn failures_are_distinct_errors_with_the_taxonomy() {
             "fails",
             "#!/bin/sh\necho partial\necho 'bad input' >&2\nexit 3\n",
             "",
-        ),
+        )
+        .undeclared(),
     );
-    install_local(&t, &script_tool("flood", "#!/bin/sh\nexec yes orla\n", ""));
-    install_local(&t, &script_tool("gone", "#!/nonexistent/interpreter\n", ""));
+    install_local(
+        &t,
+        &script_tool("flood", "#!/bin/sh\nexec yes orla\n", "").undeclared(),
+    );
+    install_local(
+        &t,
+        &script_tool("gone", "#!/nonexistent/interpreter\n", "").undeclared(),
+    );
     // A child that leaves the process group keeps stdout open after the tool exits.
     install_local(
         &t,
@@ -294,7 +302,8 @@ fn failures_are_distinct_errors_with_the_taxonomy() {
                 t.work.join("escaped").display()
             ),
             "",
-        ),
+        )
+        .undeclared(),
     );
     let out = stdio_session(
         &t,
@@ -349,7 +358,8 @@ fn retry_applies_only_to_retryable_failures() {
             "flaky",
             &script,
             "runtime:\n  timeout_ms: 200\n  retry: {max_attempts: 3, backoff: 10ms}\n",
-        ),
+        )
+        .undeclared(),
     );
     let count2 = t.work.join("count2");
     install_local(
@@ -358,7 +368,8 @@ fn retry_applies_only_to_retryable_failures() {
             "broken",
             &format!("#!/bin/sh\necho x >> '{}'\nexit 1\n", count2.display()),
             "runtime:\n  retry: {max_attempts: 3, backoff: 10ms}\n",
-        ),
+        )
+        .undeclared(),
     );
     let out = stdio_session(
         &t,

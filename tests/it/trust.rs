@@ -26,9 +26,10 @@ fn arguments_that_break_the_input_schema_are_a_tool_error_and_nothing_runs() {
         &t,
         &script_tool(
             "get-item",
-            &format!("#!/bin/sh\ncat >> '{}'\necho ok\n", ran.display()),
+            &format!("#!/bin/sh\nread -r line\necho \"$line\" >> '{}'\necho ok\n", ran.display()),
             "runtime:\n  arguments: json\nmcp:\n  input_schema:\n    type: object\n    properties:\n      id: {type: integer, minimum: 1}\n      tags: {type: array, items: {type: string}}\n    required: [id]\n",
-        ),
+        )
+        .permissions(&["filesystem:write"]),
     );
     let out = stdio_session(
         &t,
@@ -219,4 +220,399 @@ fn an_answer_that_breaks_the_output_schema_is_a_tool_error_with_the_text_kept() 
     }
     assert_eq!(calls[2]["isError"], false, "{}", calls[2]);
     assert_eq!(calls[2]["structuredContent"], json!({"n": 42}));
+}
+
+/// One real system call per action, its outcome as JSON: what a tool can
+/// and cannot do under its permissions.
+const PROBE: &str = r#"#!/usr/bin/env python3
+import json, os, socket, subprocess, sys
+a = json.load(sys.stdin)
+act, arg = a["action"], a.get("arg", "")
+out = {"ok": True}
+try:
+    if act == "read":
+        open(arg).read()
+    elif act == "list":
+        os.listdir(arg)
+    elif act == "write":
+        open(arg, "w").write("x")
+    elif act == "tcp":
+        s = socket.create_connection(("127.0.0.1", int(arg)), timeout=5)
+        s.close()
+    elif act == "udp":
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", int(arg)))
+    elif act == "unix":
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(arg)
+    elif act == "exec":
+        subprocess.run([arg], check=True)
+    elif act == "fork":
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+    elif act == "alloc":
+        b = bytearray(int(arg) * 1024 * 1024)
+    elif act == "env":
+        out["env"] = dict(os.environ)
+    elif act == "tmp":
+        p = os.path.join(os.environ["TMPDIR"], "scratch")
+        open(p, "w").write("x")
+        out["tmpdir"] = os.environ["TMPDIR"]
+except Exception as e:
+    out = {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+print(json.dumps(out))
+"#;
+
+fn probe(name: &str, permissions: Option<&[&str]>) -> PackageBuilder {
+    let pkg = PackageBuilder::new(name, "1.0.0")
+        .yaml("runtime:\n  arguments: json\n")
+        .file(&format!("bin/{name}"), PROBE, true);
+    match permissions {
+        Some(p) => pkg.permissions(p),
+        None => pkg.undeclared(),
+    }
+}
+
+/// Installs a probe without `permissions` (undeclared: unconfined).
+fn install_undeclared(t: &TestContext, name: &str) {
+    install_local(t, &probe(name, None));
+}
+
+/// What each call of `plan` gave: `ok`, or the error the tool saw.
+fn outcomes(t: &TestContext, python: &Path, calls: &[(&str, &str, String)]) -> Vec<Value> {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|(tool, action, arg)| json!({"name": tool, "arguments": {"action": action, "arg": arg}}))
+        .collect();
+    let out = stdio_session(t, python, json!({ "calls": calls }));
+    out["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(c["isError"], false, "{c}");
+            serde_json::from_str(text_of(c).lines().next().unwrap()).unwrap()
+        })
+        .collect()
+}
+
+fn landlock() -> bool {
+    // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    let abi = unsafe { libc::syscall(444, std::ptr::null::<u8>(), 0usize, 1u32) };
+    if abi < 1 {
+        crate::common::skip_unless_strict("this kernel has no Landlock");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn each_permission_allows_what_it_names_and_nothing_else() {
+    let Some(python) = python() else { return };
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    for (name, perms) in [
+        ("p-none", &[][..]),
+        ("p-read", &["filesystem:read"][..]),
+        ("p-write", &["filesystem:write"][..]),
+        ("p-net", &["network"][..]),
+    ] {
+        install_local(&t, &probe(name, Some(perms)));
+    }
+    install_undeclared(&t, "p-any");
+    // The workspace: the directory the server runs in (global root).
+    let secret = t.work.join("secret.txt");
+    std::fs::write(&secret, "s").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let udp_port = udp.local_addr().unwrap().port().to_string();
+    let sock = t.work.join("daemon.sock");
+    let _unix = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let s = |p: &Path| p.display().to_string();
+    let own = t.home.join("tools/p-none/1.0.0/tool.yaml");
+    let outside = t.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let cases: Vec<(&str, &str, String, bool)> = vec![
+        // permissions: []: its own package, no workspace, no network, no exec.
+        ("p-none", "read", s(&own), true),
+        ("p-none", "read", s(&secret), false),
+        ("p-none", "list", s(&t.work), false),
+        ("p-none", "read", "/etc/shadow".into(), false),
+        ("p-none", "read", s(&t.home.join("receipt.key")), false),
+        ("p-none", "write", s(&t.work.join("w-none")), false),
+        ("p-none", "tmp", String::new(), true),
+        ("p-none", "tcp", port.clone(), false),
+        ("p-none", "udp", udp_port.clone(), false),
+        ("p-none", "unix", s(&sock), false),
+        ("p-none", "exec", "/bin/true".into(), false),
+        // filesystem:read: the workspace readable, not writable.
+        ("p-read", "read", s(&secret), true),
+        ("p-read", "list", s(&t.work), true),
+        ("p-read", "write", s(&t.work.join("w-read")), false),
+        ("p-read", "read", s(&outside), false),
+        ("p-read", "tcp", port.clone(), false),
+        // filesystem:write: the workspace writable, nothing outside it.
+        ("p-write", "write", s(&t.work.join("w-write")), true),
+        ("p-write", "write", s(&outside.join("w")), false),
+        ("p-write", "tcp", port.clone(), false),
+        // network: sockets, loopback included; still no workspace.
+        ("p-net", "tcp", port.clone(), true),
+        ("p-net", "udp", udp_port.clone(), true),
+        ("p-net", "read", s(&secret), false),
+        // Undeclared permissions: unconfined, as before.
+        ("p-any", "write", s(&t.work.join("w-any")), true),
+        ("p-any", "tcp", port.clone(), true),
+        ("p-any", "exec", "/bin/true".into(), true),
+    ];
+    let calls: Vec<(&str, &str, String)> = cases
+        .iter()
+        .map(|(tool, action, arg, _)| (*tool, *action, arg.clone()))
+        .collect();
+    let got = outcomes(&t, &python, &calls);
+    for ((tool, action, arg, allowed), result) in cases.iter().zip(&got) {
+        assert_eq!(result["ok"], *allowed, "{tool} {action} {arg}: {result}");
+        if !allowed {
+            let error = result["error"].as_str().unwrap();
+            assert!(
+                error.contains("Permission denied") || error.contains("Errno 13"),
+                "{tool} {action}: {error}"
+            );
+        }
+    }
+    for (name, allowed) in [
+        ("w-none", false),
+        ("w-read", false),
+        ("w-write", true),
+        ("w-any", true),
+    ] {
+        assert_eq!(t.work.join(name).exists(), allowed, "{name}");
+    }
+    drop(listener);
+}
+
+#[test]
+fn sandboxed_tools_are_limited_and_cannot_start_processes() {
+    let Some(python) = python() else { return };
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    // filesystem:write is high risk: sandboxed by default (Orloj).
+    install_local(&t, &probe("p-high", Some(&["filesystem:write"])));
+    // Low risk, made sandboxed by tool.yaml.
+    install_local(
+        &t,
+        &probe("p-boxed", Some(&[])).yaml("  isolation_mode: sandboxed\n"),
+    );
+    install_local(&t, &probe("p-low", Some(&[])));
+    let got = outcomes(
+        &t,
+        &python,
+        &[
+            ("p-high", "fork", String::new()),
+            ("p-high", "alloc", "1024".into()),
+            ("p-high", "alloc", "64".into()),
+            ("p-boxed", "fork", String::new()),
+            ("p-low", "fork", String::new()),
+            ("p-low", "alloc", "1024".into()),
+        ],
+    );
+    let ok: Vec<bool> = got.iter().map(|r| r["ok"].as_bool().unwrap()).collect();
+    assert_eq!(ok, [false, false, true, false, true, true], "{got:?}");
+    assert!(
+        got[1]["error"].as_str().unwrap().contains("MemoryError"),
+        "{}",
+        got[1]
+    );
+    let manifest = t.manifest();
+    let mode = |name: &str| {
+        manifest["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()["isolation_mode"]
+            .clone()
+    };
+    assert_eq!(mode("p-high"), "sandboxed");
+    assert_eq!(mode("p-boxed"), "sandboxed");
+    assert_eq!(mode("p-low"), "none");
+}
+
+#[test]
+fn the_environment_is_clean_and_passes_only_what_is_named() {
+    let Some(python) = python() else { return };
+    let t = TestContext::new();
+    install_local(
+        &t,
+        &probe("p-env", Some(&["network"])).yaml("  env: {TOOL_SET: from-tool-yaml}\n"),
+    );
+    install_undeclared(&t, "p-env-any");
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "runtime:\n  pass_env: [SHARED_SETTING]\n  tools:\n    p-env:\n      pass_env: [GITHUB_TOKEN, NOT_SET_ANYWHERE]\n",
+    )
+    .unwrap();
+    // Any command brings the manifest up to date with config.yaml.
+    t.run(&["list"]).success();
+    let script = crate::serve::client_script();
+    let mut cmd = t.program_command(
+        &python,
+        &[
+            script.to_str().unwrap(),
+            "stdio",
+            env!("CARGO_BIN_EXE_orla"),
+            "serve",
+            "--stdio",
+        ],
+    );
+    cmd.env("GITHUB_TOKEN", "ghp_secret")
+        .env("AWS_SECRET_ACCESS_KEY", "aws_secret")
+        .env("SHARED_SETTING", "shared")
+        .env("LANG", "C.UTF-8");
+    let plan = json!({"calls": [
+        {"name": "p-env", "arguments": {"action": "env"}},
+        {"name": "p-env-any", "arguments": {"action": "env"}}
+    ]});
+    let out = crate::serve::run_client(cmd, plan);
+    let env = |i: usize| -> Value {
+        let text = text_of(&out["calls"][i]);
+        serde_json::from_str::<Value>(text.lines().next().unwrap()).unwrap()["env"].clone()
+    };
+    let named = env(0);
+    let mut keys: Vec<&str> = named
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "GITHUB_TOKEN",
+            "HOME",
+            "LANG",
+            "PATH",
+            "SHARED_SETTING",
+            "TMPDIR",
+            "TOOL_SET"
+        ],
+        "{named}"
+    );
+    assert_eq!(named["GITHUB_TOKEN"], "ghp_secret");
+    assert_eq!(named["TOOL_SET"], "from-tool-yaml");
+    // The undeclared tool gets the clean environment too, without the
+    // variable passed to p-env alone.
+    let other = env(1);
+    assert!(other.get("GITHUB_TOKEN").is_none(), "{other}");
+    assert!(other.get("AWS_SECRET_ACCESS_KEY").is_none(), "{other}");
+    assert!(other.get("ORLA_HOME").is_none(), "{other}");
+    assert_eq!(other["SHARED_SETTING"], "shared");
+}
+
+/// A critical tool (process:exec) that records each run.
+fn critical(t: &TestContext) -> std::path::PathBuf {
+    let ran = t.work.join("deployed");
+    install_local(
+        t,
+        &script_tool(
+            "deploy",
+            &format!("#!/bin/sh\necho ran >> '{}'\necho done\n", ran.display()),
+            "runtime:\n  arguments: json\n",
+        )
+        .permissions(&["process:exec", "filesystem:write"]),
+    );
+    ran
+}
+
+#[test]
+fn a_critical_tool_asks_before_each_call_and_fails_closed_without_a_way_to_ask() {
+    let Some(python) = python() else { return };
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let ran = critical(&t);
+    assert_eq!(t.manifest()["tools"][0]["approval_required"], true);
+    let call = json!({"name": "deploy", "arguments": {"target": "prod"}});
+    // A client without elicitation: refused, nothing ran.
+    let out = stdio_session(&t, &python, json!({"calls": [call]}));
+    let refused = &out["calls"][0];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(tool_code(refused), "approval_required");
+    assert!(
+        text_of(refused).contains("approval: pre-approved"),
+        "{}",
+        text_of(refused)
+    );
+    assert!(!ran.exists());
+    // A person who declines: refused.
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [call], "elicitation": "decline"}),
+    );
+    assert_eq!(tool_code(&out["calls"][0]), "approval_denied", "{out}");
+    assert!(!ran.exists());
+    let question = out["elicited"][0].as_str().unwrap();
+    assert!(
+        question.contains("deploy") && question.contains("critical") && question.contains("prod"),
+        "{question}"
+    );
+    // A person who accepts: it runs, once per call, asked each time.
+    let out = stdio_session(
+        &t,
+        &python,
+        json!({"calls": [call, call], "elicitation": "accept"}),
+    );
+    assert_eq!(out["calls"][1]["isError"], false, "{out}");
+    assert_eq!(out["elicited"].as_array().unwrap().len(), 2);
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "ran\nran\n");
+}
+
+#[test]
+fn config_yaml_pre_approves_and_orla_yaml_can_only_require_approval() {
+    let Some(python) = python() else { return };
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let ran = critical(&t);
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "runtime:\n  tools:\n    deploy: {approval: pre-approved}\n",
+    )
+    .unwrap();
+    t.run(&["list"]).success();
+    assert!(t.manifest()["tools"][0].get("approval_required").is_none());
+    let out = stdio_session(&t, &python, json!({"calls": [{"name": "deploy"}]}));
+    assert_eq!(out["calls"][0]["isError"], false, "{out}");
+    assert!(ran.exists());
+    // A project's orla.yaml comes with the repository: it may not
+    // pre-approve, nor grant paths outside the project.
+    let project = t.work.join("proj");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("orla.yaml"),
+        "runtime:\n  tools:\n    deploy: {approval: pre-approved}\n",
+    )
+    .unwrap();
+    t.run_in(&project, &["list"])
+        .failure(1)
+        .stderr_has("`approval: pre-approved` is not taken from orla.yaml")
+        .stderr_has("hint: pre-approve deploy in your own ~/.orla/config.yaml");
+    std::fs::write(
+        project.join("orla.yaml"),
+        "runtime:\n  allow_write: [/etc]\n",
+    )
+    .unwrap();
+    t.run_in(&project, &["list"])
+        .failure(1)
+        .stderr_has("'/etc' is outside the project");
 }

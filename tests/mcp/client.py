@@ -9,7 +9,11 @@ A plan (JSON) comes on stdin:
                                    # notifications/tools/list_changed (written
                                    # as "ready: list" on stderr first), then
                                    # list the tools again
-   "list_timeout": 30}
+   "list_timeout": 30,
+   "elicitation": null}            # "accept" or "decline": answer every
+                                   # elicitation so (the questions are kept
+                                   # in "elicited"); null: the client does not
+                                   # support elicitation
 It prints one JSON object: {"server": ..., "tools": [...], "calls": [...],
 "tools_after": [...]}; a call that raised gives {"exception": "..."}.
 """
@@ -70,6 +74,17 @@ async def main():
             changed.set()
         await anyio.lowlevel.checkpoint()
 
+    asked = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        action = plan["elicitation"]
+        return types.ElicitResult(action=action, content={} if action == "accept" else None)
+
+    options = {"message_handler": on_message}
+    if plan.get("elicitation"):
+        options["elicitation_callback"] = on_elicit
+
     kind, rest = sys.argv[1], sys.argv[2:]
     if kind == "stdio":
         # The SDK passes only a few variables on; the tests need ORLA_HOME & co.
@@ -79,8 +94,10 @@ async def main():
         transport = streamable_http_client(rest[0])
     async with transport as streams:
         read, write = streams[0], streams[1]
-        async with ClientSession(read, write, message_handler=on_message) as session:
+        async with ClientSession(read, write, **options) as session:
             out = await run_plan(session, plan, changed)
+    if plan.get("elicitation"):
+        out["elicited"] = asked
     print(json.dumps(out))
 
 

@@ -336,6 +336,8 @@ pub struct PackageBuilder {
     pub permissions: Vec<String>,
     pub extra_yaml: String,
     pub files: Vec<(String, String, bool)>,
+    /// No `permissions` key at all: the tool runs unconfined.
+    pub undeclared: bool,
 }
 
 impl PackageBuilder {
@@ -346,7 +348,14 @@ impl PackageBuilder {
             permissions: vec![],
             extra_yaml: String::new(),
             files: vec![],
+            undeclared: false,
         }
+    }
+
+    /// Leaves `permissions` out: undeclared, high risk, run unconfined.
+    pub fn undeclared(mut self) -> Self {
+        self.undeclared = true;
+        self
     }
 
     pub fn permissions(mut self, perms: &[&str]) -> Self {
@@ -371,7 +380,9 @@ impl PackageBuilder {
         );
         // Declared even when empty: a tool.yaml without the key has
         // undeclared permissions, which count as high risk.
-        if self.permissions.is_empty() {
+        if self.undeclared {
+            // No key at all.
+        } else if self.permissions.is_empty() {
             y.push_str("permissions: []\n");
         } else {
             y.push_str("permissions:\n");
