@@ -42,7 +42,7 @@ fn main() {
         working_dir: dir.path().display().to_string(),
         input_schema: serde_json::json!({"type": "object"}),
         permissions_declared: true,
-        risk_level: Some("low".into()),
+        risk_level: orla_runtime::manifest::Risk::Low,
         source: Source {
             kind: "registry".into(),
         },

@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Describe the installed tools for another runtime: openwop, Runloop, Orloj')
             [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -627,6 +628,25 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'orla;export' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The format to write')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout')
+            [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'Runloop: write tools.json into the bundle in DIR and record its BLAKE3 in DIR/manifest.toml')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Export the global root''s tools (~/.orla or ORLA_HOME), even inside a project')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only errors and warnings')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Use no network: registries and archives come from the cache')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Fetch git registries now, even if their cached copy is fresh')
+            [CompletionResult]::new('--allow-rollback', '--allow-rollback', [CompletionResultType]::ParameterName, 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'orla;client' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
@@ -733,6 +753,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('tool', 'tool', [CompletionResultType]::ParameterValue, 'Author tools: scaffold, validate, pack, publish, yank')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move old formats to tool.yaml')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Describe the installed tools for another runtime: openwop, Runloop, Orloj')
             [CompletionResult]::new('client', 'client', [CompletionResultType]::ParameterValue, 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -822,6 +843,9 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;serve' {
+            break
+        }
+        'orla;help;export' {
             break
         }
         'orla;help;client' {

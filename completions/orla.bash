@@ -28,6 +28,9 @@ _orla() {
             orla,dir)
                 cmd="orla__subcmd__dir"
                 ;;
+            orla,export)
+                cmd="orla__subcmd__export"
+                ;;
             orla,help)
                 cmd="orla__subcmd__help"
                 ;;
@@ -144,6 +147,9 @@ _orla() {
                 ;;
             orla__subcmd__help,dir)
                 cmd="orla__subcmd__help__subcmd__dir"
+                ;;
+            orla__subcmd__help,export)
+                cmd="orla__subcmd__help__subcmd__export"
                 ;;
             orla__subcmd__help,help)
                 cmd="orla__subcmd__help__subcmd__help"
@@ -281,7 +287,7 @@ _orla() {
 
     case "${cmd}" in
         orla)
-            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version install uninstall rm remove list ls init use verify search info update upgrade run which dir cache completions tool migrate serve client help"
+            opts="-q -h -V --quiet --color --offline --refresh --allow-rollback --message-format --help --version install uninstall rm remove list ls init use verify search info update upgrade run which dir cache completions tool migrate serve export client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,8 +692,46 @@ _orla() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        orla__subcmd__export)
+            opts="-o -q -h -V --format --output --bundle --global --quiet --color --offline --refresh --allow-rollback --message-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "openwop runloop orloj" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         orla__subcmd__help)
-            opts="install uninstall list init use verify search info update run which dir cache completions tool migrate serve client help"
+            opts="install uninstall list init use verify search info update run which dir cache completions tool migrate serve export client help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -827,6 +871,20 @@ _orla() {
             return 0
             ;;
         orla__subcmd__help__subcmd__dir)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        orla__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
+            cand export 'Describe the installed tools for another runtime: openwop, Runloop, Orloj'
             cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -578,6 +579,24 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'orla;export'= {
+            cand --format 'The format to write'
+            cand -o 'Write to FILE instead of stdout'
+            cand --output 'Write to FILE instead of stdout'
+            cand --bundle 'Runloop: write tools.json into the bundle in DIR and record its BLAKE3 in DIR/manifest.toml'
+            cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
+            cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
+            cand --global 'Export the global root''s tools (~/.orla or ORLA_HOME), even inside a project'
+            cand -q 'Print only errors and warnings'
+            cand --quiet 'Print only errors and warnings'
+            cand --offline 'Use no network: registries and archives come from the cache'
+            cand --refresh 'Fetch git registries now, even if their cached copy is fresh'
+            cand --allow-rollback 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'orla;client'= {
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
@@ -675,6 +694,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand tool 'Author tools: scaffold, validate, pack, publish, yank'
             cand migrate 'Move old formats to tool.yaml'
             cand serve 'Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)'
+            cand export 'Describe the installed tools for another runtime: openwop, Runloop, Orloj'
             cand client 'Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -738,6 +758,8 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;migrate;capsule'= {
         }
         &'orla;help;serve'= {
+        }
+        &'orla;help;export'= {
         }
         &'orla;help;client'= {
             cand add 'Add the entry that makes a client start `orla serve --stdio`'

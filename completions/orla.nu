@@ -707,6 +707,34 @@ module completions {
     --version(-V)             # Print version
   ]
 
+  def "nu-complete orla export format" [] {
+    [ "openwop" "runloop" "orloj" ]
+  }
+
+  def "nu-complete orla export color" [] {
+    [ "auto" "always" "never" ]
+  }
+
+  def "nu-complete orla export message_format" [] {
+    [ "human" "json" ]
+  }
+
+  # Describe the installed tools for another runtime: openwop, Runloop, Orloj
+  export extern "orla export" [
+    --format: string@"nu-complete orla export format" # The format to write
+    --output(-o): path        # Write to FILE instead of stdout
+    --bundle: path            # Runloop: write tools.json into the bundle in DIR and record its BLAKE3 in DIR/manifest.toml
+    --global                  # Export the global root's tools (~/.orla or ORLA_HOME), even inside a project
+    --quiet(-q)               # Print only errors and warnings
+    --color: string@"nu-complete orla export color" # Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never
+    --offline                 # Use no network: registries and archives come from the cache
+    --refresh                 # Fetch git registries now, even if their cached copy is fresh
+    --allow-rollback          # Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)
+    --message-format: string@"nu-complete orla export message_format" # How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+  ]
+
   def "nu-complete orla client color" [] {
     [ "auto" "always" "never" ]
   }
@@ -932,6 +960,10 @@ module completions {
 
   # Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)
   export extern "orla help serve" [
+  ]
+
+  # Describe the installed tools for another runtime: openwop, Runloop, Orloj
+  export extern "orla help export" [
   ]
 
   # Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`

@@ -11,6 +11,7 @@ mod install;
 
 pub use install::InstallError;
 
+pub mod export;
 pub mod run;
 pub mod use_version;
 pub mod verify;
@@ -54,6 +55,8 @@ pub enum Error {
     Verify(#[from] verify::VerifyError),
     #[error(transparent)]
     Run(#[from] run::RunError),
+    #[error(transparent)]
+    Export(#[from] export::ExportError),
     #[error(transparent)]
     Use(#[from] use_version::UseError),
     #[error(transparent)]
@@ -119,6 +122,7 @@ impl Error {
             Error::Config(e) => e.hint(),
             Error::Install(e) => e.hint(),
             Error::Run(e) => e.hint(),
+            Error::Export(e) => e.hint(),
             Error::Use(e) => e.hint(),
             Error::Client(e) => e.hint(),
             Error::Validate(e) => e.hint(),

@@ -61,7 +61,7 @@ fn required(tool: &Tool, why: &str) -> ToolError {
         format!(
             "{} needs a person's approval for each call (risk: {}), and {why}; use an MCP client that supports elicitation, or pre-approve it in ~/.orla/config.yaml: `runtime: {{tools: {{{}: {{approval: pre-approved}}}}}}`",
             tool.name,
-            tool.risk_level.as_deref().unwrap_or("unknown"),
+            tool.risk_level.as_str(),
             tool.name
         ),
         false,
@@ -92,7 +92,7 @@ pub fn question(tool: &Tool, args: &Map<String, Value>) -> String {
         "Allow {} {} (risk: {}; permissions: {permissions}) to run with {shown}?",
         tool.name,
         tool.version,
-        tool.risk_level.as_deref().unwrap_or("unknown"),
+        tool.risk_level.as_str(),
     )
 }
 
@@ -107,7 +107,7 @@ mod tests {
             version: "1.0.0".into(),
             permissions: vec!["process:exec".into()],
             permissions_declared: true,
-            risk_level: Some("critical".into()),
+            risk_level: crate::manifest::Risk::Critical,
             ..Tool::default()
         };
         let args = json!({"target": "prod"}).as_object().unwrap().clone();

@@ -125,6 +125,8 @@ mod tests {
             output_schema: None,
             permissions: vec![],
             permissions_declared: true,
+            risk_level: Default::default(),
+            safety_tier: Default::default(),
             source: Source {
                 kind: "registry".into(),
             },

@@ -18,6 +18,7 @@ mod http;
 pub mod invoke;
 pub mod log;
 pub mod manifest;
+pub mod openwop;
 pub mod sandbox;
 pub mod schema;
 pub mod server;

@@ -127,10 +127,13 @@ pub struct Tool {
     /// anything); absent means true.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub permissions_declared: bool,
+    /// Absent only in a manifest not written by orla: the most cautious
+    /// value then.
+    #[serde(default)]
+    pub risk_level: Risk,
+    #[serde(default)]
+    pub safety_tier: SafetyTier,
     pub source: Source,
-    /// low, medium, high or critical.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk_level: Option<String>,
     /// As orla resolved it (tool.yaml, orla.yaml, config.yaml, the default
     /// from risk); absent: from `risk_level` as Orloj defaults it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,6 +148,60 @@ pub struct Tool {
     /// The schemas compiled, at the first call (not part of the file).
     #[serde(skip)]
     pub compiled: Compiled,
+}
+
+/// The Orloj seed's risk level: tool.yaml's `risk_level`, raised to what
+/// the permissions give (docs/manifest.md).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    Low,
+    Medium,
+    High,
+    #[default]
+    Critical,
+}
+
+/// The openwop safetyTier the permissions give (docs/manifest.md).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SafetyTier {
+    Pure,
+    Read,
+    Write,
+    #[default]
+    Exec,
+}
+
+impl Risk {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+            Risk::Critical => "critical",
+        }
+    }
+}
+
+impl SafetyTier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SafetyTier::Pure => "pure",
+            SafetyTier::Read => "read",
+            SafetyTier::Write => "write",
+            SafetyTier::Exec => "exec",
+        }
+    }
+}
+
+impl IsolationMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IsolationMode::None => "none",
+            IsolationMode::Sandboxed => "sandboxed",
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -250,8 +307,8 @@ impl Tool {
         if let Some(mode) = self.isolation_mode {
             return mode;
         }
-        match self.risk_level.as_deref() {
-            Some("high" | "critical") if self.permissions_declared => IsolationMode::Sandboxed,
+        match self.risk_level {
+            Risk::High | Risk::Critical if self.permissions_declared => IsolationMode::Sandboxed,
             _ => IsolationMode::None,
         }
     }
@@ -278,6 +335,13 @@ impl Tool {
     pub fn check_output(&self, value: &Value) -> Result<(), Violations> {
         self.compiled
             .check_output(&self.input_schema, self.output_schema.as_ref(), value)
+    }
+
+    /// Whether a person approves each call first (critical risk, or
+    /// orla.yaml says so, unless config.yaml pre-approves it): what the
+    /// exports call openwop `approval` and Runloop `requires_confirmation`.
+    pub fn requires_approval(&self) -> bool {
+        self.approval_required
     }
 }
 
@@ -324,10 +388,11 @@ mod tests {
                 permissions: vec!["network".into()],
                 // false is what gets written (true is left out).
                 permissions_declared: false,
+                risk_level: Risk::High,
+                safety_tier: SafetyTier::Read,
                 source: Source {
                     kind: "registry".into(),
                 },
-                risk_level: Some("medium".into()),
                 isolation_mode: Some(IsolationMode::Sandboxed),
                 pass_env: vec!["GITHUB_TOKEN".into()],
                 approval_required: true,

@@ -129,6 +129,8 @@ pub enum Command {
     Migrate(MigrateCommand),
     /// Serve the installed tools to MCP clients (Streamable HTTP, or --stdio)
     Serve(ServeArgs),
+    /// Describe the installed tools for another runtime: openwop, Runloop, Orloj
+    Export(ExportArgs),
     /// Configure MCP clients (Claude Desktop, Cursor, VS Code, goose...) to start `orla serve`
     #[command(subcommand)]
     Client(ClientCommand),
@@ -208,6 +210,41 @@ pub struct ClientListArgs {
     /// Print a JSON array, one object per client
     #[arg(long)]
     pub json: bool,
+}
+
+/// What `orla export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// openwop's tool catalog: a JSON array of ToolDescriptors (RFC 0078)
+    Openwop,
+    /// A Runloop bundle's tools.json (version 1)
+    Runloop,
+    /// Orloj `kind: Tool` resources, one YAML document per tool
+    Orloj,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exports the tools the current root's manifest serves (those `orla serve` lists), \
+as other runtimes read them. Nothing secret is written: a tool's environment stays out. \
+A name a format cannot hold is refused, naming the tool and the rule. See docs/export.md."
+)]
+pub struct ExportArgs {
+    /// The format to write
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: ExportFormat,
+
+    /// Write to FILE instead of stdout
+    #[arg(long, short = 'o', value_name = "FILE", conflicts_with = "bundle")]
+    pub output: Option<PathBuf>,
+
+    /// Runloop: write tools.json into the bundle in DIR and record its BLAKE3 in DIR/manifest.toml
+    #[arg(long, value_name = "DIR")]
+    pub bundle: Option<PathBuf>,
+
+    /// Export the global root's tools (~/.orla or ORLA_HOME), even inside a project
+    #[arg(long)]
+    pub global: bool,
 }
 
 #[derive(Debug, Args)]

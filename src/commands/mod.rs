@@ -2,6 +2,7 @@
 
 mod cache;
 mod client;
+mod export;
 mod info;
 mod init;
 mod install;
@@ -177,6 +178,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Install(args) => args.global,
         Command::Uninstall(args) => args.global,
         Command::Update(args) => args.global,
+        Command::Export(args) => args.global,
         _ => false,
     };
     // The commands whose --global reaches the global root's tools.
@@ -209,6 +211,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Tool(ToolCommand::Yank(args)) => tool::yank(&ctx, &args),
         Command::Migrate(MigrateCommand::Capsule(args)) => migrate::capsule(&ctx, &args),
         Command::Serve(args) => serve::run(&ctx, &args),
+        Command::Export(args) => export::run(&ctx, &args),
         Command::Client(command) => client::run(&ctx, &command),
         Command::Completions(_) => unreachable!("handled above"),
     };

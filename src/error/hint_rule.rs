@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::client::ClientError;
 use crate::config::{ConfigError, SettingError};
+use crate::error::export::ExportError;
 use crate::error::run::RunError;
 use crate::error::use_version::UseError;
 use crate::error::verify::{Failed, Failure, VerifyError};
@@ -55,6 +56,7 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
     ("UseError", "src/error/use_version.rs"),
     ("ScaffoldError", "src/package/scaffold/answers.rs"),
     ("VerifyError", "src/error/verify.rs"),
+    ("ExportError", "src/error/export.rs"),
     ("ValidateError", "src/package/validate.rs"),
 ];
 
@@ -364,6 +366,17 @@ fn all_cases() -> Vec<Case> {
         Unmet => VerifyError::Unmet { total: 2, failed: failed(Failure::Unmet) },
         Missing => VerifyError::Missing { total: 1, failed: failed(Failure::Missing) },
         Differ => VerifyError::Differ { total: 3, failed: failed(Failure::Unreadable) },
+    ));
+    let bundle = || PathBuf::from("/b/tools.json");
+    out.extend(cases!(ExportError:
+        Name => ExportError::Name { tool: "a-".into(), format: "orloj", rule: "a name ends with a letter or digit" },
+        NotABundle => ExportError::NotABundle { dir: "/b".into() },
+        Read => ExportError::Read { path: bundle(), source: denied() },
+        Write => ExportError::Write { path: bundle(), source: full() },
+        BundleManifest => ExportError::BundleManifest { path: "/b/manifest.toml".into(), message: "line 1".into() },
+        ToolsJson => ExportError::ToolsJson { path: bundle(), message: "expected value".into() },
+        ToolsJsonVersion => ExportError::ToolsJsonVersion { path: bundle(), found: "2".into() },
+        DuplicateId => ExportError::DuplicateId { path: bundle(), id: "a".into() },
     ));
     out.extend(cases!(ValidateError:
         Failed => ValidateError::Failed { path: "/p/tool.yaml".into(), errors: 1, warnings: 2 },

@@ -10,9 +10,12 @@
 //! - `info`, `search`: what the registries know;
 //! - `list`: the manifest brought up to date for `orla list`;
 //! - `verify`: installed packages re-hashed against their receipts;
+//! - `export`: the manifest written for other runtimes (openwop, Runloop,
+//!   Orloj).
 //! - `serve`: the manifest `orla serve` hands the runtime, checked against
 //!   the store each time.
 
+pub mod export;
 pub mod info;
 pub mod install;
 pub mod list;

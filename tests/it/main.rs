@@ -15,6 +15,7 @@ mod client;
 mod crash_and_concurrency;
 mod disk_errors;
 mod events;
+mod export;
 mod generated;
 mod hostile_archives;
 mod hostile_indexes;
