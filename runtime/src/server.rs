@@ -420,15 +420,16 @@ fn confine(
     tool: &Tool,
 ) -> Result<(Spawn, Option<tempfile::TempDir>), ToolError> {
     let server = |name: &str| std::env::var(name).ok();
-    if !tool.is_confined() {
+    let unconfined = || {
         let env = exec::environment(tool, server, None);
-        return Ok((
-            Spawn {
-                env,
-                confinement: None,
-            },
-            None,
-        ));
+        let spawn = Spawn {
+            env,
+            confinement: None,
+        };
+        Ok((spawn, None))
+    };
+    if !tool.is_confined() {
+        return unconfined();
     }
     let abi = match sandbox::usable_abi(&tool.name, sandbox::kernel_abi()) {
         Ok(abi) => abi,
@@ -437,14 +438,7 @@ fn confine(
                 "running unconfined (isolation: best-effort)",
                 json!({"tool": tool.name, "reason": e.to_string()}),
             );
-            let env = exec::environment(tool, server, None);
-            return Ok((
-                Spawn {
-                    env,
-                    confinement: None,
-                },
-                None,
-            ));
+            return unconfined();
         }
         Err(e) => {
             return Err(ToolError::new(
@@ -465,11 +459,10 @@ fn confine(
             )
         })?;
     let env = exec::environment(tool, server, Some(tmp.path()));
-    let path = env
-        .iter()
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default();
+    let mut spawn = Spawn {
+        env,
+        confinement: None,
+    };
     let workspace = match &settings.workspace {
         Some(dir) => Some(std::path::PathBuf::from(dir)),
         // The directory the server runs in, unless it is the whole system.
@@ -477,7 +470,13 @@ fn confine(
             .ok()
             .filter(|d| d.parent().is_some()),
     };
-    let policy = sandbox::policy(tool, settings, workspace.as_deref(), tmp.path(), &path);
+    let policy = sandbox::policy(
+        tool,
+        settings,
+        workspace.as_deref(),
+        tmp.path(),
+        spawn.path(),
+    );
     let confinement = sandbox::Confinement::prepare(&tool.name, &policy, abi).map_err(|e| {
         ToolError::new(
             ToolCode::SandboxUnavailable,
@@ -485,13 +484,8 @@ fn confine(
             false,
         )
     })?;
-    Ok((
-        Spawn {
-            env,
-            confinement: Some(std::sync::Arc::new(confinement)),
-        },
-        Some(tmp),
-    ))
+    spawn.confinement = Some(std::sync::Arc::new(confinement));
+    Ok((spawn, Some(tmp)))
 }
 
 fn with_stderr(reason: String, output: &Output) -> String {
