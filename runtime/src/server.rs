@@ -165,10 +165,7 @@ pub fn isolation(tool: &Tool) -> &'static str {
     if tool.is_capsule() || !tool.is_confined() {
         "unconfined"
     } else {
-        match tool.isolation_mode() {
-            crate::manifest::IsolationMode::None => "none",
-            crate::manifest::IsolationMode::Sandboxed => "sandboxed",
-        }
+        tool.isolation_mode().as_str()
     }
 }
 
