@@ -80,18 +80,13 @@ fn main() {
                 .prefix("orla-call-")
                 .tempdir()
                 .unwrap();
-            let env = exec::environment(&tool, server, Some(tmp.path()));
-            let path = env
-                .iter()
-                .find(|(k, _)| k == "PATH")
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            let policy = sandbox::policy(&tool, &settings, None, tmp.path(), &path);
-            let confinement = sandbox::Confinement::prepare("trivial", &policy, abi).unwrap();
-            let spawn = Spawn {
-                env,
-                confinement: Some(std::sync::Arc::new(confinement)),
+            let mut spawn = Spawn {
+                env: exec::environment(&tool, server, Some(tmp.path())),
+                confinement: None,
             };
+            let policy = sandbox::policy(&tool, &settings, None, tmp.path(), spawn.path());
+            let confinement = sandbox::Confinement::prepare("trivial", &policy, abi).unwrap();
+            spawn.confinement = Some(std::sync::Arc::new(confinement));
             let out = exec::run(&tool, call(), limits, spawn).await.unwrap();
             assert_eq!(
                 out.stdout,
