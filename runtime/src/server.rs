@@ -247,7 +247,7 @@ pub async fn call(
     peer: Option<&Peer<RoleServer>>,
 ) -> Result<Value, ErrorData> {
     let manifest = shared.manifest();
-    let Some(tool) = manifest.tool(name).cloned() else {
+    let Some(tool) = manifest.tool(name) else {
         let error = ToolError::new(
             ToolCode::UnsupportedTool,
             format!("no tool '{name}' is served here"),
@@ -262,7 +262,7 @@ pub async fn call(
             Some(error.to_json()),
         ));
     };
-    let timeout = shared.timeout_of(&manifest, &tool);
+    let timeout = shared.timeout_of(&manifest, tool);
     let started = Instant::now();
     let max_attempts = tool.retry.as_ref().map_or(1, |r| r.max_attempts.max(1));
     let mut attempt = 1;
@@ -271,14 +271,14 @@ pub async fn call(
     // can correct, and nothing runs.
     let checked = tool
         .check_input(&args)
-        .map_err(|v| invalid(ToolCode::InvalidArguments, &tool, &v, None));
+        .map_err(|v| invalid(ToolCode::InvalidArguments, tool, &v, None));
     let Value::Object(args) = args else {
         unreachable!("made from a map")
     };
     // A person approves each call of a tool that needs it, or it fails
     // closed; checked arguments are what they are asked about.
     let checked = match checked {
-        Ok(()) if tool.approval_required => approval::ask(peer, &tool, &args)
+        Ok(()) if tool.approval_required => approval::ask(peer, tool, &args)
             .await
             .map_err(|error| failure(error, None)),
         other => other,
@@ -287,9 +287,9 @@ pub async fn call(
         Err(failed) => Err(failed),
         Ok(()) => loop {
             let outcome = if tool.is_capsule() {
-                capsule_call(shared, &tool, &args, timeout).await
+                capsule_call(shared, tool, &args, timeout).await
             } else {
-                simple_call(shared, &manifest.settings, &tool, &args, timeout).await
+                simple_call(shared, &manifest.settings, tool, &args, timeout).await
             };
             match outcome {
                 Err((error, _)) if error.retryable && attempt < max_attempts => {
