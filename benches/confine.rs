@@ -86,7 +86,7 @@ fn main() {
             };
             let policy = sandbox::policy(&tool, &settings, None, tmp.path(), spawn.path());
             let confinement = sandbox::Confinement::prepare("trivial", &policy, abi).unwrap();
-            spawn.confinement = Some(std::sync::Arc::new(confinement));
+            spawn.confinement = Some(confinement);
             let out = exec::run(&tool, call(), limits, spawn).await.unwrap();
             assert_eq!(
                 out.stdout,

@@ -53,11 +53,11 @@ pub fn environment(
 }
 
 /// How the process of a call starts.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Spawn {
     pub env: Vec<(String, String)>,
     /// Applied in the child before its program starts.
-    pub confinement: Option<std::sync::Arc<Confinement>>,
+    pub confinement: Option<Confinement>,
 }
 
 impl Spawn {

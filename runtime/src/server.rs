@@ -481,7 +481,7 @@ fn confine(
             false,
         )
     })?;
-    spawn.confinement = Some(std::sync::Arc::new(confinement));
+    spawn.confinement = Some(confinement);
     Ok((spawn, Some(tmp)))
 }
 
