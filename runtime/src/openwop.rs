@@ -82,7 +82,7 @@ pub enum ReplayPolicy {
 /// The descriptor of one manifest tool.
 pub fn descriptor(tool: &Tool) -> ToolDescriptor {
     let exec = tool.safety_tier == SafetyTier::Exec;
-    let network = !tool.permissions_declared || tool.permissions.iter().any(|p| p == "network");
+    let network = !tool.permissions_declared || tool.has("network");
     ToolDescriptor {
         tool_id: tool_id(tool),
         source: if exec {

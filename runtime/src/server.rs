@@ -218,7 +218,6 @@ pub fn annotations(tool: &Tool) -> Option<Value> {
     if tool.source.kind == "discovered" || !tool.permissions_declared {
         return None;
     }
-    let has = |p: &str| tool.permissions.iter().any(|x| x == p);
     let known = [
         "filesystem:read",
         "filesystem:write",
@@ -230,8 +229,8 @@ pub fn annotations(tool: &Tool) -> Option<Value> {
         .iter()
         .any(|p| !known.contains(&p.as_str()));
     let read_only = !unknown && tool.permissions.iter().all(|p| p == "filesystem:read");
-    let destructive = unknown || has("filesystem:write") || has("process:exec");
-    let open_world = unknown || has("network") || has("process:exec");
+    let destructive = unknown || tool.has("filesystem:write") || tool.has("process:exec");
+    let open_world = unknown || tool.has("network") || tool.has("process:exec");
     Some(json!({
         "readOnlyHint": read_only,
         "destructiveHint": destructive,
