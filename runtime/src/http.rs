@@ -79,6 +79,7 @@ pub async fn serve(
     let limits = Arc::new(Bounds {
         sessions,
         max_sessions: options.max_sessions,
+        opening: Default::default(),
         read_timeout: options.read_timeout,
         token: options
             .token
@@ -159,6 +160,9 @@ type Body = BoxBody<Bytes, std::convert::Infallible>;
 struct Bounds {
     sessions: Arc<LocalSessionManager>,
     max_sessions: usize,
+    /// Held from the count of sessions until rmcp has opened the new one,
+    /// so concurrent `initialize` requests cannot all pass one count.
+    opening: tokio::sync::Mutex<()>,
     read_timeout: Duration,
     /// `Bearer TOKEN`, the whole `Authorization` header required.
     token: Option<Vec<u8>>,
@@ -225,6 +229,11 @@ async fn handle(
         }
     };
     let new_session = parts.method == Method::POST && !parts.headers.contains_key("mcp-session-id");
+    let _opening = if new_session {
+        Some(limits.opening.lock().await)
+    } else {
+        None
+    };
     if new_session && limits.sessions.sessions.read().await.len() >= limits.max_sessions {
         let mut response = refusal(
             StatusCode::SERVICE_UNAVAILABLE,
