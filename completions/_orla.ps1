@@ -659,7 +659,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove orla''s entry from a client''s configuration')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show which clients are configured to start orla')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -668,6 +668,8 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;client;add' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'The environment variable the client takes the server''s bearer token from')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
@@ -686,6 +688,8 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
         'orla;client;remove' {
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The entry''s name [default: orla, or orla-<directory> for a project]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'The client''s configuration file [default: where the client reads it]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'The environment variable the client takes the server''s bearer token from')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)')
             [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global root even inside a project')
@@ -717,7 +721,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;client;help' {
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove orla''s entry from a client''s configuration')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show which clients are configured to start orla')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -849,7 +853,7 @@ Register-ArgumentCompleter -Native -CommandName 'orla' -ScriptBlock {
             break
         }
         'orla;help;client' {
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove orla''s entry from a client''s configuration')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Show which clients are configured to start orla')
             break

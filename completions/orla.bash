@@ -497,7 +497,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__add)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
+            opts="-q -h -V --global --name --config --url --token-env --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -508,6 +508,14 @@ _orla() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -619,7 +627,7 @@ _orla() {
             return 0
             ;;
         orla__subcmd__client__subcmd__remove)
-            opts="-q -h -V --global --name --config --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
+            opts="-q -h -V --global --name --config --url --token-env --dry-run --quiet --color --offline --refresh --allow-rollback --message-format --help --version claude-desktop cursor vscode windsurf goose"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,6 +638,14 @@ _orla() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

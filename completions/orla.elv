@@ -609,7 +609,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand add 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
             cand remove 'Remove orla''s entry from a client''s configuration'
             cand list 'Show which clients are configured to start orla'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -617,6 +617,8 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;client;add'= {
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --url 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one'
+            cand --token-env 'The environment variable the client takes the server''s bearer token from'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Use the global root even inside a project'
@@ -634,6 +636,8 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;client;remove'= {
             cand --name 'The entry''s name [default: orla, or orla-<directory> for a project]'
             cand --config 'The client''s configuration file [default: where the client reads it]'
+            cand --url 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one'
+            cand --token-env 'The environment variable the client takes the server''s bearer token from'
             cand --color 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never'
             cand --message-format 'How status lines, warnings and errors are written on stderr: human, or json (one JSON object per line, see docs/events.md)'
             cand --global 'Use the global root even inside a project'
@@ -663,7 +667,7 @@ set edit:completion:arg-completer[orla] = {|@words|
             cand --version 'Print version'
         }
         &'orla;client;help'= {
-            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand add 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
             cand remove 'Remove orla''s entry from a client''s configuration'
             cand list 'Show which clients are configured to start orla'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -762,7 +766,7 @@ set edit:completion:arg-completer[orla] = {|@words|
         &'orla;help;export'= {
         }
         &'orla;help;client'= {
-            cand add 'Add the entry that makes a client start `orla serve --stdio`'
+            cand add 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
             cand remove 'Remove orla''s entry from a client''s configuration'
             cand list 'Show which clients are configured to start orla'
         }

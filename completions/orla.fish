@@ -526,12 +526,14 @@ complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_su
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
-complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`'
+complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "remove" -d 'Remove orla\'s entry from a client\'s configuration'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "list" -d 'Show which clients are configured to start orla'
 complete -c orla -n "__fish_orla_using_subcommand client; and not __fish_seen_subcommand_from add remove list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l name -d 'The entry\'s name [default: orla, or orla-<directory> for a project]' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l config -d 'The client\'s configuration file [default: where the client reads it]' -r -F
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l url -d 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one' -r
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l token-env -d 'The environment variable the client takes the server\'s bearer token from' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -547,6 +549,8 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l name -d 'The entry\'s name [default: orla, or orla-<directory> for a project]' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l config -d 'The client\'s configuration file [default: where the client reads it]' -r -F
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l url -d 'Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one' -r
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l token-env -d 'The environment variable the client takes the server\'s bearer token from' -r
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from remove" -l color -d 'Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -572,7 +576,7 @@ complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcom
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -l allow-rollback -d 'Accept a git registry whose history was rewound or force-pushed since the last fetch (refused by default: see docs/security.md)'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`'
+complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove orla\'s entry from a client\'s configuration'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from help" -f -a "list" -d 'Show which clients are configured to start orla'
 complete -c orla -n "__fish_orla_using_subcommand client; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -605,7 +609,7 @@ complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcomma
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "publish" -d 'Publish a tool package into a registry index'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "yank" -d 'Mark a published version as yanked (or, with --undo, not yanked)'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from migrate" -f -a "capsule" -d 'Turn an RFC 2 capsule (orla-tool.json) into a tool.yaml package'
-complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from client" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`'
+complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from client" -f -a "add" -d 'Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from client" -f -a "remove" -d 'Remove orla\'s entry from a client\'s configuration'
 complete -c orla -n "__fish_orla_using_subcommand help; and __fish_seen_subcommand_from client" -f -a "list" -d 'Show which clients are configured to start orla'
 complete -c orla -n "__fish_orla_using_subcommand uninstall; or __fish_orla_using_subcommand rm; or __fish_orla_using_subcommand remove; or __fish_orla_using_subcommand un; or __fish_orla_using_subcommand use; or __fish_orla_using_subcommand which; or __fish_orla_using_subcommand verify; or __fish_orla_using_subcommand update; or __fish_orla_using_subcommand upgrade" -f -a "(orla __complete installed (commandline -ct) 2>/dev/null)"

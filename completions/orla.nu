@@ -767,11 +767,13 @@ module completions {
     [ "human" "json" ]
   }
 
-  # Add the entry that makes a client start `orla serve --stdio`
+  # Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP
   export extern "orla client add" [
     --global                  # Use the global root even inside a project
     --name: string            # The entry's name [default: orla, or orla-<directory> for a project]
     --config: path            # The client's configuration file [default: where the client reads it]
+    --url: string             # Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one
+    --token-env: string       # The environment variable the client takes the server's bearer token from
     --dry-run                 # Print the change without writing anything
     --quiet(-q)               # Print only errors and warnings
     --color: string@"nu-complete orla client add color" # Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never
@@ -801,6 +803,8 @@ module completions {
     --global                  # Use the global root even inside a project
     --name: string            # The entry's name [default: orla, or orla-<directory> for a project]
     --config: path            # The client's configuration file [default: where the client reads it]
+    --url: string             # Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one
+    --token-env: string       # The environment variable the client takes the server's bearer token from
     --dry-run                 # Print the change without writing anything
     --quiet(-q)               # Print only errors and warnings
     --color: string@"nu-complete orla client remove color" # Colour messages: auto (on a terminal, unless NO_COLOR; CLICOLOR_FORCE or FORCE_COLOR force it), always or never
@@ -838,7 +842,7 @@ module completions {
   export extern "orla client help" [
   ]
 
-  # Add the entry that makes a client start `orla serve --stdio`
+  # Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP
   export extern "orla client help add" [
   ]
 
@@ -970,7 +974,7 @@ module completions {
   export extern "orla help client" [
   ]
 
-  # Add the entry that makes a client start `orla serve --stdio`
+  # Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP
   export extern "orla help client add" [
   ]
 

@@ -138,7 +138,7 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum ClientCommand {
-    /// Add the entry that makes a client start `orla serve --stdio`
+    /// Add the entry that makes a client start `orla serve --stdio`, or reach one over HTTP
     Add(ClientArgs),
     /// Remove orla's entry from a client's configuration
     Remove(ClientArgs),
@@ -148,7 +148,7 @@ pub enum ClientCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory> (orla-<directory>-<hash> when that name serves another project), else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json, with `orla` and ${workspaceFolder} rather than paths of this machine, so the file can be committed. `remove` takes out the entry serving this root. Other entries and comments in the file are kept; the file as it was before orla first changed it is saved next to it with the suffix .orla-backup. See docs/runtime.md."
+    after_help = "Clients: claude-desktop, cursor, vscode, windsurf, goose. The entry serves the root `orla list` shows: in a project (an orla.yaml here or in a parent) that project, named orla-<directory> (orla-<directory>-<hash> when that name serves another project), else the global root, named orla. cursor and vscode get a project's entry in the project's own .cursor/mcp.json or .vscode/mcp.json, with `orla` and ${workspaceFolder} rather than paths of this machine, so the file can be committed. With --url the entry reaches an `orla serve` the user runs over HTTP instead (named orla-http, found by its URL), and with --token-env it sends `Authorization: Bearer ${env:NAME}`, which cursor, vscode and windsurf fill in from their environment, so the token is in no file. `remove` takes out the entry serving this root (or this URL). Other entries and comments in the file are kept; the file as it was before orla first changed it is saved next to it with the suffix .orla-backup. See docs/runtime.md."
 )]
 pub struct ClientArgs {
     /// The client to configure
@@ -170,6 +170,14 @@ pub struct ClientArgs {
     /// The client's configuration file [default: where the client reads it]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// Reach an `orla serve` already running over HTTP at this URL (ending in /mcp) instead of starting one
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// The environment variable the client takes the server's bearer token from
+    #[arg(long, value_name = "NAME", requires = "url")]
+    pub token_env: Option<String>,
 
     /// Print the change without writing anything
     #[arg(long)]

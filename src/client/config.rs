@@ -180,7 +180,7 @@ struct Entries<'a> {
 impl Entries<'_> {
     /// What the entry `name` serves: a root, or `None` for another server.
     fn serves_of(&self, name: &str) -> Option<Serves> {
-        served_by(self.servers.get(name)?, self.workspace)
+        served_by(name, self.servers.get(name)?, self.workspace)
     }
 
     fn is_ours(&self, name: &str) -> bool {
@@ -205,6 +205,7 @@ impl Entries<'_> {
             serves: match self.serves_of(name) {
                 Some(Serves::Global) => "orla's global root".into(),
                 Some(Serves::Project(dir)) => format!("the project {}", dir.display()),
+                Some(Serves::Http(remote)) => format!("orla at {}", remote.url),
                 None => "another server".into(),
             },
         }

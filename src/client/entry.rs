@@ -14,11 +14,50 @@ use super::{Client, ClientError};
 /// checkout.
 pub const WORKSPACE_FOLDER: &str = "${workspaceFolder}";
 
-/// Where an entry is written and what it serves.
+/// What an entry serves: a root whose `orla serve --stdio` the client
+/// starts, or an `orla serve` over HTTP at a URL, which the user runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Serves {
     Global,
     Project(PathBuf),
+    Http(Remote),
+}
+
+/// How a client reaches an `orla serve` over HTTP: its URL, and the
+/// environment variable the client reads the bearer token from, if the
+/// server has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remote {
+    pub url: String,
+    pub token_env: Option<String>,
+}
+
+impl Remote {
+    /// `--url` and `--token-env` checked: an http(s) URL whose path is
+    /// `/mcp`, where `orla serve` answers, and a variable name a client
+    /// can expand.
+    pub fn new(url: &str, token_env: Option<&str>) -> Result<Remote, ClientError> {
+        let parsed = reqwest::Url::parse(url).ok();
+        let is_mcp = parsed.as_ref().is_some_and(|u| {
+            matches!(u.scheme(), "http" | "https") && u.path().trim_end_matches('/') == "/mcp"
+        });
+        if !is_mcp {
+            return Err(ClientError::BadUrl(url.to_string()));
+        }
+        if let Some(name) = token_env {
+            let mut bytes = name.bytes();
+            let starts = bytes
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+            if !starts || !bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(ClientError::BadVariable(name.to_string()));
+            }
+        }
+        Ok(Remote {
+            url: url.to_string(),
+            token_env: token_env.map(str::to_string),
+        })
+    }
 }
 
 /// How a client starts this orla.
@@ -105,6 +144,7 @@ impl Client {
                     false => dir.display().to_string(),
                 });
             }
+            Serves::Http(remote) => return self.http_entry(remote),
         }
         let default_home = directories::BaseDirs::new().map(|d| d.home_dir().join(".orla"));
         let env = (!portable && default_home.as_deref() != Some(home))
@@ -132,10 +172,82 @@ impl Client {
     }
 }
 
+impl Client {
+    /// Whether this client's file can hold an entry reaching `remote`.
+    pub fn check_http(self, remote: &Remote) -> Result<(), ClientError> {
+        match self {
+            Client::ClaudeDesktop => Err(ClientError::NoHttp {
+                client: self.name(),
+            }),
+            Client::Goose if remote.token_env.is_some() => Err(ClientError::NoTokenVariable {
+                client: self.name(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The entry that connects to an `orla serve` over HTTP, with
+    /// `Authorization: Bearer ${env:NAME}` when the server has a token: the
+    /// client puts the variable's value in, so the token is in no file.
+    /// [`Client::check_http`] says first whether the client can.
+    fn http_entry(self, remote: &Remote) -> Value {
+        let url = json!(remote.url);
+        let headers = remote
+            .token_env
+            .as_ref()
+            .map(|name| json!({ "Authorization": format!("Bearer ${{env:{name}}}") }));
+        let mut entry = Map::new();
+        match self {
+            Client::Goose => {
+                entry.insert("name".into(), json!("orla-http"));
+                entry.insert("type".into(), json!("streamable_http"));
+                entry.insert("uri".into(), url);
+                entry.insert("enabled".into(), json!(true));
+                entry.insert("envs".into(), json!({}));
+                entry.insert("timeout".into(), json!(300));
+            }
+            Client::VsCode => {
+                entry.insert("type".into(), json!("http"));
+                entry.insert("url".into(), url);
+            }
+            // Claude Desktop never gets one (`check_http`).
+            Client::Cursor | Client::ClaudeDesktop => {
+                entry.insert("url".into(), url);
+            }
+            Client::Windsurf => {
+                entry.insert("serverUrl".into(), url);
+            }
+        }
+        if let Some(headers) = headers {
+            entry.insert("headers".into(), headers);
+        }
+        Value::Object(entry)
+    }
+}
+
 /// What an entry found in a client's file serves, when it starts
-/// `orla serve`; `None` for any other server. `workspace` is the project
-/// whose editor file holds the entry (what `${workspaceFolder}` means).
-pub fn served_by(entry: &Value, workspace: Option<&Path>) -> Option<Serves> {
+/// `orla serve` or is one of orla's HTTP entries (named `orla…`, its URL's
+/// path `/mcp`: nothing else in it says which server answers); `None` for
+/// any other server. `workspace` is the project whose editor file holds
+/// the entry (what `${workspaceFolder}` means).
+pub fn served_by(name: &str, entry: &Value, workspace: Option<&Path>) -> Option<Serves> {
+    if let Some(url) = ["url", "serverUrl", "uri"]
+        .iter()
+        .find_map(|k| entry.get(k).and_then(Value::as_str))
+    {
+        let path = reqwest::Url::parse(url).ok()?.path().to_string();
+        let token_env = entry
+            .pointer("/headers/Authorization")
+            .and_then(Value::as_str)
+            .and_then(|h| h.strip_prefix("Bearer ${env:")?.strip_suffix('}'))
+            .map(str::to_string);
+        return (name.starts_with("orla") && path.trim_end_matches('/') == "/mcp").then(|| {
+            Serves::Http(Remote {
+                url: url.to_string(),
+                token_env,
+            })
+        });
+    }
     let command = entry
         .get("command")
         .or_else(|| entry.get("cmd"))
@@ -172,6 +284,7 @@ impl Serves {
     pub fn default_name(&self) -> String {
         match self {
             Serves::Global => "orla".into(),
+            Serves::Http(_) => "orla-http".into(),
             Serves::Project(dir) => {
                 let base: String = dir
                     .file_name()
@@ -198,12 +311,15 @@ impl Serves {
     /// six hex digits of the BLAKE3 of the project's path, the same on
     /// every run. `None` for the global root, which has one name.
     pub fn distinct_name(&self) -> Option<String> {
-        let Serves::Project(dir) = self else {
-            return None;
+        let hash = match self {
+            Serves::Global => return None,
+            Serves::Project(dir) => {
+                let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+                blake3::hash(dir.as_os_str().as_encoded_bytes())
+            }
+            Serves::Http(remote) => blake3::hash(remote.url.as_bytes()),
         };
-        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
-        let hash = blake3::hash(dir.as_os_str().as_encoded_bytes()).to_hex();
-        Some(format!("{}-{}", self.default_name(), &hash[..6]))
+        Some(format!("{}-{}", self.default_name(), &hash.to_hex()[..6]))
     }
 
     /// Both serve the same root: the global one, or one project directory
@@ -215,6 +331,7 @@ impl Serves {
                 let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
                 a == b || real(a) == real(b)
             }
+            (Serves::Http(a), Serves::Http(b)) => a.url == b.url,
             _ => false,
         }
     }
@@ -224,6 +341,7 @@ impl Serves {
         match self {
             Serves::Global => "global".into(),
             Serves::Project(dir) => format!("project {}", dir.display()),
+            Serves::Http(remote) => remote.url.clone(),
         }
     }
 }
@@ -254,30 +372,58 @@ mod tests {
         let ws = Path::new("/w/p");
         let entry = |command: &str, args: &[&str]| json!({"command": command, "args": args});
         assert_eq!(
-            served_by(&entry("/x/orla", &["serve", "--stdio", "--global"]), None),
+            served_by(
+                "orla",
+                &entry("/x/orla", &["serve", "--stdio", "--global"]),
+                None
+            ),
             Some(Serves::Global)
         );
         assert_eq!(
             served_by(
+                "orla",
                 &entry("orla", &["serve", "--stdio", "--project", WORKSPACE_FOLDER]),
                 Some(ws)
             ),
             Some(Serves::Project(ws.to_path_buf()))
         );
         assert_eq!(
-            served_by(&entry("orla", &["serve", "--project", "/a"]), Some(ws)),
+            served_by(
+                "orla",
+                &entry("orla", &["serve", "--project", "/a"]),
+                Some(ws)
+            ),
             Some(Serves::Project("/a".into()))
         );
         // goose names its command `cmd`.
         assert_eq!(
-            served_by(&json!({"cmd": "orla", "args": ["serve"]}), None),
+            served_by("orla", &json!({"cmd": "orla", "args": ["serve"]}), None),
             Some(Serves::Global)
         );
-        assert_eq!(served_by(&entry("npx", &["serve"]), None), None);
-        assert_eq!(served_by(&entry("orla", &["run", "x"]), None), None);
+        assert_eq!(served_by("orla", &entry("npx", &["serve"]), None), None);
+        assert_eq!(served_by("orla", &entry("orla", &["run", "x"]), None), None);
+        // An HTTP entry is orla's when it is named so and reaches /mcp.
+        let remote = json!({"url": "http://127.0.0.1:8080/mcp",
+                            "headers": {"Authorization": "Bearer ${env:T}"}});
+        assert_eq!(
+            served_by("orla-http", &remote, None),
+            Some(Serves::Http(Remote {
+                url: "http://127.0.0.1:8080/mcp".into(),
+                token_env: Some("T".into())
+            }))
+        );
+        assert_eq!(served_by("other", &remote, None), None);
+        let windsurf = json!({"serverUrl": "https://h.example/mcp/"});
+        assert!(matches!(
+            served_by("orla-h", &windsurf, None),
+            Some(Serves::Http(_))
+        ));
+        let elsewhere = json!({"uri": "https://h.example/api"});
+        assert_eq!(served_by("orla-x", &elsewhere, None), None);
         // `${workspaceFolder}` outside a project's own file means nothing.
         assert_eq!(
             served_by(
+                "orla",
                 &entry("orla", &["serve", "--project", WORKSPACE_FOLDER]),
                 None
             ),
@@ -324,5 +470,27 @@ mod tests {
             invoked_path(OsStr::new("nothere"), Path::new("/cwd"), &search),
             None
         );
+    }
+
+    #[test]
+    fn only_urls_of_an_orla_serve_and_variable_names_are_taken() {
+        let ok = Remote::new("http://127.0.0.1:8080/mcp", Some("ORLA_SERVE_TOKEN")).unwrap();
+        assert_eq!(ok.token_env.as_deref(), Some("ORLA_SERVE_TOKEN"));
+        assert!(Remote::new("https://tools.example/mcp/", None).is_ok());
+        for url in [
+            "127.0.0.1:8080/mcp",
+            "ftp://h/mcp",
+            "http://h/",
+            "http://h/v1/tools",
+        ] {
+            assert!(
+                matches!(Remote::new(url, None), Err(ClientError::BadUrl(_))),
+                "{url}"
+            );
+        }
+        for name in ["", "1A", "A-B", "${env:X}", "A B"] {
+            let err = Remote::new("http://h/mcp", Some(name)).unwrap_err();
+            assert!(matches!(err, ClientError::BadVariable(_)), "{name}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The entry in an MCP client's configuration that starts
-//! `orla serve --stdio` (`orla client add|remove|list`).
+//! `orla serve --stdio`, or reaches an `orla serve` over HTTP at a URL
+//! (`orla client add|remove|list`).
 //!
 //! Each client keeps its servers in one object (`mcpServers`, `servers` for
 //! VS Code, `extensions` in goose's YAML) of a file it owns. orla edits only
@@ -28,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use config::{Change, Outcome, Request};
-pub use entry::{Launcher, Serves, WORKSPACE_FOLDER};
+pub use entry::{Launcher, Remote, Serves, WORKSPACE_FOLDER};
 pub use file::lock;
 
 #[derive(Debug, thiserror::Error)]
@@ -93,6 +94,14 @@ pub enum ClientError {
         /// What the entry serves: a root, or another server.
         serves: String,
     },
+    #[error("'{0}' is not the URL of an `orla serve` over HTTP")]
+    BadUrl(String),
+    #[error("'{0}' is not the name of an environment variable")]
+    BadVariable(String),
+    #[error("{client}'s configuration file holds only servers it starts, not servers at a URL")]
+    NoHttp { client: &'static str },
+    #[error("orla knows no way to make {client} read the token from a variable")]
+    NoTokenVariable { client: &'static str },
     #[error("\"{name}\" in {} does not start `orla serve`; orla removes only its own entries", path.display())]
     NotOrla { path: PathBuf, name: String },
 }
@@ -151,6 +160,18 @@ impl ClientError {
             ClientError::NotOrla { name, .. } => {
                 format!("remove \"{name}\" by hand if you mean to")
             }
+            ClientError::BadUrl(_) => {
+                "give the URL `orla serve --port N` prints, such as http://127.0.0.1:8080/mcp".into()
+            }
+            ClientError::BadVariable(_) => {
+                "a name has letters, digits and '_', not starting with a digit, such as ORLA_SERVE_TOKEN".into()
+            }
+            ClientError::NoHttp { .. } => {
+                "leave out --url: the entry that starts `orla serve --stdio` needs no token".into()
+            }
+            ClientError::NoTokenVariable { client } => format!(
+                "leave out --token-env and add the Authorization header in {client}'s settings, or leave out --url for the entry that starts `orla serve --stdio`"
+            ),
             // The running executable cannot be found: nothing to change.
             ClientError::OwnPath(_) => return None,
         })
@@ -158,7 +179,14 @@ impl ClientError {
 
     /// The command line asked for something impossible (exit 2).
     pub fn is_usage(&self) -> bool {
-        matches!(self, ClientError::Unknown(_))
+        matches!(
+            self,
+            ClientError::Unknown(_)
+                | ClientError::BadUrl(_)
+                | ClientError::BadVariable(_)
+                | ClientError::NoHttp { .. }
+                | ClientError::NoTokenVariable { .. }
+        )
     }
 }
 
@@ -338,7 +366,7 @@ fn orla_entries(path: &Path, client: Client, project: Option<&Path>) -> Vec<(Str
     servers
         .iter()
         .filter_map(|(name, value)| {
-            let serves = entry::served_by(value, workspace)?;
+            let serves = entry::served_by(name, value, workspace)?;
             Some((name.clone(), serves.describe()))
         })
         .collect()

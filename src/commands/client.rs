@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::cli::{ClientArgs, ClientCommand, ClientListArgs};
-use crate::client::{Change, Client, ClientError, Launcher, Outcome, Request, Serves};
+use crate::client::{Change, Client, ClientError, Launcher, Outcome, Remote, Request, Serves};
 use crate::context::Context;
 use crate::error::Error;
 use crate::progress::{ClientChange, Event};
@@ -24,15 +24,26 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
         true => None,
         false => Project::find(&ctx.cwd)?,
     };
-    let serves = project.map_or(Serves::Global, |p| Serves::Project(p.dir));
+    let root = project.map_or(Serves::Global, |p| Serves::Project(p.dir));
     // A project's own editor file, which teams commit: portable entry, no links.
-    let project_file = match (&serves, &args.config) {
+    let project_file = match (&root, &args.config) {
         (Serves::Project(dir), None) if client.has_project_file() => Some(dir.as_path()),
         _ => None,
     };
+    // The root decides the file, even for an entry reaching a URL.
     let path = match &args.config {
         Some(p) => ctx.absolute(p),
-        None => client.config_path(&serves).ok_or(ClientError::NoHome)?,
+        None => client.config_path(&root).ok_or(ClientError::NoHome)?,
+    };
+    let serves = match &args.url {
+        Some(url) => {
+            let remote = Remote::new(url, args.token_env.as_deref())?;
+            if add {
+                client.check_http(&remote)?;
+            }
+            Serves::Http(remote)
+        }
+        None => root.clone(),
     };
     let argv0 = std::env::args_os().next();
     let launcher = Launcher::find(argv0.as_deref(), &ctx.cwd, &ctx.search_path)?;
@@ -80,14 +91,20 @@ fn change(ctx: &Context, args: &ClientArgs, add: bool) -> Result<(), Error> {
                 launcher.path.display()
             ));
         }
-        ctx.reporter.status(
-            "Next",
-            &format!(
+        let next = match &serves {
+            Serves::Http(remote) => format!(
+                "{} connects to the `orla serve` running at {url}; `orla client remove {} --url {url}` undoes this",
+                client.name(),
+                client.name(),
+                url = remote.url
+            ),
+            _ => format!(
                 "{}; `orla client remove {}` undoes this",
                 client.takes_effect(),
                 client.name()
             ),
-        );
+        };
+        ctx.reporter.status("Next", &next);
     }
     Ok(())
 }

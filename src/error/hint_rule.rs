@@ -280,6 +280,10 @@ fn all_cases() -> Vec<Case> {
     out.extend(cases!(ClientError:
         Unknown => ClientError::Unknown("x".into()),
         NoHome => ClientError::NoHome,
+        BadUrl => ClientError::BadUrl("x".into()),
+        BadVariable => ClientError::BadVariable("1".into()),
+        NoHttp => ClientError::NoHttp { client: "claude-desktop" },
+        NoTokenVariable => ClientError::NoTokenVariable { client: "goose" },
         OwnPath => ClientError::OwnPath(io::Error::from(io::ErrorKind::NotFound)),
         Read => ClientError::Read { path: "/c.json".into(), source: denied() },
         NoEntry => ClientError::NoEntry { path: "/c.json".into(), name: "orla".into(), others: vec![] },

@@ -413,3 +413,111 @@ fn unknown_clients_are_a_usage_error() {
         .stderr_has("unknown MCP client 'zed'")
         .stderr_has("hint: orla configures: claude-desktop, cursor, vscode, windsurf, goose");
 }
+
+#[test]
+fn an_entry_reaching_orla_serve_over_http_names_the_token_variable_not_the_token() {
+    let t = TestContext::new();
+    let cursor = user(&t, ".cursor/mcp.json");
+    let theirs = json!({"url": "https://tools.example/mcp"});
+    write(
+        &cursor,
+        &json!({"mcpServers": {"remote": theirs}}).to_string(),
+    );
+    let url = "http://127.0.0.1:8080/mcp";
+    let add = [
+        "client",
+        "add",
+        "cursor",
+        "--url",
+        url,
+        "--token-env",
+        "ORLA_SERVE_TOKEN",
+    ];
+    t.run(&["client", "add", "cursor"]).success();
+    t.run(&add)
+        .success()
+        .stderr_has("Added orla-http in")
+        .stderr_has(&format!("Next cursor connects to the `orla serve` running at {url}; `orla client remove cursor --url {url}` undoes this"));
+    let servers = &read_json(&cursor)["mcpServers"];
+    assert_eq!(
+        servers["orla-http"],
+        json!({"url": url, "headers": {"Authorization": "Bearer ${env:ORLA_SERVE_TOKEN}"}})
+    );
+    assert_eq!(
+        servers["orla"]["args"],
+        json!(["serve", "--stdio", "--global"])
+    );
+    assert_eq!(servers["remote"], theirs);
+    // Found again by its URL.
+    t.run(&add).success().stderr_has("Unchanged orla-http in");
+    let listed = t.run(&["client", "list", "--json"]);
+    listed.success();
+    let entries = listed
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == "cursor")
+        .unwrap()["entries"]
+        .clone();
+    assert_eq!(
+        entries,
+        json!([{"name": "orla", "serves": "global"}, {"name": "orla-http", "serves": url}])
+    );
+
+    // Each editor's own shape.
+    t.run(&["client", "add", "vscode", "--url", url, "--token-env", "T"])
+        .success();
+    assert_eq!(
+        read_json(&user(&t, ".config/Code/User/mcp.json"))["servers"]["orla-http"],
+        json!({"type": "http", "url": url, "headers": {"Authorization": "Bearer ${env:T}"}})
+    );
+    t.run(&["client", "add", "windsurf", "--url", url])
+        .success();
+    assert_eq!(
+        read_json(&windsurf(&t))["mcpServers"]["orla-http"],
+        json!({"serverUrl": url})
+    );
+    t.run(&["client", "add", "goose", "--url", url]).success();
+    let goose: Value = serde_yaml::from_str(
+        &std::fs::read_to_string(user(&t, ".config/goose/config.yaml")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(goose["extensions"]["orla-http"]["type"], "streamable_http");
+    assert_eq!(goose["extensions"]["orla-http"]["uri"], url);
+
+    // What a client cannot hold is refused, with nothing written.
+    t.run(&["client", "add", "claude-desktop", "--url", url])
+        .failure(2)
+        .stderr_has("holds only servers it starts")
+        .stderr_has("hint: leave out --url");
+    assert!(!claude(&t).exists());
+    t.run(&["client", "add", "goose", "--url", url, "--token-env", "T"])
+        .failure(2)
+        .stderr_has("no way to make goose read the token from a variable");
+    t.run(&["client", "add", "cursor", "--url", "http://127.0.0.1:8080/"])
+        .failure(2)
+        .stderr_has("is not the URL of an `orla serve` over HTTP");
+    t.run(&[
+        "client",
+        "add",
+        "cursor",
+        "--url",
+        url,
+        "--token-env",
+        "A-B",
+    ])
+    .failure(2)
+    .stderr_has("'A-B' is not the name of an environment variable");
+    t.run(&["client", "add", "cursor", "--token-env", "T"])
+        .failure(2);
+
+    // Removing by URL takes out that entry only.
+    t.run(&["client", "remove", "cursor", "--url", url])
+        .success()
+        .stderr_has("Removed orla-http from");
+    let servers = &read_json(&cursor)["mcpServers"];
+    assert!(servers.get("orla-http").is_none());
+    assert_eq!(servers["remote"], theirs);
+    assert!(servers.get("orla").is_some());
+}
