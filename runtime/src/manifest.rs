@@ -142,7 +142,8 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pass_env: Vec<String>,
     /// Whether a person approves each call (critical risk, or orla.yaml
-    /// says so, unless config.yaml pre-approves it).
+    /// says so, unless config.yaml pre-approves it): what the exports call
+    /// openwop `approval` and Runloop `requires_confirmation`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub approval_required: bool,
     /// The schemas compiled, at the first call (not part of the file).
@@ -335,13 +336,6 @@ impl Tool {
     pub fn check_output(&self, value: &Value) -> Result<(), Violations> {
         self.compiled
             .check_output(&self.input_schema, self.output_schema.as_ref(), value)
-    }
-
-    /// Whether a person approves each call first (critical risk, or
-    /// orla.yaml says so, unless config.yaml pre-approves it): what the
-    /// exports call openwop `approval` and Runloop `requires_confirmation`.
-    pub fn requires_approval(&self) -> bool {
-        self.approval_required
     }
 }
 

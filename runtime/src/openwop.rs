@@ -99,7 +99,7 @@ pub fn descriptor(tool: &Tool) -> ToolDescriptor {
         } else {
             Egress::None
         },
-        approval: if tool.requires_approval() {
+        approval: if tool.approval_required {
             Approval::Always
         } else {
             Approval::Never

@@ -110,7 +110,7 @@ pub fn runloop_entry(tool: &Tool) -> Value {
         // Without an output schema a tool answers text: any result.
         "result_schema": tool.output_schema.clone().unwrap_or_else(|| json!({})),
         "capabilities": runloop_capabilities(tool),
-        "requires_confirmation": tool.requires_approval(),
+        "requires_confirmation": tool.approval_required,
         "observability": {"tags": [
             ORLA_TAG,
             format!("risk:{}", tool.risk_level.as_str()),
