@@ -471,30 +471,32 @@ fn positional(arg: &clap::Arg) -> String {
     }
 }
 
-/// `text` without its section `title`.
-fn remove_section(text: &str, title: &str) -> String {
+/// Where section `title` of `text` is: its header's start, its body's
+/// start, and its end (the next section's header, or the end of `text`).
+fn section(text: &str, title: &str) -> Option<(usize, usize, usize)> {
     let header = format!(".SH {title}\n");
-    let Some(start) = text.find(&header) else {
-        return text.to_string();
-    };
+    let start = text.find(&header)?;
     let from = start + header.len();
     let end = text[from..]
         .find("\n.SH ")
         .map_or(text.len(), |n| from + n + 1);
-    format!("{}{}", &text[..start], &text[end..])
+    Some((start, from, end))
+}
+
+/// `text` without its section `title`.
+fn remove_section(text: &str, title: &str) -> String {
+    match section(text, title) {
+        Some((start, _, end)) => format!("{}{}", &text[..start], &text[end..]),
+        None => text.to_string(),
+    }
 }
 
 /// `text` with its section `title` replaced by `body`.
 fn replace_section(text: &str, title: &str, body: &str) -> String {
-    let header = format!(".SH {title}\n");
-    let Some(start) = text.find(&header) else {
-        return text.to_string();
-    };
-    let from = start + header.len();
-    let end = text[from..]
-        .find("\n.SH ")
-        .map_or(text.len(), |n| from + n + 1);
-    format!("{}{body}{}", &text[..from], &text[end..])
+    match section(text, title) {
+        Some((_, from, end)) => format!("{}{body}{}", &text[..from], &text[end..]),
+        None => text.to_string(),
+    }
 }
 
 fn synopsis(cmd: &clap::Command, name: &str) -> String {

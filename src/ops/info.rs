@@ -27,7 +27,7 @@ use crate::resolve::{self, Requirement, Spec};
 use crate::root::receipt::Source;
 use crate::root::{InstallRoot, Installed};
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Info {
     pub name: String,
     pub description: String,
@@ -151,30 +151,16 @@ pub fn info(ctx: &Context, spec: &Spec, registry: Option<&str>) -> Result<Info, 
         registry: registry.name.clone(),
         registry_location: registry.location(),
         registry_commit: registry.git_commit().map(str::to_string),
-        also_in: Vec::new(),
         source: "index",
         // registry.yaml's `repository` of a fast-format index may be where
         // its archives are (RFC 3 6.3 allows it): only a URL is the tool's.
         repository: entry
             .and_then(|e| e.repository.clone())
             .filter(|r| is_url(r)),
-        latest: None,
-        version: None,
-        permissions: Vec::new(),
         permissions_declared: true,
-        risk_level: None,
-        author: None,
-        license: None,
-        homepage: None,
-        mode: None,
-        arguments: None,
-        input_schema: None,
-        output_schema: None,
-        details_unavailable: None,
-        versions: Vec::new(),
         installed: installed.iter().map(ToString::to_string).collect(),
         active: active.as_ref().map(ToString::to_string),
-        requires: Vec::new(),
+        ..Info::default()
     };
     if let Some(version) = &active {
         let dir = root.package_dir(&name, version);
@@ -360,23 +346,11 @@ fn only_installed(
         keywords: tool.keywords.clone(),
         registry,
         registry_location: location,
-        registry_commit: None,
-        also_in: Vec::new(),
         source: "installed",
-        repository: None,
-        latest: None,
         version: Some(package.receipt.version.to_string()),
         permissions: tool.permissions.to_vec(),
         permissions_declared: tool.permissions.is_declared(),
         risk_level: Some(tool.risk()),
-        author: None,
-        license: None,
-        homepage: None,
-        mode: None,
-        arguments: None,
-        input_schema: None,
-        output_schema: None,
-        details_unavailable: None,
         versions: versions
             .iter()
             .map(|p| VersionInfo {
@@ -402,6 +376,7 @@ fn only_installed(
         },
         active: active.as_ref().map(ToString::to_string),
         requires: crate::ops::install::requirements::check(&package.dir, tool, &ctx.search_path),
+        ..Info::default()
     };
     describe(&mut info, tool);
     Ok(info)
