@@ -47,6 +47,19 @@ fn project(t: &TestContext, rel: &str) -> PathBuf {
     dir
 }
 
+/// The entries `orla client list --json` shows in `client`'s user file.
+fn listed(t: &TestContext, client: &str) -> Value {
+    let run = t.run(&["client", "list", "--json"]);
+    run.success();
+    let places = run.json();
+    let place = places
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == client);
+    place.unwrap()["entries"].clone()
+}
+
 /// orla run by `program` (a link to it, or `orla` found on `path`) in `dir`.
 fn run_as(t: &TestContext, program: &Path, path: &Path, dir: &Path, args: &[&str]) -> Run {
     let mut cmd = t.program_command(program, args);
@@ -385,18 +398,8 @@ fn client_add_goose_writes_an_extension_in_its_yaml_and_keeps_its_comments() {
     assert_eq!(orla["type"], "stdio");
     assert_eq!(orla["enabled"], true);
     assert_eq!(orla["args"], json!(["serve", "--stdio", "--global"]));
-    let listed = t.run(&["client", "list", "--json"]);
-    listed.success();
-    let goose = listed
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["client"] == "goose")
-        .unwrap()
-        .clone();
     assert_eq!(
-        goose["entries"],
+        listed(&t, "goose"),
         json!([{"name": "orla", "serves": "global"}])
     );
     t.run(&["client", "remove", "goose"])
@@ -450,18 +453,8 @@ fn an_entry_reaching_orla_serve_over_http_names_the_token_variable_not_the_token
     assert_eq!(servers["remote"], theirs);
     // Found again by its URL.
     t.run(&add).success().stderr_has("Unchanged orla-http in");
-    let listed = t.run(&["client", "list", "--json"]);
-    listed.success();
-    let entries = listed
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["client"] == "cursor")
-        .unwrap()["entries"]
-        .clone();
     assert_eq!(
-        entries,
+        listed(&t, "cursor"),
         json!([{"name": "orla", "serves": "global"}, {"name": "orla-http", "serves": url}])
     );
 
