@@ -1,8 +1,10 @@
 //! Streamable HTTP (MCP 2025-06-18 and later) at `/mcp`, through rmcp's
-//! tower service on a small hyper server. Bound to 127.0.0.1 unless told
-//! otherwise; the `Host` header must name a loopback host (or the address
-//! bound), and a request carrying an `Origin` must come from a loopback
-//! origin or one allowed explicitly, against DNS rebinding from web pages.
+//! tower service on a small hyper server, and beside it the read-only
+//! openwop tool catalog ([`crate::catalog`]). Bound to 127.0.0.1 unless
+//! told otherwise; the `Host` header must name a loopback host (or the
+//! address bound), and a request carrying an `Origin` must come from a
+//! loopback origin or one allowed explicitly, against DNS rebinding from
+//! web pages (rmcp checks `/mcp`, [`Bounds::misplaced`] the catalog).
 //!
 //! Bounded, so that a server left running holds up under floods: at most
 //! `max_connections` connections are open (more wait in the kernel's
@@ -12,7 +14,8 @@
 //! with `Retry-After`) and a session idle for `session_idle` is closed.
 //! Accept errors (out of descriptors) back off instead of spinning. With a
 //! token, every request must carry `Authorization: Bearer TOKEN` (compared
-//! in constant time), else `401`.
+//! in constant time), else `401`; only the catalog's discovery document
+//! is public.
 //! Sockets get TCP_NODELAY: a response is one small write, and Nagle's
 //! algorithm would hold it for the client's delayed ACK (about 40 ms).
 
@@ -23,7 +26,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -31,6 +34,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::catalog;
 use crate::server::{Handler, Shared};
 use crate::{Options, ServeError};
 
@@ -55,20 +59,25 @@ pub async fn serve(
         .map(|s| s.to_string())
         .collect();
     origins.extend(extra_origins.iter().cloned());
+    // The hosts a `Host` header may name: loopback's and the address bound;
+    // bound to every interface, any (Origin is still checked).
+    let hosts = (!host.is_unspecified()).then(|| {
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if !host.is_loopback() {
+            hosts.push(host.to_string());
+        }
+        hosts
+    });
     let mut config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(origins)
+        .with_allowed_origins(origins.clone())
         .with_cancellation_token(cancel.child_token());
-    if host.is_unspecified() {
-        // Bound to every interface: any Host may arrive; Origin is still checked.
-        config = config.disable_allowed_hosts();
-    } else if !host.is_loopback() {
-        config = config.with_allowed_hosts([
-            "localhost".to_string(),
-            "127.0.0.1".into(),
-            "::1".into(),
-            host.to_string(),
-        ]);
-    }
+    config = match &hosts {
+        None => config.disable_allowed_hosts(),
+        Some(hosts) => config.with_allowed_hosts(hosts.clone()),
+    };
     let handler = Handler {
         shared: shared.clone(),
     };
@@ -85,6 +94,9 @@ pub async fn serve(
             .token
             .as_ref()
             .map(|t| format!("Bearer {t}").into_bytes()),
+        hosts,
+        origins,
+        shared: shared.clone(),
     });
     let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
     let mut backoff = Duration::ZERO;
@@ -137,10 +149,16 @@ pub async fn serve(
                 let mut service = service.clone();
                 let limits = limits.clone();
                 async move {
-                    if req.uri().path() != "/mcp" {
-                        return Ok::<_, std::convert::Infallible>(not_found());
+                    let path = req.uri().path();
+                    if path == "/mcp" {
+                        return Ok::<_, std::convert::Infallible>(
+                            handle(&mut service, &limits, req).await,
+                        );
                     }
-                    Ok(handle(&mut service, &limits, req).await)
+                    Ok(match catalog::Route::of(path) {
+                        Some(route) => catalog_request(&limits, route, &req),
+                        None => not_found(),
+                    })
                 }
             });
             let _ = hyper::server::conn::http1::Builder::new()
@@ -166,6 +184,134 @@ struct Bounds {
     read_timeout: Duration,
     /// `Bearer TOKEN`, the whole `Authorization` header required.
     token: Option<Vec<u8>>,
+    /// The hosts a `Host` header may name (None: any), and the origins an
+    /// `Origin` header may name, as rmcp is told for `/mcp`: checked here
+    /// for the catalog's routes.
+    hosts: Option<Vec<String>>,
+    origins: Vec<String>,
+    /// The manifest the catalog describes: the one MCP serves.
+    shared: Arc<Shared>,
+}
+
+impl Bounds {
+    /// Whether the request carries the token, when there is one.
+    fn authorized(&self, headers: &HeaderMap) -> bool {
+        let Some(token) = &self.token else {
+            return true;
+        };
+        let given = headers
+            .get(hyper::header::AUTHORIZATION)
+            .map_or(&b""[..], |v| v.as_bytes());
+        same_secret(given, token)
+    }
+
+    /// Why a request comes from where it may not (DNS rebinding, a foreign
+    /// web page): the checks rmcp makes of `/mcp`, made for the catalog.
+    fn misplaced(&self, headers: &HeaderMap) -> Option<&'static str> {
+        if let Some(hosts) = &self.hosts {
+            let host = headers
+                .get(hyper::header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .and_then(|h| hyper::http::uri::Authority::try_from(h).ok())
+                .map(|a| normal_host(a.host()));
+            if !host.is_some_and(|h| hosts.iter().any(|a| normal_host(a) == h)) {
+                return Some("the Host header is not allowed");
+            }
+        }
+        match headers.get(hyper::header::ORIGIN) {
+            None => None,
+            Some(origin) => {
+                let allowed = origin
+                    .to_str()
+                    .is_ok_and(|o| self.origins.iter().any(|a| origin_matches(o, a)));
+                (!allowed).then_some("the Origin header is not allowed")
+            }
+        }
+    }
+}
+
+fn normal_host(host: &str) -> String {
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase()
+}
+
+/// Whether `origin` is the one `allowed` names: scheme and host equal, and
+/// the port too unless `allowed` ends in `:*` or has none (as rmcp reads
+/// `--allow-origin`).
+fn origin_matches(origin: &str, allowed: &str) -> bool {
+    /// Scheme, host, and the port given (None when left out).
+    fn parts(origin: &str) -> Option<(String, String, Option<u16>)> {
+        let uri = hyper::Uri::try_from(origin.trim()).ok()?;
+        let scheme = uri.scheme_str()?.to_ascii_lowercase();
+        let authority = uri.authority()?;
+        Some((scheme, normal_host(authority.host()), authority.port_u16()))
+    }
+    fn default_port(scheme: &str) -> Option<u16> {
+        match scheme {
+            "http" => Some(80),
+            "https" => Some(443),
+            _ => None,
+        }
+    }
+    if origin.trim().eq_ignore_ascii_case("null") {
+        return allowed.trim().eq_ignore_ascii_case("null");
+    }
+    let (base, any_port) = match allowed.trim().strip_suffix(":*") {
+        Some(base) => (base, true),
+        None => (allowed, false),
+    };
+    let (Some((scheme, host, port)), Some((a_scheme, a_host, a_port))) =
+        (parts(origin), parts(base))
+    else {
+        return false;
+    };
+    let port_matches =
+        any_port || a_port.is_none_or(|a| port.or_else(|| default_port(&scheme)) == Some(a));
+    scheme == a_scheme && host == a_host && port_matches
+}
+
+/// A request for the openwop tool catalog (docs/runtime.md, "The openwop
+/// tool catalog"): from an allowed place, with the token unless the route
+/// is public, then answered from the manifest served now. Without the
+/// token nothing of the tools shows: `401` whatever the id.
+fn catalog_request(
+    limits: &Bounds,
+    route: catalog::Route,
+    req: &Request<Incoming>,
+) -> Response<Body> {
+    let answer = if let Some(why) = limits.misplaced(req.headers()) {
+        catalog::Answer::error(StatusCode::FORBIDDEN, "forbidden", why)
+    } else if !route.public() && !limits.authorized(req.headers()) {
+        catalog::Answer::error(
+            StatusCode::UNAUTHORIZED,
+            "unauthenticated",
+            "this server requires Authorization: Bearer with its token",
+        )
+    } else {
+        catalog::answer(
+            &route,
+            req.method(),
+            req.uri().query(),
+            &limits.shared.manifest(),
+        )
+    };
+    let mut response = Response::builder()
+        .status(answer.status)
+        .header(hyper::header::CONTENT_TYPE, "application/json");
+    match answer.status {
+        StatusCode::UNAUTHORIZED => {
+            response = response.header(hyper::header::WWW_AUTHENTICATE, "Bearer");
+        }
+        StatusCode::METHOD_NOT_ALLOWED => {
+            response = response.header(hyper::header::ALLOW, catalog::ALLOW);
+        }
+        _ => {}
+    }
+    // HEAD: hyper sends the headers of this answer and drops its body.
+    response
+        .body(Full::new(Bytes::from(answer.body.to_string())).boxed())
+        .expect("a valid response")
 }
 
 /// Whether `given` equals `expected`, in a time that depends only on their
@@ -185,22 +331,16 @@ async fn handle(
     limits: &Bounds,
     req: Request<Incoming>,
 ) -> Response<Body> {
-    if let Some(token) = &limits.token {
-        let given = req
-            .headers()
-            .get(hyper::header::AUTHORIZATION)
-            .map_or(&b""[..], |v| v.as_bytes());
-        if !same_secret(given, token) {
-            let mut response = refusal(
-                StatusCode::UNAUTHORIZED,
-                "this server requires Authorization: Bearer with its token".into(),
-            );
-            response.headers_mut().insert(
-                hyper::header::WWW_AUTHENTICATE,
-                hyper::header::HeaderValue::from_static("Bearer"),
-            );
-            return response;
-        }
+    if !limits.authorized(req.headers()) {
+        let mut response = refusal(
+            StatusCode::UNAUTHORIZED,
+            "this server requires Authorization: Bearer with its token".into(),
+        );
+        response.headers_mut().insert(
+            hyper::header::WWW_AUTHENTICATE,
+            hyper::header::HeaderValue::from_static("Bearer"),
+        );
+        return response;
     }
     let (parts, body) = req.into_parts();
     let read = tokio::time::timeout(limits.read_timeout, Limited::new(body, MAX_BODY).collect());
@@ -276,7 +416,12 @@ fn refusal(status: StatusCode, message: String) -> Response<Body> {
 fn not_found() -> Response<Body> {
     Response::builder()
         .status(StatusCode::NOT_FOUND)
-        .body(Full::new(Bytes::from_static(b"not found; MCP is served at /mcp\n")).boxed())
+        .body(
+            Full::new(Bytes::from_static(
+                b"not found; MCP is served at /mcp, the openwop tool catalog at /v1/tools\n",
+            ))
+            .boxed(),
+        )
         .expect("a valid response")
 }
 
@@ -290,5 +435,40 @@ mod tests {
         assert!(!same_secret(b"Bearer ab", b"Bearer abc"));
         assert!(!same_secret(b"Bearer abcd", b"Bearer abc"));
         assert!(!same_secret(b"", b"Bearer abc"));
+    }
+
+    #[test]
+    fn origins_match_as_rmcp_reads_them() {
+        use super::origin_matches;
+        assert!(origin_matches(
+            "http://localhost:3000",
+            "http://localhost:*"
+        ));
+        assert!(origin_matches("http://[::1]:9", "http://[::1]:*"));
+        assert!(origin_matches("HTTP://LocalHost", "http://localhost:*"));
+        assert!(!origin_matches(
+            "http://localhost.evil.example",
+            "http://localhost:*"
+        ));
+        assert!(!origin_matches(
+            "https://localhost:3000",
+            "http://localhost:*"
+        ));
+        assert!(origin_matches("https://app.example", "https://app.example"));
+        assert!(origin_matches(
+            "https://app.example:8443",
+            "https://app.example"
+        ));
+        assert!(origin_matches(
+            "https://app.example",
+            "https://app.example:443"
+        ));
+        assert!(!origin_matches(
+            "https://app.example:8443",
+            "https://app.example:443"
+        ));
+        assert!(origin_matches("null", "null"));
+        assert!(!origin_matches("null", "http://localhost:*"));
+        assert!(!origin_matches("not a url", "http://localhost:*"));
     }
 }

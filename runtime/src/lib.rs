@@ -4,7 +4,7 @@
 //! It reads the manifest and nothing else of orla (its own serde types in
 //! [`manifest`]), so any other runtime could take its place. MCP goes
 //! through the official Rust SDK (rmcp): stdio, or Streamable HTTP on
-//! 127.0.0.1. The manifest is watched, and SIGHUP forces a reload; either
+//! 127.0.0.1, where openwop's tool catalog is answered too ([`openwop`]). The manifest is watched, and SIGHUP forces a reload; either
 //! way connected clients get `notifications/tools/list_changed` and no
 //! connection is dropped. What is served comes through a
 //! [`ManifestSource`], which may check it first (`orla serve` serves only
@@ -12,6 +12,7 @@
 
 pub mod approval;
 pub mod capsule;
+mod catalog;
 pub mod errors;
 pub mod exec;
 mod http;

@@ -8,105 +8,17 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{write_file, PackageBuilder, TestContext};
+use common::tool_kinds::{
+    assert_no_secrets, assert_valid, by_name, project, schema, served, NAMES,
+};
+use common::{PackageBuilder, TestContext};
 use serde_json::{json, Value};
-
-fn schema(file: &str) -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("docs")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
-}
-
-fn assert_valid(validator: &jsonschema::Validator, instance: &Value) {
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{instance}\n{errors:#?}");
-}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
-
-/// A project serving every built-in tool (echo-capsule is a capsule), a
-/// tool whose tool.yaml has no `permissions` key, an exec-tier tool, a
-/// network tool with a timeout, a retry policy and a raised risk level, and
-/// a loose executable in tools_dir.
-fn project(t: &TestContext) -> PathBuf {
-    let dir = t.work.join("proj");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("orla.yaml"), "tools_dir: ./tools\n").unwrap();
-    t.run_in(
-        &dir,
-        &[
-            "install",
-            "fs-read",
-            "fs-list",
-            "http-get",
-            "json-query",
-            "echo-capsule",
-            "--yes",
-        ],
-    )
-    .success();
-    let src = t.work.join("src");
-    let undeclared = PackageBuilder::new("anything", "1.0.0").write(&src);
-    let yaml = read(&undeclared.join("tool.yaml")).replace("permissions: []\n", "");
-    std::fs::write(undeclared.join("tool.yaml"), yaml).unwrap();
-    let shell = PackageBuilder::new("shell", "1.0.0")
-        .permissions(&["process:exec"])
-        .write(&src);
-    let net = PackageBuilder::new("slow-net", "2.0.0")
-        .permissions(&["network"])
-        .yaml(
-            "risk_level: high\nruntime:\n  timeout_ms: 1500\n  retry:\n    max_attempts: 3\n    backoff: 500ms\n    max_backoff: 5s\n    jitter: full\n",
-        )
-        .write(&src);
-    for pkg in [&undeclared, &shell, &net] {
-        t.run_in(
-            &dir,
-            &["install", "--local", pkg.to_str().unwrap(), "--yes"],
-        )
-        .success();
-    }
-    write_file(
-        &dir.join("tools/convert"),
-        "#!/bin/sh\necho converted\n",
-        true,
-    );
-    dir
-}
-
-/// The `tools` of the project's manifest, by name: what `orla serve` lists.
-fn served(dir: &Path) -> Vec<Value> {
-    let text = read(&dir.join(".orla/manifest.json"));
-    let manifest: Value = serde_json::from_str(&text).unwrap();
-    manifest["tools"].as_array().unwrap().clone()
-}
-
-fn by_name<'a>(tools: &'a [Value], name: &str) -> &'a Value {
-    tools
-        .iter()
-        .find(|t| t["name"] == name)
-        .unwrap_or_else(|| panic!("no tool {name}"))
-}
-
-const NAMES: [&str; 9] = [
-    "anything",
-    "convert",
-    "echo-capsule",
-    "fs-list",
-    "fs-read",
-    "http-get",
-    "json-query",
-    "shell",
-    "slow-net",
-];
 
 #[test]
 fn every_openwop_descriptor_is_valid_and_says_what_the_manifest_says() {
@@ -175,6 +87,8 @@ fn every_openwop_descriptor_is_valid_and_says_what_the_manifest_says() {
     assert_eq!(d("slow-net")["egress"], "host-owned");
     assert_eq!(d("fs-read")["toolId"], "mcp:fs-read");
 
+    assert_no_secrets(&out.to_string());
+
     // Read again: the same ids (RFC 0078 C-3).
     let again = t
         .run_in(&dir, &["export", "--format", "openwop"])
@@ -234,6 +148,7 @@ fn runloop_tools_json_is_valid_and_runs_the_entrypoint() {
         );
         assert!(!e.to_string().contains("env"), "{e}");
     }
+    assert_no_secrets(&out.to_string());
     let e = |id: &str| entries.iter().find(|e| e["id"] == id).unwrap().clone();
     assert_eq!(e("fs-read")["capabilities"], json!(["fs"]));
     assert_eq!(e("http-get")["capabilities"], json!(["net"]));
@@ -376,6 +291,7 @@ fn orloj_tools_match_the_seeds_shape_and_carry_tool_yaml() {
     )
     .success();
     let text = read(&out_file);
+    assert_no_secrets(&text);
     let validator = schema("orloj-tool.schema.json");
     let tools = served(&dir);
     let mut docs = Vec::new();

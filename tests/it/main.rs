@@ -9,6 +9,7 @@ mod common;
 mod architecture;
 mod builtin_registry;
 mod cache;
+mod catalog;
 mod cli_output;
 mod cli_surface;
 mod client;

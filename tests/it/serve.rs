@@ -8,10 +8,11 @@ use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
+use common::http_serve::HttpServe;
 use common::{PackageBuilder, TestContext};
 
 /// The python that has the `mcp` package. Unset, the test is skipped with
@@ -470,106 +471,14 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
     );
 }
 
-/// `orla serve --port 0`: the URL it serves, read from its stderr.
-struct HttpServe {
-    child: Child,
-    url: String,
-    /// Everything the server wrote on stderr so far.
-    log: std::sync::Arc<std::sync::Mutex<String>>,
-}
-
+/// MCP through the Python client against the server, with `plan`.
 impl HttpServe {
-    fn start(t: &TestContext, extra: &[&str]) -> HttpServe {
-        let mut args = vec!["serve", "--port", "0"];
-        args.extend_from_slice(extra);
-        let mut child = t
-            .command(&args)
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut url = None;
-        let mut seen = String::new();
-        for line in (&mut stderr).lines() {
-            let line = line.unwrap();
-            seen.push_str(&line);
-            seen.push('\n');
-            if let Some(u) = line.strip_prefix("orla: serving MCP at ") {
-                url = Some(u.to_string());
-                break;
-            }
-        }
-        let url = url.unwrap_or_else(|| panic!("no URL in orla serve's stderr:\n{seen}"));
-        // Keep draining stderr so the server never blocks on a full pipe.
-        let log = std::sync::Arc::new(std::sync::Mutex::new(seen));
-        let sink = log.clone();
-        std::thread::spawn(move || {
-            for line in stderr.lines() {
-                let Ok(line) = line else { break };
-                let mut log = sink.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-        HttpServe { child, url, log }
-    }
-
-    /// Waits until the server's log has `count` lines containing `needle`
-    /// (a generous deadline only stops a broken server from hanging the test).
-    fn wait_for_log(&self, needle: &str, count: usize) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        loop {
-            let log = self.log.lock().unwrap().clone();
-            if log.matches(needle).count() >= count {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "no {needle} x{count} in:\n{log}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-
     fn call(&self, t: &TestContext, python: &Path, plan: Value) -> Value {
         let script = client_script();
         run_client(
             t.program_command(python, &[script.to_str().unwrap(), "http", &self.url]),
             plan,
         )
-    }
-
-    fn addr(&self) -> String {
-        self.url
-            .trim_start_matches("http://")
-            .trim_end_matches("/mcp")
-            .to_string()
-    }
-
-    /// A raw HTTP POST of an initialize request, with extra headers; the status.
-    fn post_initialize(&self, headers: &str) -> u16 {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-        .to_string();
-        let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
-        write!(
-            stream,
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr(),
-            body.len()
-        )
-        .unwrap();
-        let mut status = String::new();
-        BufReader::new(stream).read_line(&mut status).unwrap();
-        status.split_whitespace().nth(1).unwrap().parse().unwrap()
-    }
-}
-
-impl Drop for HttpServe {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -5,10 +5,12 @@
 
 pub mod archive;
 pub mod git;
+pub mod http_serve;
 pub mod index;
 #[cfg(unix)]
 pub mod pty;
 pub mod server;
+pub mod tool_kinds;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
