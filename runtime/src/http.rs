@@ -100,9 +100,13 @@ pub async fn serve(
     });
     let connections = Arc::new(tokio::sync::Semaphore::new(options.max_connections.max(1)));
     let mut backoff = Duration::ZERO;
-    shared
-        .logger
-        .info("listening", json!({"url": format!("http://{bound}/mcp")}));
+    shared.logger.info(
+        "listening",
+        json!({
+            "url": format!("http://{bound}/mcp"),
+            "catalog": format!("http://{bound}{}", catalog::TOOLS_PATH),
+        }),
+    );
     // The line tests and scripts wait for: the port actually bound.
     eprintln!("orla: serving MCP at http://{bound}/mcp");
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())

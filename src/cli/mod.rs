@@ -257,7 +257,7 @@ pub struct ExportArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Serves the tools of the current root's runtime manifest, the one `orla list` shows: the project's (an orla.yaml here or in a parent) or the global one. The manifest is reloaded when it changes (`orla install` while serving) and on SIGHUP; connected clients are told the tool list changed. Logs are JSON lines on stderr (orla.yaml log_format/log_level). See docs/runtime.md."
+    after_help = "Serves the tools of the current root's runtime manifest, the one `orla list` shows: the project's (an orla.yaml here or in a parent) or the global one. The manifest is reloaded when it changes (`orla install` while serving) and on SIGHUP; connected clients are told the tool list changed. Over HTTP it also answers openwop's read-only tool catalog beside /mcp (GET /v1/tools, GET /v1/tools/{toolId}, advertised in /.well-known/openwop), behind the same token. Logs are JSON lines on stderr (orla.yaml log_format/log_level). See docs/runtime.md."
 )]
 pub struct ServeArgs {
     /// Speak MCP on stdin and stdout, as an MCP client that starts orla expects

@@ -32,6 +32,10 @@ fn the_catalog_serves_valid_descriptors_of_every_kind_as_export_prints_them() {
     let mut cmd = t.command(&["serve", "--port", "0"]);
     cmd.current_dir(&dir).env(PASSED_VARIABLE, PASSED_SECRET);
     let serve = HttpServe::spawn(cmd);
+    serve.wait_for_log(
+        &format!("\"catalog\":\"http://{}/v1/tools\"", serve.addr()),
+        1,
+    );
 
     let discovery = serve.get("/.well-known/openwop", "");
     assert_eq!(discovery.status, 200, "{}", discovery.body);

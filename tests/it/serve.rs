@@ -994,6 +994,11 @@ fn a_manifest_replaced_while_serving_over_http_is_rewritten_or_refused() {
     let out = serve.call(&t, &python, json!({}));
     assert_eq!(names(&out["tools"]), ["fs-read"]);
     assert!(!marker.exists(), "a planted capsule was started");
+    // The openwop catalog describes what MCP serves, never the file.
+    let catalog = serve.get("/v1/tools", "").json();
+    assert_eq!(catalog["tools"][0]["toolId"], "mcp:fs-read", "{catalog}");
+    assert_eq!(catalog["tools"].as_array().unwrap().len(), 1, "{catalog}");
+    assert_eq!(serve.get("/v1/tools/mcp%3Aplanted", "").status, 404);
 }
 
 #[test]
