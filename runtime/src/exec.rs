@@ -1,9 +1,10 @@
 //! Running one call of a simple tool: one process (in its own process
 //! group) per call, in a clean environment and, for a confined tool,
 //! confined before its program starts ([`crate::sandbox`]); stdin written
-//! and closed, stdout and stderr collected up to a cap, the whole group
-//! killed on timeout, on overflow, and once the tool itself has exited (so
-//! no stray child outlives its call).
+//! and closed, stdout and stderr collected up to a cap (stderr also handed
+//! on line by line while the call runs), the whole group killed on timeout,
+//! on overflow, and once the tool itself has exited (so no stray child
+//! outlives its call).
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -96,11 +97,27 @@ pub struct Limits {
     pub max_output: usize,
 }
 
+/// Where the lines of a tool's stderr go as they are written (without
+/// their newline; a last line without one when the stream ends).
+pub type StderrLines = tokio::sync::mpsc::UnboundedSender<String>;
+
 pub async fn run(
     tool: &Tool,
     call: Invocation,
     limits: Limits,
     spawn: Spawn,
+) -> Result<Output, RunError> {
+    run_streaming(tool, call, limits, spawn, None).await
+}
+
+/// [`run`], each line of stderr also sent to `lines` as soon as it is
+/// complete (only what is kept under the cap).
+pub async fn run_streaming(
+    tool: &Tool,
+    call: Invocation,
+    limits: Limits,
+    spawn: Spawn,
+    lines: Option<StderrLines>,
 ) -> Result<Output, RunError> {
     let started = Instant::now();
     let (program, rest) = call
@@ -141,8 +158,8 @@ pub async fn run(
     let cap = limits.max_output;
     let out_buf = Shared::default();
     let err_buf = Shared::default();
-    let out_task = tokio::spawn(read_capped(stdout, cap, out_buf.clone()));
-    let err_task = tokio::spawn(read_capped(stderr, cap, err_buf.clone()));
+    let out_task = tokio::spawn(read_capped(stdout, cap, out_buf.clone(), None));
+    let err_task = tokio::spawn(read_capped(stderr, cap, err_buf.clone(), lines));
 
     enum End {
         Exited(std::io::Result<std::process::ExitStatus>),
@@ -212,20 +229,42 @@ async fn collect(task: Reader) {
 }
 
 /// Reads up to `cap` bytes into `buf`; returns whether there was more.
-async fn read_capped<R: AsyncRead + Unpin>(mut reader: R, cap: usize, buf: Shared) -> bool {
+/// Each complete line kept is also sent to `lines`.
+async fn read_capped<R: AsyncRead + Unpin>(
+    mut reader: R,
+    cap: usize,
+    buf: Shared,
+    lines: Option<StderrLines>,
+) -> bool {
     let mut chunk = vec![0u8; 64 * 1024];
+    // How much of `buf` went to `lines`.
+    let mut sent = 0;
     loop {
-        match reader.read(&mut chunk).await {
-            Ok(0) | Err(_) => return false,
-            Ok(n) => {
-                let mut buf = buf.lock().expect("not poisoned");
-                let room = cap.saturating_sub(buf.len());
-                buf.extend_from_slice(&chunk[..n.min(room)]);
-                if n > room {
-                    return true;
-                }
-            }
+        let n = reader.read(&mut chunk).await.unwrap_or(0);
+        let mut buf = buf.lock().expect("not poisoned");
+        let room = cap.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..n.min(room)]);
+        if let Some(lines) = &lines {
+            send_lines(&buf, &mut sent, lines, n == 0);
         }
+        if n == 0 || n > room {
+            return n > room;
+        }
+    }
+}
+
+/// Sends the complete lines of `buf` after `sent` (and, at the end, what
+/// is left).
+fn send_lines(buf: &[u8], sent: &mut usize, lines: &StderrLines, end: bool) {
+    while *sent < buf.len() {
+        let rest = &buf[*sent..];
+        let (line, used) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (&rest[..i], i + 1),
+            None if end => (rest, rest.len()),
+            None => return,
+        };
+        let _ = lines.send(String::from_utf8_lossy(line).into_owned());
+        *sent += used;
     }
 }
 

@@ -78,13 +78,18 @@ pub async fn serve(
         None => config.disable_allowed_hosts(),
         Some(hosts) => config.with_allowed_hosts(hosts.clone()),
     };
-    let handler = Handler {
-        shared: shared.clone(),
-    };
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(options.session_idle);
     let sessions = Arc::new(sessions);
-    let service = StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config);
+    let service = {
+        // A handler per session: each has its own logging level.
+        let shared = shared.clone();
+        StreamableHttpService::new(
+            move || Ok(Handler::new(shared.clone())),
+            sessions.clone(),
+            config,
+        )
+    };
     let limits = Arc::new(Bounds {
         sessions,
         max_sessions: options.max_sessions,

@@ -20,6 +20,7 @@ pub mod invoke;
 pub mod log;
 pub mod manifest;
 pub mod openwop;
+pub mod report;
 pub mod sandbox;
 pub mod schema;
 pub mod server;
@@ -198,9 +199,7 @@ async fn run(options: Options, manifest: Manifest, loaded: Loaded) -> Result<(),
     tokio::spawn(reloader(shared.clone(), options.clone(), loaded.bytes));
     let result = match options.transport.clone() {
         Transport::Stdio => {
-            let handler = Handler {
-                shared: shared.clone(),
-            };
+            let handler = Handler::new(shared.clone());
             let transport = stdio::Stdio::new(logger.clone());
             match handler.serve(transport).await {
                 Ok(service) => service

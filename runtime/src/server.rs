@@ -18,8 +18,9 @@ use crate::exec::{self, Limits, Output, RunError, Spawn};
 use crate::invoke;
 use crate::log::Logger;
 use crate::manifest::{Isolation, Manifest, Settings, Tool};
+use crate::report::{Reporter, SessionLevel, Severity};
 use crate::schema::Violations;
-use crate::{approval, sandbox};
+use crate::{approval, report, sandbox};
 
 /// Default bytes kept of a call's stdout (and, separately, stderr).
 pub const DEFAULT_MAX_OUTPUT: usize = 4 * 1024 * 1024;
@@ -66,9 +67,21 @@ impl Shared {
     }
 }
 
+/// One client session (one per HTTP session; stdio has one).
 #[derive(Clone)]
 pub struct Handler {
     pub shared: Arc<Shared>,
+    /// What `logging/setLevel` asked for.
+    level: SessionLevel,
+}
+
+impl Handler {
+    pub fn new(shared: Arc<Shared>) -> Handler {
+        Handler {
+            shared,
+            level: SessionLevel::default(),
+        }
+    }
 }
 
 impl ServerHandler for Handler {
@@ -84,15 +97,15 @@ impl ServerHandler for Handler {
         .with_server_info(Implementation::new("orla", env!("CARGO_PKG_VERSION")))
     }
 
-    /// `logging/setLevel` is accepted (the MCP logging capability: clients
-    /// may set a level before anything else); the server sends no
-    /// `notifications/message` yet, so there is nothing to filter.
+    /// `logging/setLevel`: the least severe level of the tool messages
+    /// (stderr lines, see [`crate::report`]) this session gets.
     #[allow(deprecated)] // logging is deprecated from MCP 2026-07-28 on
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.level.set(Severity::from_mcp(request.level));
         self.shared.logger.debug(
             "logging level set by the client",
             json!({"level": request.level}),
@@ -124,12 +137,18 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
+        let reporter = Reporter::new(
+            context.peer.clone(),
+            self.level.clone(),
+            &request.name,
+            context.meta.get_progress_token(),
+        );
         let result = tokio::select! {
             r = async {
                 // At most max_calls run at once: each holds a process and
                 // up to twice max_output of its output.
                 let _slot = self.shared.calls.acquire().await.expect("never closed");
-                call(&self.shared, &request.name, args, Some(&context.peer)).await
+                call(&self.shared, &request.name, args, Some(&context.peer), Some(reporter)).await
             } => r?,
             _ = context.ct.cancelled() => {
                 return Err(ErrorData::internal_error("the call was cancelled", None));
@@ -239,11 +258,13 @@ pub fn annotations(tool: &Tool) -> Option<Value> {
 }
 
 /// Runs one tools/call; Err only for protocol errors (an unknown tool).
+/// A simple tool's stderr lines go to `reporter` while it runs.
 pub async fn call(
     shared: &Shared,
     name: &str,
     args: Map<String, Value>,
     peer: Option<&Peer<RoleServer>>,
+    mut reporter: Option<Reporter>,
 ) -> Result<Value, ErrorData> {
     let manifest = shared.manifest();
     let Some(tool) = manifest.tool(name) else {
@@ -288,7 +309,15 @@ pub async fn call(
             let outcome = if tool.is_capsule() {
                 capsule_call(shared, tool, &args, timeout).await
             } else {
-                simple_call(shared, &manifest.settings, tool, &args, timeout).await
+                simple_call(
+                    shared,
+                    &manifest.settings,
+                    tool,
+                    &args,
+                    timeout,
+                    reporter.as_mut(),
+                )
+                .await
             };
             match outcome {
                 Err((error, _)) if error.retryable && attempt < max_attempts => {
@@ -332,6 +361,7 @@ async fn simple_call(
     tool: &Tool,
     args: &Map<String, Value>,
     timeout: Duration,
+    reporter: Option<&mut Reporter>,
 ) -> Outcome {
     let mut call = match invoke::invocation(tool, args) {
         Ok(call) => call,
@@ -359,7 +389,7 @@ async fn simple_call(
             call.argv[0] = program.display().to_string();
         }
     }
-    match exec::run(tool, call, limits, spawn).await {
+    match run_reporting(tool, call, limits, spawn, reporter).await {
         Ok(output) if output.code == Some(0) => success(tool, &output),
         Ok(output) => {
             let reason = match (output.code, output.signal) {
@@ -406,6 +436,45 @@ async fn simple_call(
             Err(failure(error, Some(&output)))
         }
     }
+}
+
+/// Runs the call, turning each stderr line into a notification while it
+/// runs; every line read by the time the tool is done is sent before the
+/// result.
+async fn run_reporting(
+    tool: &Tool,
+    call: invoke::Invocation,
+    limits: Limits,
+    spawn: Spawn,
+    reporter: Option<&mut Reporter>,
+) -> Result<Output, RunError> {
+    let Some(reporter) = reporter else {
+        return exec::run(tool, call, limits, spawn).await;
+    };
+    let (lines, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (done, mut finished) = tokio::sync::oneshot::channel();
+    let run = async {
+        let ran = exec::run_streaming(tool, call, limits, spawn, Some(lines)).await;
+        let _ = done.send(());
+        ran
+    };
+    // Polled alongside the run, so a client slow to take notifications
+    // never holds up the timeout.
+    let forward = async {
+        loop {
+            tokio::select! {
+                biased;
+                Some(line) = rx.recv() => reporter.line(&line).await,
+                _ = &mut finished => break,
+            }
+        }
+        // A reader left behind (a process that escaped the group) may still
+        // hold the sender: take only what is there.
+        while let Ok(line) = rx.try_recv() {
+            reporter.line(&line).await;
+        }
+    };
+    tokio::join!(run, forward).0
 }
 
 /// The environment and confinement of a call of `tool`, and the private
@@ -485,7 +554,7 @@ fn confine(
 }
 
 fn with_stderr(reason: String, output: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = report::without_progress(&String::from_utf8_lossy(&output.stderr));
     let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
     match last {
         Some(line) => format!("{reason}: {}", line.trim()),
@@ -498,16 +567,10 @@ fn text(t: impl Into<String>) -> Value {
 }
 
 fn success(tool: &Tool, output: &Output) -> Outcome {
+    // stderr went to the client as notifications while the call ran.
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let mut content = vec![text(stdout.clone())];
-    if !output.stderr.is_empty() {
-        content.push(text(format!(
-            "stderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )));
-    }
     let mut result = json!({
-        "content": content,
+        "content": [text(stdout.clone())],
         "isError": false,
         "_meta": {"orla/exit_code": output.code, "orla/duration_ms": output.duration.as_millis() as u64},
     });
@@ -582,11 +645,9 @@ fn failure(error: ToolError, output: Option<&Output>) -> (ToolError, Value) {
                 String::from_utf8_lossy(&output.stdout)
             )));
         }
-        if !output.stderr.is_empty() {
-            content.push(text(format!(
-                "stderr:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            )));
+        let stderr = report::without_progress(&String::from_utf8_lossy(&output.stderr));
+        if !stderr.is_empty() {
+            content.push(text(format!("stderr:\n{stderr}")));
         }
         meta["orla/exit_code"] = json!(output.code);
         meta["orla/duration_ms"] = json!(output.duration.as_millis() as u64);

@@ -47,7 +47,7 @@ status=0
 for scenario in server-initialize ping logging-set-level tools-list \
     tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource \
     tools-call-mixed-content tools-call-error tools-call-with-logging tools-call-with-progress \
-    server-sse-multiple-streams dns-rebinding-protection; do
+    server-sse-multiple-streams server-sse-polling json-schema-2020-12 dns-rebinding-protection; do
     "$node" "$suite" server --url "$url" --scenario "$scenario" \
         --expected-failures tests/conformance/expected-failures.yaml -o "$work/results" || status=1
 done

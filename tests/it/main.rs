@@ -36,6 +36,7 @@ mod serve;
 mod specs;
 mod stalled_network;
 mod tool_authoring;
+mod tool_notifications;
 mod tool_publish;
 mod trust;
 mod verify;

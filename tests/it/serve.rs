@@ -473,7 +473,7 @@ fn a_capsule_is_restarted_after_a_crash_and_one_without_handshake_is_stopped() {
 
 /// MCP through the Python client against the server, with `plan`.
 impl HttpServe {
-    fn call(&self, t: &TestContext, python: &Path, plan: Value) -> Value {
+    pub(crate) fn call(&self, t: &TestContext, python: &Path, plan: Value) -> Value {
         let script = client_script();
         run_client(
             t.program_command(python, &[script.to_str().unwrap(), "http", &self.url]),

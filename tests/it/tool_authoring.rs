@@ -140,6 +140,7 @@ fn scaffolded_simple_tools_validate_install_and_run_in_every_language() {
         let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(answer["tool"], name.as_str());
         assert_eq!(answer["arguments"]["text"], "hi");
+        reports_on_stderr(&stderr, language);
         if language != "bash" {
             // The interpreted templates check the declared parameters.
             let (code, _, stderr) = call_simple(&entry, r#"{"count":"x"}"#);
@@ -151,6 +152,18 @@ fn scaffolded_simple_tools_validate_install_and_run_in_every_language() {
             );
         }
     }
+}
+
+/// A scaffolded simple tool shows the stderr line formats `orla serve`
+/// turns into notifications: a log line and increasing progress.
+fn reports_on_stderr(stderr: &str, language: &str) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[0].starts_with("info: "), "{language}: {stderr}");
+    assert_eq!(
+        lines[1..],
+        ["progress: 0/1 started", "progress: 1/1 done"],
+        "{language}: {stderr}"
+    );
 }
 
 /// Runs a simple-mode tool of the `flags` convention as the Orla runtime
@@ -213,6 +226,7 @@ fn scaffolded_flags_tools_read_their_arguments_as_the_orla_runtime_passes_them()
             serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{language}: {e}: {stdout}"));
         assert_eq!(answer["tool"], name.as_str());
         assert_eq!(answer["arguments"]["file_path"], "a \"b\"\nc", "{language}");
+        reports_on_stderr(&stderr, language);
         if language != "bash" {
             // The interpreted templates read typed values as JSON text and
             // check the declared parameters.

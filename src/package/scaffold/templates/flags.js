@@ -56,8 +56,15 @@ function check(args) {
 }
 
 function run(args) {
+  // Lines on stderr reach the MCP client while the call runs: "info: ..."
+  // (or debug:, warning:, error:) as a log message at that level, and
+  // "progress: DONE/TOTAL message" as progress when the client asked for it.
+  process.stderr.write(`info: ${NAME} called with ${Object.keys(args).length} argument(s)\n`);
+  process.stderr.write("progress: 0/1 started\n");
   // TODO: do the tool's work here and return any JSON value.
-  return { tool: NAME, arguments: args };
+  const result = { tool: NAME, arguments: args };
+  process.stderr.write("progress: 1/1 done\n");
+  return result;
 }
 
 function finish(args) {

@@ -37,5 +37,11 @@ while [[ $# -gt 0 ]]; do
     shift 2
 done
 
+# Lines on stderr reach the MCP client while the call runs: "info: ..." (or
+# debug:, warning:, error:) as a log message at that level, and
+# "progress: DONE/TOTAL message" as progress when the client asked for it.
+echo "info: {{NAME}} called with ${#members[@]} argument(s)" >&2
+echo "progress: 0/1 started" >&2
 # TODO: do the tool's work here; "$2" of each flag is its value as text.
 printf '{"tool":"%s","arguments":{%s}}\n' "{{NAME}}" "$(IFS=,; echo "${members[*]}")"
+echo "progress: 1/1 done" >&2

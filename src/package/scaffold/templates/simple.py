@@ -36,8 +36,15 @@ def check(args):
 
 
 def run(args):
+    # Lines on stderr reach the MCP client while the call runs: "info: ..."
+    # (or debug:, warning:, error:) as a log message at that level, and
+    # "progress: DONE/TOTAL message" as progress when the client asked for it.
+    print("info: %s called with %d argument(s)" % (NAME, len(args)), file=sys.stderr, flush=True)
+    print("progress: 0/1 started", file=sys.stderr, flush=True)
     # TODO: do the tool's work here and return any JSON value.
-    return {"tool": NAME, "arguments": args}
+    result = {"tool": NAME, "arguments": args}
+    print("progress: 1/1 done", file=sys.stderr, flush=True)
+    return result
 
 
 def main():

@@ -17,6 +17,12 @@ if [[ ! "$input" =~ ^[[:space:]]*\{ ]]; then
     exit 2
 fi
 
+# Lines on stderr reach the MCP client while the call runs: "info: ..." (or
+# debug:, warning:, error:) as a log message at that level, and
+# "progress: DONE/TOTAL message" as progress when the client asked for it.
+echo "info: {{NAME}} called" >&2
+echo "progress: 0/1 started" >&2
 # TODO: do the tool's work here. Plain bash can only pass JSON through; with
 # jq installed, read a parameter with: value="$(jq -r '.NAME' <<<"$input")"
 printf '{"tool":"%s","arguments":%s}\n' "{{NAME}}" "$input"
+echo "progress: 1/1 done" >&2
