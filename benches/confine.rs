@@ -6,9 +6,9 @@
 //! (`orla_runtime::exec::run`: clean environment, process group, output
 //! collected) and prints the median and p90 of:
 //!   - unconfined: the spawn alone,
-//!   - confined: what the server does per call of a confined tool: a private
-//!     temporary directory, the policy, the Landlock ruleset and seccomp
-//!     programs built, then the same spawn with `no_new_privs`, Landlock and
+//!   - confined: what the server does per call of a confined tool
+//!     (`orla_runtime::launch::prepare`): a private temporary directory, the
+//!     policy, the Landlock ruleset and seccomp programs built, then the same spawn with `no_new_privs`, Landlock and
 //!     seccomp applied in the child.
 //!
 //! The cost of confinement is the difference of the two medians.
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use orla_runtime::exec::{self, Limits, Spawn};
 use orla_runtime::invoke::Invocation;
+use orla_runtime::launch;
 use orla_runtime::manifest::{Settings, Source, Tool};
 use orla_runtime::sandbox;
 
@@ -76,25 +77,19 @@ fn main() {
             plain.push(started.elapsed());
 
             let started = Instant::now();
-            let tmp = tempfile::Builder::new()
-                .prefix("orla-call-")
-                .tempdir()
+            let tmp = || tempfile::Builder::new().prefix("orla-call-").tempdir();
+            let launched = launch::prepare(&tool, &settings, server, tmp).unwrap();
+            assert!(launched.spawn.confinement.is_some());
+            let out = exec::run(&tool, call(), limits, launched.spawn)
+                .await
                 .unwrap();
-            let mut spawn = Spawn {
-                env: exec::environment(&tool, server, Some(tmp.path())),
-                confinement: None,
-            };
-            let policy = sandbox::policy(&tool, &settings, None, tmp.path(), spawn.path());
-            let confinement = sandbox::Confinement::prepare("trivial", &policy, abi).unwrap();
-            spawn.confinement = Some(confinement);
-            let out = exec::run(&tool, call(), limits, spawn).await.unwrap();
             assert_eq!(
                 out.stdout,
                 b"ok\n",
                 "{}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            drop(tmp);
+            drop(launched.tmp);
             confined.push(started.elapsed());
         }
     });

@@ -1,6 +1,6 @@
 //! Running one call of a simple tool: one process (in its own process
 //! group) per call, in a clean environment and, for a confined tool,
-//! confined before its program starts ([`crate::sandbox`]); stdin written
+//! confined before its program starts (both set up by [`crate::launch`]); stdin written
 //! and closed, stdout and stderr collected up to a cap (stderr also handed
 //! on line by line while the call runs), the whole group killed on timeout,
 //! on overflow, and once the tool itself has exited (so no stray child
@@ -120,28 +120,19 @@ pub async fn run_streaming(
     lines: Option<StderrLines>,
 ) -> Result<Output, RunError> {
     let started = Instant::now();
-    let (program, rest) = call
-        .argv
-        .split_first()
-        .ok_or_else(|| RunError::Spawn(std::io::Error::other("the manifest gives no command")))?;
-    let mut command = Command::new(program);
+    if call.argv.is_empty() {
+        return Err(RunError::Spawn(std::io::Error::other(
+            "the manifest gives no command",
+        )));
+    }
+    let mut command = Command::from(crate::launch::command(&call.argv, spawn));
     command
-        .args(rest)
         .current_dir(&tool.working_dir)
-        .env_clear()
-        .envs(spawn.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    if let Some(confinement) = spawn.confinement {
-        // SAFETY: `apply` only makes system calls (no allocation, no lock),
-        // as is required between fork and exec.
-        unsafe {
-            command.pre_exec(move || confinement.apply());
-        }
-    }
     let mut child = command.spawn().map_err(RunError::Spawn)?;
     let pid = child.id();
     // A cancelled call (the future dropped) still kills the whole group.

@@ -17,6 +17,7 @@ pub mod errors;
 pub mod exec;
 mod http;
 pub mod invoke;
+pub mod launch;
 pub mod log;
 pub mod manifest;
 pub mod openwop;

@@ -12,15 +12,17 @@ use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{json, Map, Value};
 
+use crate::approval;
 use crate::capsule::Supervisor;
 use crate::errors::{self, ToolCode, ToolError};
 use crate::exec::{self, Limits, Output, RunError, Spawn};
 use crate::invoke;
+use crate::launch::{self, LaunchError};
 use crate::log::Logger;
-use crate::manifest::{Isolation, Manifest, Settings, Tool};
+use crate::manifest::{Manifest, Settings, Tool};
+use crate::report;
 use crate::report::{Reporter, SessionLevel, Severity};
 use crate::schema::Violations;
-use crate::{approval, report, sandbox};
 
 /// Default bytes kept of a call's stdout (and, separately, stderr).
 pub const DEFAULT_MAX_OUTPUT: usize = 4 * 1024 * 1024;
@@ -195,13 +197,7 @@ pub fn log_unconfined(logger: &Logger, manifest: &Manifest) {
         .iter()
         .filter(|t| isolation(t) == "unconfined")
     {
-        let why = if tool.is_capsule() {
-            "capsules are not confined yet"
-        } else if tool.source.kind == "discovered" {
-            "a discovered executable declares no permissions"
-        } else {
-            "its tool.yaml declares no permissions (set isolation_mode: sandboxed to confine it)"
-        };
+        let why = launch::unconfined(tool).unwrap_or("capsules are not confined yet");
         logger.warn("runs unconfined", json!({"tool": tool.name, "why": why}));
     }
 }
@@ -378,17 +374,8 @@ async fn simple_call(
         Ok(ready) => ready,
         Err(error) => return Err(failure(error, None)),
     };
-    if spawn.confinement.is_some() {
-        // The interpreter the confinement allows, not a shim before it.
-        let path = spawn.path();
-        if let Some(program) = call
-            .argv
-            .first()
-            .and_then(|p| sandbox::find_program(p, path))
-        {
-            call.argv[0] = program.display().to_string();
-        }
-    }
+    // The interpreter the confinement allows, not a shim before it.
+    launch::resolve_program(&spawn, &mut call.argv);
     match run_reporting(tool, call, limits, spawn, reporter).await {
         Ok(output) if output.code == Some(0) => success(tool, &output),
         Ok(output) => {
@@ -477,80 +464,30 @@ async fn run_reporting(
     tokio::join!(run, forward).0
 }
 
-/// The environment and confinement of a call of `tool`, and the private
-/// temporary directory that lives as long as the call.
+/// The environment and confinement of a call of `tool` ([`launch::prepare`]),
+/// and the private temporary directory that lives as long as the call.
 fn confine(
     shared: &Shared,
     settings: &Settings,
     tool: &Tool,
 ) -> Result<(Spawn, Option<tempfile::TempDir>), ToolError> {
     let server = |name: &str| std::env::var(name).ok();
-    let unconfined = || {
-        let env = exec::environment(tool, server, None);
-        let spawn = Spawn {
-            env,
-            confinement: None,
-        };
-        Ok((spawn, None))
-    };
-    if !tool.is_confined() {
-        return unconfined();
-    }
-    let abi = match sandbox::usable_abi(&tool.name, sandbox::kernel_abi()) {
-        Ok(abi) => abi,
-        Err(e) if settings.isolation == Isolation::BestEffort => {
-            shared.logger.warn(
-                "running unconfined (isolation: best-effort)",
-                json!({"tool": tool.name, "reason": e.to_string()}),
-            );
-            return unconfined();
-        }
-        Err(e) => {
-            return Err(ToolError::new(
-                ToolCode::SandboxUnavailable,
-                format!("{e}; {}", e.hint()),
-                false,
-            ))
-        }
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix("orla-call-")
-        .tempdir()
-        .map_err(|e| {
-            ToolError::new(
-                ToolCode::SpawnFailed,
-                format!("cannot make a temporary directory for {}: {e}", tool.name),
-                true,
-            )
-        })?;
-    let env = exec::environment(tool, server, Some(tmp.path()));
-    let mut spawn = Spawn {
-        env,
-        confinement: None,
-    };
-    let workspace = match &settings.workspace {
-        Some(dir) => Some(std::path::PathBuf::from(dir)),
-        // The directory the server runs in, unless it is the whole system.
-        None => std::env::current_dir()
-            .ok()
-            .filter(|d| d.parent().is_some()),
-    };
-    let policy = sandbox::policy(
-        tool,
-        settings,
-        workspace.as_deref(),
-        tmp.path(),
-        spawn.path(),
-    );
-    let confinement = sandbox::Confinement::prepare(&tool.name, &policy, abi).map_err(|e| {
-        ToolError::new(
+    let tmp = || tempfile::Builder::new().prefix("orla-call-").tempdir();
+    let launch = launch::prepare(tool, settings, server, tmp).map_err(|e| match &e {
+        LaunchError::Sandbox(sandbox) => ToolError::new(
             ToolCode::SandboxUnavailable,
-            format!("{e}; {}", e.hint()),
+            format!("{sandbox}; {}", sandbox.hint()),
             false,
-        )
+        ),
+        LaunchError::Tmp { .. } => ToolError::new(ToolCode::SpawnFailed, e.to_string(), true),
     })?;
-    spawn.confinement = Some(confinement);
-    Ok((spawn, Some(tmp)))
+    if let Some(e) = &launch.degraded {
+        shared.logger.warn(
+            "running unconfined (isolation: best-effort)",
+            json!({"tool": tool.name, "reason": e.to_string()}),
+        );
+    }
+    Ok((launch.spawn, launch.tmp))
 }
 
 fn with_stderr(reason: String, output: &Output) -> String {

@@ -469,9 +469,11 @@ pub struct UpdateArgs {
     after_help = "The version is resolved, its permissions shown and confirmed, and its archive \
 fetched and verified as `orla install` does, into the cache (`orla cache dir`), not into an install \
 root: the manifest does not change. A later run of the same version re-checks the cached files and \
-uses them. The tool runs in the current directory with ARGS after its own arguments and with orla's \
-stdin, stdout and stderr (a tool whose tool.yaml says `arguments: json` reads one JSON object on \
-stdin), and orla exits with its exit status.\n\nExample: echo '{\"path\": \"notes.txt\"}' | orla run fs-read@1.2"
+uses them. The tool runs as `orla serve` runs a call of it: a clean environment, confined to its \
+permissions, its arguments checked against its input schema. ARGS are the options that schema \
+declares (`orla run NAME -- --help` lists them); a tool whose tool.yaml says `arguments: json` reads \
+one JSON object on stdin instead. It runs in the current directory with orla's terminal, stdin, \
+stdout and stderr, and orla exits with its exit status.\n\nExample: echo '{\"path\": \"notes.txt\"}' | orla run fs-read@1.2"
 )]
 pub struct RunArgs {
     /// The tool: NAME, NAME@VERSION or NAME@REQUIREMENT

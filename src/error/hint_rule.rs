@@ -328,6 +328,12 @@ fn all_cases() -> Vec<Case> {
     out.extend(cases!(RunError:
         Cache => RunError::Cache { what: "create", path: "/c/run".into(), source: denied() },
         Exec => RunError::Exec { program: "python3".into(), source: io::Error::from(io::ErrorKind::NotFound) },
+        Options => RunError::Options(orla_runtime::invoke::ArgvError::Unknown { tool: "t".into(), given: "--x".into(), declared: vec!["--path".into()] }),
+        Invalid => RunError::Invalid { tool: "t".into(), violations: "argument 'id' breaks rule 'type'".into() },
+        ArgsToJsonTool => RunError::ArgsToJsonTool { tool: "t".into() },
+        ReadInput => RunError::ReadInput { tool: "t".into(), source: denied() },
+        NotAnObject => RunError::NotAnObject { tool: "t".into(), problem: "an array".into() },
+        Launch => RunError::Launch(orla_runtime::launch::LaunchError::Tmp { tool: "t".into(), source: denied() }),
     ));
     out.extend(cases!(UseError:
         NoInstalledMatch => UseError::NoInstalledMatch { name: name(), requirement: Some("2".into()), installed: vec!["1.0.0".into()] },

@@ -2,6 +2,9 @@
 //! error for the same reason as `InstallError`: the operations sit above
 //! `context`.
 
+use orla_runtime::invoke::ArgvError;
+use orla_runtime::launch::LaunchError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// Its copy in the cache cannot be made.
@@ -17,13 +20,43 @@ pub enum RunError {
         program: String,
         source: std::io::Error,
     },
+    /// ARGS name an option the input schema does not declare (or are no
+    /// options at all).
+    #[error(transparent)]
+    Options(#[from] ArgvError),
+    /// The arguments break the input schema: each argument and rule named.
+    #[error("invalid arguments for {tool}: {violations}")]
+    Invalid { tool: String, violations: String },
+    /// ARGS given to a tool that reads its arguments on stdin.
+    #[error("{tool} reads its arguments as one JSON object on stdin (`arguments: json`) and takes no ARGS")]
+    ArgsToJsonTool { tool: String },
+    /// stdin of a `json` tool cannot be read.
+    #[error("cannot read the arguments of {tool} from stdin: {source}")]
+    ReadInput {
+        tool: String,
+        source: std::io::Error,
+    },
+    /// stdin of a `json` tool is not one JSON object.
+    #[error("the input of {tool} is not a JSON object: {problem}")]
+    NotAnObject { tool: String, problem: String },
+    /// The kernel cannot confine the tool, or its private directory
+    /// cannot be made.
+    #[error(transparent)]
+    Launch(#[from] LaunchError),
 }
 
 impl RunError {
     pub fn hint(&self) -> Option<String> {
+        let help = |tool: &str| format!("`orla run {tool} -- --help` describes its arguments");
         Some(match self {
-            RunError::Cache { .. } => "check that you may write to the cache (`orla cache dir`), or set ORLA_CACHE_DIR to another directory".into(),
+            RunError::Cache { .. } | RunError::Launch(LaunchError::Tmp { .. }) => "check that you may write to the cache (`orla cache dir`), or set ORLA_CACHE_DIR to another directory".into(),
             RunError::Exec { .. } => "check the tool's interpreter and dependencies (`orla info NAME` lists them once installed; tool.yaml names them)".into(),
+            RunError::Options(ArgvError::Unknown { tool, .. } | ArgvError::MissingValue { tool, .. } | ArgvError::Repeated { tool, .. }) => help(tool),
+            RunError::Invalid { tool, .. } => help(tool),
+            RunError::ArgsToJsonTool { tool } => format!("pass them on stdin, e.g. echo '{{\"name\": \"value\"}}' | orla run {tool}; {}", help(tool)),
+            RunError::ReadInput { .. } => "pass the arguments object on stdin from a file or a pipe".into(),
+            RunError::NotAnObject { tool, .. } => format!("pass one JSON object on stdin, e.g. echo '{{\"name\": \"value\"}}' | orla run {tool}; {}", help(tool)),
+            RunError::Launch(LaunchError::Sandbox(e)) => e.hint().into(),
         })
     }
 }

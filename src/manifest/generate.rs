@@ -370,6 +370,19 @@ fn discovered_entry(
     }
 }
 
+/// A package that is in no root (`orla run`'s copy in the cache) as the
+/// manifest of `root` would list it, were it installed there.
+pub fn package_entry(pkg: &Installed, root: &InstallRoot) -> PackageEntry {
+    let entrypoint = pkg
+        .dir
+        .join(pkg.tool.entrypoint.as_deref().unwrap_or_default());
+    PackageEntry {
+        name: pkg.receipt.name.clone(),
+        version: pkg.receipt.version.clone(),
+        entry: tool_entry(pkg, &entrypoint, root.kind.into()),
+    }
+}
+
 /// The `tools` entry of an installed package whose entrypoint is `entrypoint`.
 fn tool_entry(pkg: &Installed, entrypoint: &Path, root: RootKindName) -> ToolEntry {
     let tool = &pkg.tool;

@@ -59,8 +59,7 @@ impl Inputs {
         if let Some(dir) = &root.project_dir {
             match Project::load(dir) {
                 Ok(project) => {
-                    inputs.settings = project.settings();
-                    inputs.run = inputs.run.merged(&project.config.run);
+                    inputs.add_project(&project);
                     match LockFile::read(&project.lock_path()) {
                         Ok(Some(lock)) => {
                             for t in lock.tools {
@@ -102,6 +101,13 @@ impl Inputs {
 }
 
 impl Inputs {
+    /// A project's own inputs to how its tools run: its RFC 1 settings,
+    /// and its orla.yaml `runtime:` over config.yaml's.
+    pub fn add_project(&mut self, project: &Project) {
+        self.settings = project.settings();
+        self.run = self.run.merged(&project.config.run);
+    }
+
     /// Warns of the files of tools_dir that are not served, once per
     /// change: a warning shown by an earlier command (remembered in the
     /// state directory) is not repeated on every command, and one whose

@@ -43,7 +43,7 @@ mod inputs;
 pub mod layout;
 
 pub use command::command_line;
-pub use generate::{packages, PackageEntry};
+pub use generate::{package_entry, packages, PackageEntry};
 pub use inputs::{fingerprint, Inputs};
 
 use std::collections::BTreeMap;

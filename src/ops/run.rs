@@ -8,35 +8,46 @@
 //! key, as an installed package's is. A later run of the same version
 //! checks that binding and re-hashes the files against the receipt before
 //! using them (a changed copy, or one whose receipt this user's orla did
-//! not write, is fetched again), so nothing unverified runs. The entrypoint then replaces orla (its
-//! interpreter from the `#!` line, tool.yaml's `runtime.args` and `env`,
-//! then ARGS), in the current directory, with stdin, stdout, stderr and the
-//! exit status its own. Nothing in the install root or its manifest changes.
+//! not write, is fetched again), so nothing unverified runs.
+//!
+//! The tool then runs as `orla serve` would run a call of it: its entry is
+//! made by the manifest's own code, as the current root's manifest would
+//! list it, and the runtime crate reads its arguments, checks them against
+//! the input schema, and sets up its environment and confinement
+//! (`orla_runtime::launch`); see [`start`]. It replaces orla, in the
+//! current directory, with the terminal, stdin, stdout, stderr and the exit
+//! status its own. Nothing in the install root or its manifest changes.
 
 use std::path::{Path, PathBuf};
 
 use super::install::apply::check_identity;
-use super::install::consent::confirm;
+use super::install::consent::{confirm, confirm_always};
 use super::install::plan::{plan_spec, Fetch, Plan};
 use crate::context::Context;
 use crate::error::run::RunError;
 use crate::error::Error;
 use crate::fetch::Fetcher;
+use crate::manifest::{Inputs, Manifest};
 use crate::package::Package;
 use crate::progress::{Event, Warning};
 use crate::resolve::Spec;
 use crate::root::receipt::Receipt;
+use crate::root::Installed;
 
-/// A tool ready to run: the command line that starts it (its interpreter,
-/// entrypoint and tool.yaml's `runtime.args`) and its environment.
+/// A tool ready to run: its entry as the runtime reads it, and the
+/// settings it runs under.
 pub struct Ready {
     pub name: String,
     pub version: semver::Version,
     /// The copy was in the cache already: a later run of the same version
     /// says nothing of itself, as `uvx` does.
     pub cached: bool,
-    pub argv: Vec<String>,
-    pub env: std::collections::BTreeMap<String, String>,
+    pub tool: orla_runtime::manifest::Tool,
+    pub settings: orla_runtime::manifest::Settings,
+    /// tool.yaml declares an input schema (`mcp.input_schema`).
+    pub schema_declared: bool,
+    /// Where private temporary directories are made (see [`tmp`]).
+    pub tmp_dir: PathBuf,
 }
 
 /// Resolves `spec` in `registry` (a `--registry` value) or the configured
@@ -60,15 +71,23 @@ pub fn prepare(
         &plan.source.blake3().to_hex()[..16]
     ));
     // Run before: its permissions were shown then, and are shown again only
-    // to ask for consent (a damaged copy is fetched again, visibly).
+    // to ask for consent (a damaged copy is fetched again, visibly). As
+    // `orla serve` asks before each call of a critical tool, or of one
+    // whose settings say `approval: required`, each run of it asks (medium
+    // risk and up asks anyway, as an install does).
     let cached = dir.exists();
+    let inputs = inputs(ctx)?;
     if let Some(perms) = &plan.declared {
         let parsed: Vec<crate::package::Permission> = perms
             .iter()
             .map(|p| crate::package::Permission::parse(p))
             .collect();
+        let required = inputs.run.tools.get(&name).and_then(|t| t.approval)
+            == Some(crate::config::Approval::Required);
         let asks = !yes && crate::package::RiskLevel::derive(&parsed).needs_confirmation();
-        if !cached || asks {
+        if required {
+            confirm_always(ctx, &plan.label, perms, yes)?;
+        } else if !cached || asks {
             confirm(ctx, &plan.label, perms, yes)?;
         }
     }
@@ -90,16 +109,11 @@ pub fn prepare(
             path: key_path,
             source,
         })?;
-    if !verified(&dir, &key) {
-        fetch(ctx, &plan, &dir, &key)?;
-    }
+    let receipt = match verified(&dir, &key) {
+        Some(receipt) => receipt,
+        None => fetch(ctx, &plan, &dir, &key)?,
+    };
     let package = Package::load(&dir)?;
-    let entrypoint = dir.join(package.tool.entrypoint.as_deref().unwrap_or_default());
-    let shebang = crate::package::validate::read_shebang(&entrypoint);
-    let mut argv =
-        crate::manifest::command_line(shebang.as_deref(), &entrypoint.display().to_string());
-    let runtime = package.tool.runtime.clone().unwrap_or_default();
-    argv.extend(runtime.args.iter().cloned());
     // A missing interpreter would only show as the tool failing to start.
     let checks = super::install::requirements::check(&dir, &package.tool, &ctx.search_path);
     for problem in super::install::requirements::problems(&checks) {
@@ -109,28 +123,79 @@ pub fn prepare(
             problem,
         }));
     }
+    let schema_declared = package
+        .tool
+        .mcp
+        .as_ref()
+        .is_some_and(|m| m.input_schema.is_some());
+    let installed = Installed {
+        dir,
+        receipt,
+        tool: package.tool,
+    };
+    let (tool, settings) = served(ctx, &installed, &inputs)?;
     Ok(Ready {
         name,
         version,
         cached,
-        argv,
-        env: runtime.env,
+        tool,
+        settings,
+        schema_declared,
+        tmp_dir: ctx.cache_dir.join(TMP_DIR),
     })
+}
+
+/// What decides how a tool runs here: config.yaml's `runtime:`, and in a
+/// project orla.yaml's settings and `runtime:` over it.
+fn inputs(ctx: &Context) -> Result<Inputs, Error> {
+    let mut inputs = Inputs {
+        run: ctx.config.runtime.clone(),
+        ..Inputs::default()
+    };
+    if let Some(project) = ctx.project()? {
+        inputs.add_project(&project);
+    }
+    Ok(inputs)
+}
+
+/// A tool's entry and settings as the runtime reads them.
+type Served = (
+    orla_runtime::manifest::Tool,
+    orla_runtime::manifest::Settings,
+);
+
+/// The entry and settings the runtime would serve the package with in the
+/// current root (the project's, else the global one): made by the
+/// manifest's own code from config.yaml's and orla.yaml's `runtime:`, and
+/// read back by the runtime crate as `orla serve` reads a manifest. orla's
+/// cache, which holds the copy, is protected as orla's state is.
+fn served(ctx: &Context, installed: &Installed, inputs: &Inputs) -> Result<Served, Error> {
+    let root = ctx.root()?;
+    let entry = crate::manifest::package_entry(installed, &root);
+    let manifest = Manifest::generate_with(&root, &[entry], inputs, &crate::progress::Silent);
+    let mut served = orla_runtime::manifest::Manifest::parse(manifest.to_json().as_bytes())
+        .expect("the runtime reads the manifest orla writes");
+    served
+        .settings
+        .protect
+        .push(ctx.cache_dir.display().to_string());
+    let tool = served.tools.pop().expect("the manifest serves its package");
+    Ok((tool, served.settings))
 }
 
 /// A cached copy is used only when its receipt is bound to it under this
 /// user's key and its files still match that receipt.
-fn verified(dir: &Path, key: &[u8; 32]) -> bool {
-    let Ok(receipt) = Receipt::read(dir) else {
-        return false;
-    };
-    crate::root::binding::is_bound(&receipt, key, dir)
-        && crate::ops::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty())
+fn verified(dir: &Path, key: &[u8; 32]) -> Option<Receipt> {
+    let receipt = Receipt::read(dir).ok()?;
+    let good = crate::root::binding::is_bound(&receipt, key, dir)
+        && crate::ops::verify::verify_package(dir, &receipt.files).is_ok_and(|d| d.is_empty());
+    good.then_some(receipt)
 }
 
 /// Fetches, verifies and unpacks the plan into `dir` (replacing whatever
-/// is there), checking the package is the one the registry described.
-fn fetch(ctx: &Context, plan: &Plan, dir: &Path, key: &[u8; 32]) -> Result<(), Error> {
+/// is there), checking the package is the one the registry described;
+/// returns its receipt.
+fn fetch(ctx: &Context, plan: &Plan, dir: &Path, key: &[u8; 32]) -> Result<Receipt, Error> {
     let parent = dir.parent().expect("run dirs have a parent");
     let io = |what: &'static str, path: &Path, source: std::io::Error| RunError::Cache {
         what,
@@ -183,15 +248,326 @@ fn fetch(ctx: &Context, plan: &Plan, dir: &Path, key: &[u8; 32]) -> Result<(), E
     // Another run may have put the same copy there meanwhile; a damaged
     // one is replaced.
     if dir.exists() {
-        if verified(dir, key) {
-            return Ok(());
+        if let Some(theirs) = verified(dir, key) {
+            return Ok(theirs);
         }
         std::fs::remove_dir_all(dir).map_err(|e| io("remove", dir, e))?;
     }
     let root: PathBuf = unpacked.root;
     match std::fs::rename(&root, dir) {
-        Ok(()) => Ok(()),
-        Err(_) if verified(dir, key) => Ok(()),
-        Err(e) => Err(io("move into place", dir, e).into()),
+        Ok(()) => Ok(receipt),
+        Err(e) => verified(dir, key).ok_or_else(|| io("move into place", dir, e).into()),
+    }
+}
+
+/// The directory of the cache that holds `orla run`'s private temporary
+/// directories (see [`tmp`]).
+const TMP_DIR: &str = "run-tmp";
+
+/// The most bytes of arguments a `json` tool is given on stdin.
+const MAX_INPUT: u64 = 64 * 1024 * 1024;
+
+/// What `orla run` does with a tool made ready.
+pub enum Start {
+    /// `--help` to a tool with an input schema: its arguments described,
+    /// nothing run.
+    Help(Help),
+    /// The process that replaces orla.
+    Exec(Exec),
+}
+
+/// The tool's process: confined, if it is, as soon as it is executed.
+pub struct Exec {
+    pub command: std::process::Command,
+    pub program: String,
+    /// Held (and inherited by the tool) while it runs.
+    _tmp: Option<tmp::Private>,
+}
+
+/// Reads ARGS (and, for a `json` tool, stdin) as the call `orla serve`
+/// would get, checks it against the input schema, and sets the tool's
+/// process up as the runtime sets up a call's: the same argv, the clean
+/// environment, the confinement of its permissions. A tool that runs
+/// unconfined is said to.
+pub fn start(ctx: &Context, ready: Ready, args: &[String]) -> Result<Start, Error> {
+    use orla_runtime::launch;
+    if let Some(help) = help(&ready, args) {
+        return Ok(Start::Help(help));
+    }
+    let tool = &ready.tool;
+    let (mut argv, stdin) = call(&ready, args)?;
+    let server = |name: &str| std::env::var(name).ok();
+    let launched = launch::prepare(tool, &ready.settings, server, || tmp::make(&ready.tmp_dir))
+        .map_err(RunError::from)?;
+    let reason = match &launched.degraded {
+        Some(e) => Some(format!("{e} (isolation: best-effort)")),
+        None => launch::unconfined(tool).map(str::to_string),
+    };
+    if let Some(reason) = reason {
+        ctx.reporter.report(Event::Warning(Warning::RunUnconfined {
+            name: ready.name.clone(),
+            version: ready.version.clone(),
+            reason,
+        }));
+    }
+    launch::resolve_program(&launched.spawn, &mut argv);
+    let program = argv.first().cloned().unwrap_or_default();
+    let mut command = launch::command(&argv, launched.spawn);
+    if let Some(bytes) = stdin {
+        command.stdin(input_file(&bytes).map_err(|source| RunError::ReadInput {
+            tool: tool.name.clone(),
+            source,
+        })?);
+    }
+    Ok(Start::Exec(Exec {
+        command,
+        program,
+        _tmp: launched.tmp,
+    }))
+}
+
+/// The argv of the call ARGS make, and what the tool reads on stdin
+/// instead of orla's (None: orla's stdin, the terminal).
+fn call(ready: &Ready, args: &[String]) -> Result<(Vec<String>, Option<Vec<u8>>), Error> {
+    use orla_runtime::invoke;
+    use orla_runtime::manifest::Arguments;
+    let tool = &ready.tool;
+    let arguments = match tool.arguments {
+        // Nothing declared to read ARGS by: they pass as they are.
+        Arguments::Flags if !ready.schema_declared => {
+            let argv = tool.command.iter().chain(&tool.args).chain(args);
+            return Ok((argv.cloned().collect(), None));
+        }
+        Arguments::Flags => invoke::arguments(tool, args).map_err(RunError::from)?,
+        Arguments::Json if !args.is_empty() => {
+            return Err(RunError::ArgsToJsonTool {
+                tool: tool.name.clone(),
+            }
+            .into())
+        }
+        Arguments::Json => read_input(&tool.name)?,
+    };
+    tool.check_input(&serde_json::Value::Object(arguments.clone()))
+        .map_err(|v| RunError::Invalid {
+            tool: tool.name.clone(),
+            violations: v.describe("argument"),
+        })?;
+    let call = invoke::invocation(tool, &arguments).expect("only option names are read back");
+    let stdin = match tool.arguments {
+        Arguments::Flags if call.stdin.is_empty() => None,
+        _ => Some(call.stdin),
+    };
+    Ok((call.argv, stdin))
+}
+
+/// The arguments object of a `json` tool: stdin, read whole (nothing, or
+/// only white space, is `{}`).
+fn read_input(tool: &str) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| RunError::ReadInput {
+            tool: tool.to_string(),
+            source,
+        })?;
+    let not = |problem: String| RunError::NotAnObject {
+        tool: tool.to_string(),
+        problem,
+    };
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(not(format!("it is larger than {} MiB", MAX_INPUT >> 20)).into());
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(serde_json::Map::new());
+    }
+    match serde_json::from_slice(&bytes) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(other) => Err(not(format!("it is {}", kind(&other))).into()),
+        Err(e) => Err(not(e.to_string()).into()),
+    }
+}
+
+fn kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// `bytes` in an unlinked temporary file, read from its start: the tool's
+/// stdin.
+fn input_file(bytes: &[u8]) -> std::io::Result<std::fs::File> {
+    use std::io::{Seek, Write};
+    let mut file = tempfile::tempfile()?;
+    file.write_all(bytes)?;
+    file.rewind()?;
+    Ok(file)
+}
+
+/// A tool's arguments as its input schema declares them (`--help`).
+pub struct Help {
+    /// `NAME VERSION: description`.
+    pub title: String,
+    pub usage: String,
+    /// `OPTION` (flags) or `PROPERTY` (json).
+    pub column: &'static str,
+    /// The option or property with its type, and its description
+    /// (`(required)` first when it is).
+    pub rows: Vec<[String; 2]>,
+}
+
+/// `--help` (or `-h`) to a tool whose input schema orla reads the call
+/// by: the arguments that schema declares, instead of running the tool
+/// (whose own help may list options `orla run` does not pass). A tool
+/// without a schema gets ARGS as they are, `--help` included.
+fn help(ready: &Ready, args: &[String]) -> Option<Help> {
+    use orla_runtime::manifest::Arguments;
+    use serde_json::Value;
+    let tool = &ready.tool;
+    let flags = orla_runtime::invoke::flags(tool);
+    let asked = args.iter().any(|a| a == "--help" || a == "-h");
+    let own = flags.iter().any(|f| f.flag == "--help");
+    let json = tool.arguments == Arguments::Json;
+    if !asked || own || !(json || ready.schema_declared) {
+        return None;
+    }
+    let required: Vec<&str> = tool
+        .input_schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let text = |property: &str, description: Option<&str>| {
+        let required = required.contains(&property).then_some("(required)");
+        let words: Vec<&str> = required.into_iter().chain(description).collect();
+        words.join(" ")
+    };
+    let mut title = format!("{} {}", tool.name, tool.version);
+    if !tool.description.is_empty() {
+        title.push_str(&format!(": {}", tool.description));
+    }
+    Some(if json {
+        let properties = tool
+            .input_schema
+            .get("properties")
+            .and_then(Value::as_object);
+        let rows = properties
+            .into_iter()
+            .flatten()
+            .map(|(name, schema)| {
+                let head = match schema.get("type") {
+                    Some(Value::String(kind)) => format!("{name} <{kind}>"),
+                    Some(kinds) => format!("{name} <{kinds}>"),
+                    None => name.clone(),
+                };
+                let description = schema.get("description").and_then(Value::as_str);
+                [head, text(name, description)]
+            })
+            .collect();
+        Help {
+            title,
+            usage: format!(
+                "Usage: orla run {} < ARGUMENTS.json (one JSON object, with these properties)",
+                tool.name
+            ),
+            column: "PROPERTY",
+            rows,
+        }
+    } else {
+        let rows = flags
+            .iter()
+            .map(|flag| {
+                let head = match flag.kind.as_deref() {
+                    Some("boolean") => flag.flag.clone(),
+                    Some(kind) => format!("{} <{kind}>", flag.flag),
+                    None => format!("{} <value>", flag.flag),
+                };
+                [head, text(&flag.property, flag.description.as_deref())]
+            })
+            .collect();
+        Help {
+            title,
+            usage: format!("Usage: orla run {} -- [OPTIONS]", tool.name),
+            column: "OPTION",
+            rows,
+        }
+    })
+}
+
+/// `orla run`'s private temporary directories: a confined tool's TMPDIR
+/// cannot be removed once orla has become the tool, so each is made in
+/// `<cache>/run-tmp/`, locked (`flock`) through a descriptor the tool
+/// inherits, and removed by a later `orla run` once nothing holds that
+/// lock: the tool and every process it started have exited.
+mod tmp {
+    use std::os::fd::{AsRawFd, OwnedFd};
+    use std::path::{Path, PathBuf};
+    use std::time::Duration;
+
+    /// A directory no cleaner takes until this long after its last
+    /// change (between its creation and its lock, another run could).
+    const SETTLE: Duration = Duration::from_secs(60);
+
+    pub struct Private {
+        path: PathBuf,
+        _lock: OwnedFd,
+    }
+
+    impl AsRef<Path> for Private {
+        fn as_ref(&self) -> &Path {
+            &self.path
+        }
+    }
+
+    pub fn make(parent: &Path) -> std::io::Result<Private> {
+        std::fs::create_dir_all(parent)?;
+        clean(parent);
+        let path = tempfile::Builder::new()
+            .prefix("tmp-")
+            .tempdir_in(parent)?
+            .keep();
+        let lock = OwnedFd::from(std::fs::File::open(&path)?);
+        // SAFETY: fcntl and flock on a descriptor this function owns.
+        unsafe {
+            // Inherited through exec: the lock lasts as long as the tool.
+            if libc::fcntl(lock.as_raw_fd(), libc::F_SETFD, 0) < 0
+                || libc::flock(lock.as_raw_fd(), libc::LOCK_EX) < 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(Private { path, _lock: lock })
+    }
+
+    /// Removes the directories no running tool holds.
+    fn clean(parent: &Path) {
+        let Ok(entries) = std::fs::read_dir(parent) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let settled = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= SETTLE));
+            if !settled || !path.is_dir() {
+                continue;
+            }
+            let Ok(dir) = std::fs::File::open(&path) else {
+                continue;
+            };
+            // SAFETY: flock on a descriptor this function owns.
+            let free = unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+            if free {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
     }
 }

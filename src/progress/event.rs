@@ -410,6 +410,14 @@ pub enum Warning {
         version: Version,
         problem: String,
     },
+    /// A tool `orla run` runs is not confined: `reason` says why (it
+    /// declares no permissions, or the kernel cannot confine it and
+    /// `isolation: best-effort` is set).
+    RunUnconfined {
+        name: String,
+        version: Version,
+        reason: String,
+    },
     /// A warning of tool.yaml's validation while a package is authored
     /// (scaffold, validate, pack, publish, migrate): its `field`, the
     /// `problem` and its fix; `package` names the package when a command

@@ -513,6 +513,11 @@ pub(crate) fn warning_text(warning: &Warning) -> String {
             version,
             problem,
         } => format!("{name} {version} {problem}"),
+        Warning::RunUnconfined {
+            name,
+            version,
+            reason,
+        } => format!("{name} {version} runs unconfined: {reason}"),
         Warning::ToolYaml {
             package: Some(package),
             field,

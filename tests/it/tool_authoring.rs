@@ -12,7 +12,7 @@ use common::{snapshot, write_file, TestContext};
 
 /// Is `program` runnable here? When not, the case is skipped with the
 /// reason (a failure under ORLA_TEST_STRICT=1, as in CI).
-fn have(program: &str) -> bool {
+pub(crate) fn have(program: &str) -> bool {
     let ok = Command::new(program)
         .arg("--version")
         .stdout(Stdio::null())

@@ -2,13 +2,15 @@
 //! Arguments checked against the input schema before anything runs, only
 //! declared arguments passed as options, answers checked against the
 //! output schema; each seen through the official Python SDK client, which
-//! must get a tool error (`isError`), never a failed request.
+//! must get a tool error (`isError`), never a failed request. `orla run`
+//! keeps the same promises from the terminal: the clean environment, the
+//! confinement, and only declared, valid arguments.
 
 use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::common::{PackageBuilder, TestContext};
+use crate::common::{self, IndexBuilder, PackageBuilder, TestContext};
 use crate::serve::{install_local, python, script_tool, stdio_session, text_of};
 
 fn tool_code(result: &Value) -> &str {
@@ -615,4 +617,298 @@ fn config_yaml_pre_approves_and_orla_yaml_can_only_require_approval() {
     t.run_in(&project, &["list"])
         .failure(1)
         .stderr_has("'/etc' is outside the project");
+}
+
+/// A directory registry publishing `packages`, for `orla run --registry`.
+fn run_registry(t: &TestContext, packages: &[PackageBuilder]) -> String {
+    let mut index = IndexBuilder::new(&t.dir.path().join("run-index"));
+    for package in packages {
+        index.publish(package);
+    }
+    index.location()
+}
+
+/// `orla run --yes --registry REGISTRY NAME -- ARGS` with `input` on stdin.
+fn orla_run(
+    t: &TestContext,
+    registry: &str,
+    name: &str,
+    args: &[&str],
+    input: &str,
+) -> common::Run {
+    let mut words = vec!["run", "--yes", "--registry", registry, name];
+    if !args.is_empty() {
+        words.push("--");
+        words.extend_from_slice(args);
+    }
+    common::to_run(common::output_with_stdin(
+        &mut t.command(&words),
+        input.as_bytes(),
+    ))
+}
+
+/// What the probe `name` saw doing `action` on `arg` under `orla run`.
+fn run_probe(
+    t: &TestContext,
+    registry: &str,
+    name: &str,
+    action: &str,
+    arg: &str,
+) -> (common::Run, Value) {
+    let input = json!({"action": action, "arg": arg}).to_string();
+    let run = orla_run(t, registry, name, &[], &input);
+    let seen = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{name} {action}: {e}: {} {}", run.stdout, run.stderr));
+    (run, seen)
+}
+
+#[test]
+fn orla_run_gives_a_tool_the_environment_orla_serve_gives_it() {
+    if !crate::tool_authoring::have("python3") || !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let registry = run_registry(
+        &t,
+        &[
+            probe("p-env", Some(&["network"])).yaml("  env: {TOOL_SET: from-tool-yaml}\n"),
+            probe("p-env-any", None),
+        ],
+    );
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "runtime:\n  pass_env: [SHARED_SETTING]\n  tools:\n    p-env:\n      pass_env: [GITHUB_TOKEN, NOT_SET_ANYWHERE]\n",
+    )
+    .unwrap();
+    let env_of = |name: &str| {
+        let mut command = t.command(&["run", "--yes", "--registry", &registry, name]);
+        command
+            .env("GITHUB_TOKEN", "ghp_secret")
+            .env("AWS_SECRET_ACCESS_KEY", "aws_secret")
+            .env("SHARED_SETTING", "shared")
+            .env("LANG", "C.UTF-8");
+        let run = common::to_run(common::output_with_stdin(
+            &mut command,
+            br#"{"action": "env"}"#,
+        ));
+        let seen: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+        (run, seen["env"].clone())
+    };
+    let (run, named) = env_of("p-env");
+    run.success();
+    let mut keys: Vec<&str> = named
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "GITHUB_TOKEN",
+            "HOME",
+            "LANG",
+            "PATH",
+            "SHARED_SETTING",
+            "TMPDIR",
+            "TOOL_SET"
+        ],
+        "{named}"
+    );
+    assert_eq!(named["GITHUB_TOKEN"], "ghp_secret");
+    assert_eq!(named["TOOL_SET"], "from-tool-yaml");
+    // A confined tool's TMPDIR is its own, under the cache, and a later
+    // run removes it once the tool is gone.
+    let tmpdir = Path::new(named["TMPDIR"].as_str().unwrap());
+    assert!(tmpdir.starts_with(t.cache.join("run-tmp")), "{tmpdir:?}");
+    assert!(!run.stderr.contains("unconfined"), "{}", run.stderr);
+    // The undeclared tool gets the clean environment too, and orla says
+    // it runs unconfined.
+    let (run, other) = env_of("p-env-any");
+    run.success()
+        .stderr_has("p-env-any 1.0.0 runs unconfined: its tool.yaml declares no permissions");
+    assert!(other.get("GITHUB_TOKEN").is_none(), "{other}");
+    assert!(other.get("AWS_SECRET_ACCESS_KEY").is_none(), "{other}");
+    assert!(other.get("ORLA_HOME").is_none(), "{other}");
+    assert_eq!(other["SHARED_SETTING"], "shared");
+}
+
+#[test]
+fn orla_run_confines_a_tool_to_its_permissions() {
+    if !crate::tool_authoring::have("python3") || !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let registry = run_registry(
+        &t,
+        &[
+            probe("p-none", Some(&[])),
+            probe("p-read", Some(&["filesystem:read"])),
+            probe("p-net", Some(&["network"])),
+            probe("p-any", None),
+        ],
+    );
+    // The workspace: the directory orla runs in.
+    let secret = t.work.join("secret.txt");
+    std::fs::write(&secret, "s").unwrap();
+    let outside = t.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("file"), "o").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let s = |p: &Path| p.display().to_string();
+    let cases: Vec<(&str, &str, String, bool)> = vec![
+        ("p-read", "read", s(&secret), true),
+        ("p-read", "list", s(&t.work), true),
+        ("p-read", "write", s(&t.work.join("w-read")), false),
+        ("p-read", "write", s(&outside.join("w-read")), false),
+        ("p-read", "read", s(&outside.join("file")), false),
+        ("p-read", "read", s(&t.home.join("receipt.key")), false),
+        ("p-read", "tcp", port.clone(), false),
+        ("p-none", "read", s(&secret), false),
+        ("p-none", "tcp", port.clone(), false),
+        ("p-none", "exec", "/bin/true".into(), false),
+        ("p-none", "tmp", String::new(), true),
+        ("p-net", "tcp", port.clone(), true),
+        ("p-any", "write", s(&t.work.join("w-any")), true),
+    ];
+    for (name, action, arg, allowed) in &cases {
+        let (run, seen) = run_probe(&t, &registry, name, action, arg);
+        run.success();
+        assert_eq!(seen["ok"], *allowed, "{name} {action} {arg}: {seen}");
+        if !allowed {
+            let error = seen["error"].as_str().unwrap();
+            assert!(
+                error.contains("Permission denied") || error.contains("Errno 13"),
+                "{name} {action}: {error}"
+            );
+        }
+    }
+    assert!(!t.work.join("w-read").exists());
+    assert!(!outside.join("w-read").exists());
+    assert!(t.work.join("w-any").exists());
+    drop(listener);
+}
+
+#[test]
+fn orla_run_reads_args_by_the_input_schema_and_refuses_what_it_does_not_declare() {
+    if !crate::tool_authoring::have("python3") || !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let ran = t.work.join("ran");
+    let registry = run_registry(
+        &t,
+        &[
+            PackageBuilder::new("lister", "1.0.0")
+                .permissions(&["filesystem:read"])
+                .yaml("mcp:\n  input_schema:\n    type: object\n    properties:\n      path: {type: string, description: Where to look}\n      all: {type: boolean}\n    required: [path]\n")
+                .file("bin/lister", HIDDEN_OPTION, true),
+            script_tool(
+                "get-item",
+                &format!("#!/bin/sh\nread -r line\necho \"$line\" >> '{}'\necho ok\n", ran.display()),
+                "runtime:\n  arguments: json\nmcp:\n  input_schema:\n    type: object\n    properties:\n      id: {type: integer, minimum: 1}\n    required: [id]\n",
+            )
+            .permissions(&["filesystem:write"]),
+            // No input schema: ARGS pass as they are.
+            script_tool("echoer", "#!/bin/sh\necho \"$@\"\n", "").permissions(&[]),
+        ],
+    );
+    let target = t.work.join("written");
+    let target = target.to_str().unwrap();
+    // The hidden option is refused by name before anything runs.
+    orla_run(
+        &t,
+        &registry,
+        "lister",
+        &["--path", "p", "--write-to", target],
+        "",
+    )
+    .failure(1)
+    .stderr_has("error: lister has no option '--write-to' (its options: --path, --all)")
+    .stderr_has("hint: `orla run lister -- --help` describes its arguments");
+    assert!(!Path::new(target).exists(), "the hidden option was reached");
+    // Schema violations name the argument and the rule.
+    orla_run(&t, &registry, "lister", &["--all"], "")
+        .failure(1)
+        .stderr_has("error: invalid arguments for lister: rule 'required'");
+    orla_run(&t, &registry, "lister", &["--path", "p", "--all=maybe"], "")
+        .failure(1)
+        .stderr_has("argument 'all' breaks rule 'type'");
+    // Declared options reach the tool as `orla serve` passes them.
+    let run = orla_run(&t, &registry, "lister", &["--all", "--path=p q"], "");
+    run.success();
+    let got: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(got["argv"], json!(["--path", "p q", "--all"]));
+    // `--help` describes the declared options and runs nothing.
+    orla_run(&t, &registry, "lister", &["--help"], "")
+        .success()
+        .stdout_has("Usage: orla run lister -- [OPTIONS]")
+        .stdout_has("--path <string>  (required) Where to look");
+    // A json tool: stdin is the call, checked before the tool sees it.
+    orla_run(&t, &registry, "get-item", &[], r#"{"id": "x"}"#)
+        .failure(1)
+        .stderr_has("error: invalid arguments for get-item: argument 'id' breaks rule 'type'");
+    orla_run(&t, &registry, "get-item", &[], "[1]")
+        .failure(1)
+        .stderr_has("error: the input of get-item is not a JSON object: it is an array");
+    orla_run(&t, &registry, "get-item", &["--id", "1"], "")
+        .failure(1)
+        .stderr_has("takes no ARGS");
+    assert!(!ran.exists(), "a refused call ran");
+    orla_run(&t, &registry, "get-item", &[], r#"{"id": 7}"#)
+        .success()
+        .stdout_has("ok");
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "{\"id\":7}\n");
+    // Without a schema, ARGS are the tool's own.
+    orla_run(&t, &registry, "echoer", &["--anything", "-x", "y"], "")
+        .success()
+        .stdout_has("--anything -x y");
+}
+
+#[test]
+fn orla_run_asks_before_each_run_of_a_tool_serve_asks_about() {
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let ran = t.work.join("ran");
+    let script = format!("#!/bin/sh\necho ran >> '{}'\n", ran.display());
+    let registry = run_registry(
+        &t,
+        &[
+            script_tool("deploy", &script, "runtime:\n  arguments: json\n")
+                .permissions(&["process:exec", "filesystem:write"]),
+            script_tool("note", "#!/bin/sh\necho noted\n", "").permissions(&[]),
+        ],
+    );
+    let asked = |name: &str| {
+        t.run(&["run", "--registry", &registry, name])
+            .failure(1)
+            .stderr_has("hint: pass --yes");
+    };
+    // Critical: asked on every run, cached or not; without a terminal or
+    // --yes it fails closed.
+    asked("deploy");
+    orla_run(&t, &registry, "deploy", &[], "").success();
+    asked("deploy");
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "ran\n");
+    // Low risk runs once cached without a question, until the user's
+    // settings require approval for it, as they do for `orla serve`.
+    orla_run(&t, &registry, "note", &[], "").success();
+    t.run(&["run", "--registry", &registry, "note"])
+        .success()
+        .stdout_has("noted");
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "runtime:\n  tools:\n    note: {approval: required}\n",
+    )
+    .unwrap();
+    asked("note");
+    orla_run(&t, &registry, "note", &[], "")
+        .success()
+        .stdout_has("noted");
 }

@@ -27,6 +27,25 @@ pub(crate) fn confirm(
     )
 }
 
+/// As `confirm`, asking whatever the risk: a tool whose every call needs
+/// approval (`approval: required`), run by `orla run`.
+pub(crate) fn confirm_always(
+    ctx: &Context,
+    label: &str,
+    permissions: &[String],
+    yes: bool,
+) -> Result<(), Error> {
+    let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
+    ask(
+        ctx,
+        label,
+        Some(permissions),
+        RiskLevel::derive(&parsed),
+        yes,
+        true,
+    )
+}
+
 /// As `confirm`, for a risk level known otherwise than from the permissions
 /// (`None`: tool.yaml declares none).
 pub(crate) fn confirm_risk(
@@ -35,6 +54,25 @@ pub(crate) fn confirm_risk(
     permissions: Option<&[String]>,
     risk: RiskLevel,
     yes: bool,
+) -> Result<(), Error> {
+    ask(
+        ctx,
+        label,
+        permissions,
+        risk,
+        yes,
+        risk.needs_confirmation(),
+    )
+}
+
+/// Shows the permissions and, when `needed`, asks.
+fn ask(
+    ctx: &Context,
+    label: &str,
+    permissions: Option<&[String]>,
+    risk: RiskLevel,
+    yes: bool,
+    needed: bool,
 ) -> Result<(), Error> {
     ctx.reporter.report(Event::Permissions {
         tool: label.to_string(),
@@ -45,7 +83,7 @@ pub(crate) fn confirm_risk(
         None => "undeclared permissions".to_string(),
         Some(list) => risk::describe(list),
     };
-    if !risk.needs_confirmation() || yes {
+    if !needed || yes {
         return Ok(());
     }
     if !ctx.interactive {
