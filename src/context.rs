@@ -321,6 +321,13 @@ impl Context {
         InstallRoot::global(&self.home)
     }
 
+    /// A variable of orla's own environment, as a tool `orla run` starts
+    /// gets it: only the base variables and those `runtime.pass_env` names
+    /// are asked for (`orla_runtime::exec::environment`).
+    pub fn passed_variable(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+
     /// The project whose orla.yaml is in the working directory or a parent.
     /// None with `--global`.
     pub fn project(&self) -> Result<Option<Project>, Error> {

@@ -296,7 +296,7 @@ pub fn start(ctx: &Context, ready: Ready, args: &[String]) -> Result<Start, Erro
     }
     let tool = &ready.tool;
     let (mut argv, stdin) = call(&ready, args)?;
-    let server = |name: &str| std::env::var(name).ok();
+    let server = |name: &str| ctx.passed_variable(name);
     let launched = launch::prepare(tool, &ready.settings, server, || tmp::make(&ready.tmp_dir))
         .map_err(RunError::from)?;
     let reason = match &launched.degraded {
