@@ -60,3 +60,25 @@ impl RunError {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without Landlock, `orla run` refuses a confined tool in the words
+    /// and with the hint `orla serve` gives (`sandbox_unavailable`): both
+    /// come from the runtime's one function.
+    #[test]
+    fn a_kernel_without_landlock_refuses_with_the_runtimes_words_and_hint() {
+        let answer = Err(std::io::Error::from_raw_os_error(libc::ENOSYS));
+        let refusal = orla_runtime::sandbox::usable_abi("fs-read", answer).unwrap_err();
+        let hint = refusal.hint();
+        let error = crate::error::Error::from(RunError::from(LaunchError::from(refusal)));
+        assert_eq!(
+            error.render(),
+            format!("error: this kernel has no Landlock (the confinement of fs-read needs it: the kernel is built without it)\nhint: {hint}")
+        );
+        assert!(hint.contains("isolation: best-effort"));
+        assert_eq!(error.exit_code(), 1);
+    }
+}

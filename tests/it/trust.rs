@@ -912,3 +912,35 @@ fn orla_run_asks_before_each_run_of_a_tool_serve_asks_about() {
         .success()
         .stdout_has("noted");
 }
+
+#[test]
+fn orla_run_removes_private_directories_once_no_tool_holds_them() {
+    use std::os::fd::AsRawFd;
+    if !crate::tool_authoring::have("python3") || !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let registry = run_registry(&t, &[probe("p-tmp", Some(&[]))]);
+    let (run, seen) = run_probe(&t, &registry, "p-tmp", "tmp", "");
+    run.success();
+    // orla is gone once the tool runs: its directory outlives it.
+    let first = std::path::PathBuf::from(seen["tmpdir"].as_str().unwrap());
+    assert!(first.join("scratch").exists(), "{seen}");
+    // One a running tool holds (its lock taken here, as the tool's
+    // inherited descriptor holds it).
+    let held = t.cache.join("run-tmp/tmp-held");
+    std::fs::create_dir_all(&held).unwrap();
+    let lock = std::fs::File::open(&held).unwrap();
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+    // Both last changed long enough ago to be taken.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(600);
+    for dir in [&first, &held] {
+        std::fs::File::open(dir).unwrap().set_modified(old).unwrap();
+    }
+    let (run, seen) = run_probe(&t, &registry, "p-tmp", "tmp", "");
+    run.success();
+    assert!(!first.exists(), "a directory no tool holds is removed");
+    assert!(held.exists(), "a directory a tool holds is kept");
+    assert_ne!(seen["tmpdir"].as_str().unwrap(), first.to_str().unwrap());
+    drop(lock);
+}
