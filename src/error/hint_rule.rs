@@ -63,6 +63,10 @@ const STAGE_ENUMS: &[(&str, &str)] = &[
 /// Variants with no fix a person could apply, and why.
 const NO_FIX: &[(&str, &str)] = &[
     (
+        "RunError::Cancelled",
+        "the person said no to running the tool: nothing ran, and nothing needs fixing",
+    ),
+    (
         "ResolveError::Empty",
         "the registry lists the tool without any version: nothing can be installed until its maintainers publish one",
     ),
@@ -333,6 +337,7 @@ fn all_cases() -> Vec<Case> {
         ArgsToJsonTool => RunError::ArgsToJsonTool { tool: "t".into() },
         ReadInput => RunError::ReadInput { tool: "t".into(), source: denied() },
         NotAnObject => RunError::NotAnObject { tool: "t".into(), problem: "an array".into() },
+        Cancelled => RunError::Cancelled { label: label() },
         Launch => RunError::Launch(orla_runtime::launch::LaunchError::Tmp { tool: "t".into(), source: denied() }),
     ));
     out.extend(cases!(UseError:

@@ -39,6 +39,9 @@ pub enum RunError {
     /// stdin of a `json` tool is not one JSON object.
     #[error("the input of {tool} is not a JSON object: {problem}")]
     NotAnObject { tool: String, problem: String },
+    /// The person declined to run it.
+    #[error("{label} was not run: you declined")]
+    Cancelled { label: String },
     /// The kernel cannot confine the tool, or its private directory
     /// cannot be made.
     #[error(transparent)]
@@ -57,6 +60,7 @@ impl RunError {
             RunError::ReadInput { .. } => "pass the arguments object on stdin from a file or a pipe".into(),
             RunError::NotAnObject { tool, .. } => format!("pass one JSON object on stdin, e.g. echo '{{\"name\": \"value\"}}' | orla run {tool}; {}", help(tool)),
             RunError::Launch(LaunchError::Sandbox(e)) => e.hint().into(),
+            RunError::Cancelled { .. } => return None,
         })
     }
 }

@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use super::install::apply::check_identity;
-use super::install::consent::{confirm, confirm_always};
+use super::install::consent::confirm_run;
 use super::install::plan::{plan_spec, Fetch, Plan};
 use crate::context::Context;
 use crate::error::run::RunError;
@@ -85,10 +85,8 @@ pub fn prepare(
         let required = inputs.run.tools.get(&name).and_then(|t| t.approval)
             == Some(crate::config::Approval::Required);
         let asks = !yes && crate::package::RiskLevel::derive(&parsed).needs_confirmation();
-        if required {
-            confirm_always(ctx, &plan.label, perms, yes)?;
-        } else if !cached || asks {
-            confirm(ctx, &plan.label, perms, yes)?;
+        if !cached || asks || required {
+            confirm_run(ctx, &plan.label, perms, yes, required)?;
         }
     }
     // Held while the copy is checked or fetched, so `orla cache clear` and

@@ -944,3 +944,35 @@ fn orla_run_removes_private_directories_once_no_tool_holds_them() {
     assert_ne!(seen["tmpdir"].as_str().unwrap(), first.to_str().unwrap());
     drop(lock);
 }
+
+#[cfg(unix)]
+#[test]
+fn orla_run_asks_on_a_terminal_before_each_run_that_needs_approval() {
+    use common::pty::{expect, finish, finish_with, send, spawn};
+    if !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    let registry = run_registry(
+        &t,
+        &[script_tool("note", "#!/bin/sh\necho noted\n", "").permissions(&[])],
+    );
+    std::fs::create_dir_all(&t.home).unwrap();
+    std::fs::write(
+        t.home.join("config.yaml"),
+        "runtime:\n  tools:\n    note: {approval: required}\n",
+    )
+    .unwrap();
+    let mut declined = spawn(&t, &["run", "--registry", &registry, "note"]);
+    expect(&mut declined, "Run note 1.0.0 with");
+    send(&mut declined, "n");
+    expect(&mut declined, "note 1.0.0 was not run: you declined");
+    finish_with(declined, 1);
+    for _ in 0..2 {
+        let mut accepted = spawn(&t, &["run", "--registry", &registry, "note"]);
+        expect(&mut accepted, "Run note 1.0.0 with");
+        send(&mut accepted, "y");
+        expect(&mut accepted, "noted");
+        finish(accepted);
+    }
+}

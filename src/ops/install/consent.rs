@@ -4,6 +4,7 @@
 //! (ARCHITECTURE.md, invariant 7).
 
 use crate::context::Context;
+use crate::error::run::RunError;
 use crate::error::Error;
 use crate::error::InstallError;
 use crate::package::{risk, Permission, RiskLevel};
@@ -27,23 +28,28 @@ pub(crate) fn confirm(
     )
 }
 
-/// As `confirm`, asking whatever the risk: a tool whose every call needs
-/// approval (`approval: required`), run by `orla run`.
-pub(crate) fn confirm_always(
+/// As `confirm`, for `orla run` (the question says "Run"); `always` asks
+/// whatever the risk: a tool whose every call needs approval
+/// (`approval: required`).
+pub(crate) fn confirm_run(
     ctx: &Context,
     label: &str,
     permissions: &[String],
     yes: bool,
+    always: bool,
 ) -> Result<(), Error> {
     let parsed: Vec<Permission> = permissions.iter().map(|p| Permission::parse(p)).collect();
-    ask(
-        ctx,
-        label,
-        Some(permissions),
-        RiskLevel::derive(&parsed),
-        yes,
-        true,
-    )
+    let risk = RiskLevel::derive(&parsed);
+    let needed = always || risk.needs_confirmation();
+    ask(ctx, "Run", label, Some(permissions), risk, yes, needed).map_err(|e| match e {
+        Error::Install(refusal) if matches!(*refusal, InstallError::Cancelled { .. }) => {
+            RunError::Cancelled {
+                label: label.to_string(),
+            }
+            .into()
+        }
+        other => other,
+    })
 }
 
 /// As `confirm`, for a risk level known otherwise than from the permissions
@@ -55,19 +61,15 @@ pub(crate) fn confirm_risk(
     risk: RiskLevel,
     yes: bool,
 ) -> Result<(), Error> {
-    ask(
-        ctx,
-        label,
-        permissions,
-        risk,
-        yes,
-        risk.needs_confirmation(),
-    )
+    let needed = risk.needs_confirmation();
+    ask(ctx, "Install", label, permissions, risk, yes, needed)
 }
 
-/// Shows the permissions and, when `needed`, asks.
+/// Shows the permissions and, when `needed`, asks whether to `verb` the
+/// tool.
 fn ask(
     ctx: &Context,
+    verb: &str,
     label: &str,
     permissions: Option<&[String]>,
     risk: RiskLevel,
@@ -98,7 +100,7 @@ fn ask(
     // Ctrl-C at the question restores the cursor and exits 130.
     let _interrupt = crate::interrupt::PromptGuard::new();
     let accepted = dialoguer::Confirm::new()
-        .with_prompt(format!("Install {label} with {shown}?"))
+        .with_prompt(format!("{verb} {label} with {shown}?"))
         .default(false)
         .interact()
         .map_err(|e| InstallError::Prompt {
