@@ -293,7 +293,7 @@ pub fn start(ctx: &Context, ready: Ready, args: &[String]) -> Result<Start, Erro
         return Ok(Start::Help(help));
     }
     let tool = &ready.tool;
-    let (mut argv, stdin) = call(&ready, args)?;
+    let (mut argv, stdin) = call(ctx, &ready, args)?;
     let server = |name: &str| ctx.passed_variable(name);
     let launched = launch::prepare(tool, &ready.settings, server, || tmp::make(&ready.tmp_dir))
         .map_err(RunError::from)?;
@@ -326,7 +326,11 @@ pub fn start(ctx: &Context, ready: Ready, args: &[String]) -> Result<Start, Erro
 
 /// The argv of the call ARGS make, and what the tool reads on stdin
 /// instead of orla's (None: orla's stdin, the terminal).
-fn call(ready: &Ready, args: &[String]) -> Result<(Vec<String>, Option<Vec<u8>>), Error> {
+fn call(
+    ctx: &Context,
+    ready: &Ready,
+    args: &[String],
+) -> Result<(Vec<String>, Option<Vec<u8>>), Error> {
     use orla_runtime::invoke;
     use orla_runtime::manifest::Arguments;
     let tool = &ready.tool;
@@ -343,7 +347,7 @@ fn call(ready: &Ready, args: &[String]) -> Result<(Vec<String>, Option<Vec<u8>>)
             }
             .into())
         }
-        Arguments::Json => read_input(&tool.name)?,
+        Arguments::Json => read_input(ctx, &tool.name)?,
     };
     tool.check_input(&serde_json::Value::Object(arguments.clone()))
         .map_err(|v| RunError::Invalid {
@@ -359,9 +363,17 @@ fn call(ready: &Ready, args: &[String]) -> Result<(Vec<String>, Option<Vec<u8>>)
 }
 
 /// The arguments object of a `json` tool: stdin, read whole (nothing, or
-/// only white space, is `{}`).
-fn read_input(tool: &str) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
-    use std::io::Read;
+/// only white space, is `{}`); from a terminal, saying so first.
+fn read_input(
+    ctx: &Context,
+    tool: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
+    use std::io::{IsTerminal, Read};
+    if std::io::stdin().is_terminal() {
+        ctx.reporter.report(Event::ReadingArguments {
+            name: tool.to_string(),
+        });
+    }
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()

@@ -205,6 +205,9 @@ pub enum Event {
         version: Version,
         cached: bool,
     },
+    /// `orla run`: a `json` tool's arguments are read from the terminal
+    /// (one JSON object, ended by Ctrl-D) before it runs.
+    ReadingArguments { name: String },
     /// `orla cache clear` or `prune`: the cache directory does not exist.
     CacheEmpty { path: String },
     /// `orla list`: nothing is installed in the root whose tools_dir is

@@ -278,6 +278,10 @@ pub(crate) fn lines(event: &Event) -> Vec<Line> {
         Event::Running { name, version, .. } => {
             one("Running", format!("{name} {version} (not installed)"))
         }
+        Event::ReadingArguments { name } => one(
+            "Reading",
+            format!("the arguments of {name} from the terminal: one JSON object, then Ctrl-D"),
+        ),
         Event::CacheEmpty { path } => one("Clean", format!("{path} is already empty")),
         Event::NothingInstalled { path } => one(
             "Nothing",

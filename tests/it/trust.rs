@@ -976,3 +976,22 @@ fn orla_run_asks_on_a_terminal_before_each_run_that_needs_approval() {
         finish(accepted);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn orla_run_reads_a_json_tools_arguments_from_the_terminal_and_says_so() {
+    use common::pty::{expect, finish, send, spawn};
+    if !crate::tool_authoring::have("python3") || !landlock() {
+        return;
+    }
+    let t = TestContext::new();
+    std::fs::write(t.work.join("notes.txt"), "from the notes\n").unwrap();
+    let mut session = spawn(&t, &["run", "fs-read@1.2"]);
+    expect(
+        &mut session,
+        "Reading the arguments of fs-read from the terminal: one JSON object, then Ctrl-D",
+    );
+    send(&mut session, "{\"path\": \"notes.txt\"}\n\x04");
+    expect(&mut session, "from the notes");
+    finish(session);
+}
