@@ -747,6 +747,8 @@ fn orla_run_confines_a_tool_to_its_permissions() {
             probe("p-none", Some(&[])),
             probe("p-read", Some(&["filesystem:read"])),
             probe("p-net", Some(&["network"])),
+            // High risk: sandboxed by default, as under `orla serve`.
+            probe("p-high", Some(&["filesystem:write"])),
             probe("p-any", None),
         ],
     );
@@ -772,6 +774,9 @@ fn orla_run_confines_a_tool_to_its_permissions() {
         ("p-none", "exec", "/bin/true".into(), false),
         ("p-none", "tmp", String::new(), true),
         ("p-net", "tcp", port.clone(), true),
+        ("p-high", "write", s(&t.work.join("w-high")), true),
+        ("p-high", "fork", String::new(), false),
+        ("p-high", "alloc", "1024".into(), false),
         ("p-any", "write", s(&t.work.join("w-any")), true),
     ];
     for (name, action, arg, allowed) in &cases {
@@ -780,8 +785,12 @@ fn orla_run_confines_a_tool_to_its_permissions() {
         assert_eq!(seen["ok"], *allowed, "{name} {action} {arg}: {seen}");
         if !allowed {
             let error = seen["error"].as_str().unwrap();
+            let expected = match *action {
+                "alloc" => "MemoryError",
+                _ => "Errno 13",
+            };
             assert!(
-                error.contains("Permission denied") || error.contains("Errno 13"),
+                error.contains(expected) || error.contains("Permission denied"),
                 "{name} {action}: {error}"
             );
         }
