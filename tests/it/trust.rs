@@ -299,20 +299,10 @@ fn outcomes(t: &TestContext, python: &Path, calls: &[(&str, &str, String)]) -> V
         .collect()
 }
 
-fn landlock() -> bool {
-    // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
-    let abi = unsafe { libc::syscall(444, std::ptr::null::<u8>(), 0usize, 1u32) };
-    if abi < 1 {
-        crate::common::skip_unless_strict("this kernel has no Landlock");
-        return false;
-    }
-    true
-}
-
 #[test]
 fn each_permission_allows_what_it_names_and_nothing_else() {
     let Some(python) = python() else { return };
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -399,7 +389,7 @@ fn each_permission_allows_what_it_names_and_nothing_else() {
 #[test]
 fn sandboxed_tools_are_limited_and_cannot_start_processes() {
     let Some(python) = python() else { return };
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -536,7 +526,7 @@ fn critical(t: &TestContext) -> std::path::PathBuf {
 #[test]
 fn a_critical_tool_asks_before_each_call_and_fails_closed_without_a_way_to_ask() {
     let Some(python) = python() else { return };
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -581,7 +571,7 @@ fn a_critical_tool_asks_before_each_call_and_fails_closed_without_a_way_to_ask()
 #[test]
 fn config_yaml_pre_approves_and_orla_yaml_can_only_require_approval() {
     let Some(python) = python() else { return };
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -664,7 +654,7 @@ fn run_probe(
 
 #[test]
 fn orla_run_gives_a_tool_the_environment_orla_serve_gives_it() {
-    if !crate::tool_authoring::have("python3") || !landlock() {
+    if !crate::tool_authoring::have("python3") || !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -737,7 +727,7 @@ fn orla_run_gives_a_tool_the_environment_orla_serve_gives_it() {
 
 #[test]
 fn orla_run_confines_a_tool_to_its_permissions() {
-    if !crate::tool_authoring::have("python3") || !landlock() {
+    if !crate::tool_authoring::have("python3") || !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -803,7 +793,7 @@ fn orla_run_confines_a_tool_to_its_permissions() {
 
 #[test]
 fn orla_run_reads_args_by_the_input_schema_and_refuses_what_it_does_not_declare() {
-    if !crate::tool_authoring::have("python3") || !landlock() {
+    if !crate::tool_authoring::have("python3") || !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -879,7 +869,7 @@ fn orla_run_reads_args_by_the_input_schema_and_refuses_what_it_does_not_declare(
 
 #[test]
 fn orla_run_asks_before_each_run_of_a_tool_serve_asks_about() {
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -925,7 +915,7 @@ fn orla_run_asks_before_each_run_of_a_tool_serve_asks_about() {
 #[test]
 fn orla_run_removes_private_directories_once_no_tool_holds_them() {
     use std::os::fd::AsRawFd;
-    if !crate::tool_authoring::have("python3") || !landlock() {
+    if !crate::tool_authoring::have("python3") || !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -958,7 +948,7 @@ fn orla_run_removes_private_directories_once_no_tool_holds_them() {
 #[test]
 fn orla_run_asks_on_a_terminal_before_each_run_that_needs_approval() {
     use common::pty::{expect, finish, finish_with, send, spawn};
-    if !landlock() {
+    if !common::landlock() {
         return;
     }
     let t = TestContext::new();
@@ -990,7 +980,7 @@ fn orla_run_asks_on_a_terminal_before_each_run_that_needs_approval() {
 #[test]
 fn orla_run_reads_a_json_tools_arguments_from_the_terminal_and_says_so() {
     use common::pty::{expect, finish, send, spawn};
-    if !crate::tool_authoring::have("python3") || !landlock() {
+    if !crate::tool_authoring::have("python3") || !common::landlock() {
         return;
     }
     let t = TestContext::new();

@@ -307,6 +307,19 @@ pub fn skip_unless_strict(reason: &str) {
     eprintln!("skipped: {reason}");
 }
 
+/// Whether this kernel has Landlock, which confined tools need (`orla
+/// serve`'s calls and `orla run`); when not, the test is skipped (a
+/// failure under ORLA_TEST_STRICT=1).
+pub fn landlock() -> bool {
+    // landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+    let abi = unsafe { libc::syscall(444, std::ptr::null::<u8>(), 0usize, 1u32) };
+    if abi < 1 {
+        skip_unless_strict("this kernel has no Landlock");
+        return false;
+    }
+    true
+}
+
 /// Every file below `dir` with its BLAKE3, to prove "nothing changed".
 pub fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
