@@ -185,8 +185,12 @@ pub async fn run_streaming(
         signal: status.and_then(|s| std::os::unix::process::ExitStatusExt::signal(&s)),
         duration: started.elapsed(),
     };
+    // A tool may die of the pipe its reader closed at the cap (SIGPIPE)
+    // before the overflow is seen: what it wrote still passed the cap.
+    let over = *over_rx.borrow();
     match end {
         End::Exited(Err(e)) => Err(RunError::Spawn(e)),
+        End::Exited(Ok(_)) if over => Err(RunError::TooLarge { limit: cap, output }),
         End::Exited(Ok(_)) => Ok(output),
         End::Timeout => Err(RunError::Timeout {
             after: limits.timeout,

@@ -579,18 +579,37 @@ fn failure(error: ToolError, output: Option<&Output>) -> (ToolError, Value) {
         if !output.stdout.is_empty() {
             content.push(text(format!(
                 "stdout:\n{}",
-                String::from_utf8_lossy(&output.stdout)
+                tail(&String::from_utf8_lossy(&output.stdout))
             )));
         }
         let stderr = report::without_progress(&String::from_utf8_lossy(&output.stderr));
         if !stderr.is_empty() {
-            content.push(text(format!("stderr:\n{stderr}")));
+            content.push(text(format!("stderr:\n{}", tail(&stderr))));
         }
         meta["orla/exit_code"] = json!(output.code);
         meta["orla/duration_ms"] = json!(output.duration.as_millis() as u64);
     }
     let value = json!({"content": content, "isError": true, "_meta": meta});
     (error, value)
+}
+
+/// Bytes of a failed call's stdout, and of its stderr, its result keeps.
+const FAILED_OUTPUT: usize = 64 * 1024;
+
+/// The end of a failed call's output, where the reason usually is: all of
+/// it up to [`FAILED_OUTPUT`] bytes, else its last bytes after a line
+/// saying how much was left out. A model gains nothing from megabytes of a
+/// tool that was stopped, and each would be copied several times on its
+/// way to the client.
+fn tail(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= FAILED_OUTPUT {
+        return text.into();
+    }
+    let mut start = text.len() - FAILED_OUTPUT;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("[{start} earlier bytes left out]\n{}", &text[start..]).into()
 }
 
 async fn capsule_call(
@@ -689,6 +708,17 @@ fn random_below(n: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::manifest::{Retry, Source};
+
+    #[test]
+    fn a_failed_calls_output_is_cut_to_its_end() {
+        assert_eq!(tail("short"), "short");
+        let b = "b".repeat(FAILED_OUTPUT - 1);
+        // 10 bytes, a 2-byte character the cut falls inside, then the end.
+        let long = format!("{}é{b}", "a".repeat(10));
+        assert_eq!(tail(&long), format!("[12 earlier bytes left out]\n{b}"));
+        let exact = "c".repeat(FAILED_OUTPUT);
+        assert_eq!(tail(&exact), exact);
+    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {
