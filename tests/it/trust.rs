@@ -477,28 +477,7 @@ fn the_environment_is_clean_and_passes_only_what_is_named() {
         serde_json::from_str::<Value>(text.lines().next().unwrap()).unwrap()["env"].clone()
     };
     let named = env(0);
-    let mut keys: Vec<&str> = named
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort();
-    assert_eq!(
-        keys,
-        [
-            "GITHUB_TOKEN",
-            "HOME",
-            "LANG",
-            "PATH",
-            "SHARED_SETTING",
-            "TMPDIR",
-            "TOOL_SET"
-        ],
-        "{named}"
-    );
-    assert_eq!(named["GITHUB_TOKEN"], "ghp_secret");
-    assert_eq!(named["TOOL_SET"], "from-tool-yaml");
+    assert_named_environment(&named);
     // The undeclared tool gets the clean environment too, without the
     // variable passed to p-env alone.
     let other = env(1);
@@ -687,28 +666,7 @@ fn orla_run_gives_a_tool_the_environment_orla_serve_gives_it() {
     };
     let (run, named) = env_of("p-env");
     run.success();
-    let mut keys: Vec<&str> = named
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort();
-    assert_eq!(
-        keys,
-        [
-            "GITHUB_TOKEN",
-            "HOME",
-            "LANG",
-            "PATH",
-            "SHARED_SETTING",
-            "TMPDIR",
-            "TOOL_SET"
-        ],
-        "{named}"
-    );
-    assert_eq!(named["GITHUB_TOKEN"], "ghp_secret");
-    assert_eq!(named["TOOL_SET"], "from-tool-yaml");
+    assert_named_environment(&named);
     // A confined tool's TMPDIR is its own, under the cache, and a later
     // run removes it once the tool is gone.
     let tmpdir = Path::new(named["TMPDIR"].as_str().unwrap());
@@ -993,4 +951,31 @@ fn orla_run_reads_a_json_tools_arguments_from_the_terminal_and_says_so() {
     send(&mut session, "{\"path\": \"notes.txt\"}\n\x04");
     expect(&mut session, "from the notes");
     finish(session);
+}
+
+/// p-env's environment: the base variables, its tool.yaml `env` and what
+/// `pass_env` names for it and for all, nothing else of the caller's.
+fn assert_named_environment(named: &Value) {
+    let mut keys: Vec<&str> = named
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "GITHUB_TOKEN",
+            "HOME",
+            "LANG",
+            "PATH",
+            "SHARED_SETTING",
+            "TMPDIR",
+            "TOOL_SET"
+        ],
+        "{named}"
+    );
+    assert_eq!(named["GITHUB_TOKEN"], "ghp_secret");
+    assert_eq!(named["TOOL_SET"], "from-tool-yaml");
 }
