@@ -14,7 +14,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::package::{names, validate, HotLoad, Mode, Problem, Runtime, Severity, ToolYaml};
+use crate::package::{
+    json_kind, names, validate, HotLoad, Mode, Problem, Runtime, Severity, ToolYaml,
+};
 
 /// The RFC 2 manifest.
 pub const LEGACY_FILE: &str = "orla-tool.json";
@@ -176,7 +178,7 @@ pub fn migrate(text: &str, origin: &str, readme: Option<&str>) -> Result<Migrati
     let Value::Object(map) = value else {
         return Err(CapsuleError::NotAnObject {
             path: origin.to_string(),
-            found: kind(&value),
+            found: json_kind(&value),
         });
     };
     let mut converter = Converter {
@@ -242,7 +244,7 @@ impl Converter<'_> {
         match value {
             Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
             Value::String(_) => self.bad(field, "is empty"),
-            other => self.bad(field, format!("must be a string, not {}", kind(other))),
+            other => self.bad(field, format!("must be a string, not {}", json_kind(other))),
         }
     }
 
@@ -265,7 +267,7 @@ impl Converter<'_> {
             }
             other => self.bad(
                 field,
-                format!("must be a list of strings, not {}", kind(other)),
+                format!("must be a list of strings, not {}", json_kind(other)),
             ),
         }
     }
@@ -457,7 +459,7 @@ impl Converter<'_> {
         let Value::Object(map) = value else {
             return self.bad(
                 "hot_load",
-                format!("must be an object, not {}", kind(&value)),
+                format!("must be an object, not {}", json_kind(&value)),
             );
         };
         let mut hot = HotLoad::default();
@@ -506,7 +508,7 @@ impl Converter<'_> {
             Value::String(s) => Some((s.clone(), false)),
             Value::Number(n) => Some((n.to_string(), true)),
             Value::Bool(b) => Some((b.to_string(), true)),
-            other => self.bad(field, format!("must be a string, not {}", kind(other))),
+            other => self.bad(field, format!("must be a string, not {}", json_kind(other))),
         }
     }
 
@@ -514,7 +516,7 @@ impl Converter<'_> {
         let Value::Object(map) = value else {
             return self.bad(
                 "env",
-                format!("must be an object of strings, not {}", kind(&value)),
+                format!("must be an object of strings, not {}", json_kind(&value)),
             );
         };
         let mut env = BTreeMap::new();
@@ -546,7 +548,7 @@ impl Converter<'_> {
         let Value::Array(items) = value else {
             return self.bad(
                 "args",
-                format!("must be a list of strings, not {}", kind(&value)),
+                format!("must be a list of strings, not {}", json_kind(&value)),
             );
         };
         let mut args = Vec::new();
@@ -567,17 +569,6 @@ impl Converter<'_> {
             args.push(text);
         }
         ok.then_some(args)
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

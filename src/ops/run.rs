@@ -395,19 +395,8 @@ fn read_input(
     }
     match serde_json::from_slice(&bytes) {
         Ok(serde_json::Value::Object(map)) => Ok(map),
-        Ok(other) => Err(not(format!("it is {}", kind(&other))).into()),
+        Ok(other) => Err(not(format!("it is {}", crate::package::json_kind(&other))).into()),
         Err(e) => Err(not(e.to_string()).into()),
-    }
-}
-
-fn kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
     }
 }
 

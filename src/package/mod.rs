@@ -479,3 +479,17 @@ impl Package {
         self.tool.entrypoint.as_deref().unwrap_or_default()
     }
 }
+
+/// How a message names the kind of a JSON value a tool or its author
+/// gave: "a string", "an array", ...
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
