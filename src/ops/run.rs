@@ -502,11 +502,11 @@ fn help(ready: &Ready, args: &[String]) -> Option<Help> {
 
 /// `orla run`'s private temporary directories: a confined tool's TMPDIR
 /// cannot be removed once orla has become the tool, so each is made in
-/// `<cache>/run-tmp/`, locked (`flock`) through a descriptor the tool
+/// `<cache>/run-tmp/`, locked (`File::lock`, flock(2) here) through a descriptor the tool
 /// inherits, and removed by a later `orla run` once nothing holds that
 /// lock: the tool and every process it started have exited.
 mod tmp {
-    use std::os::fd::{AsRawFd, OwnedFd};
+    use std::os::fd::AsRawFd;
     use std::path::{Path, PathBuf};
     use std::time::Duration;
 
@@ -516,7 +516,7 @@ mod tmp {
 
     pub struct Private {
         path: PathBuf,
-        _lock: OwnedFd,
+        _lock: std::fs::File,
     }
 
     impl AsRef<Path> for Private {
@@ -532,15 +532,12 @@ mod tmp {
             .prefix("tmp-")
             .tempdir_in(parent)?
             .keep();
-        let lock = OwnedFd::from(std::fs::File::open(&path)?);
-        // SAFETY: fcntl and flock on a descriptor this function owns.
-        unsafe {
-            // Inherited through exec: the lock lasts as long as the tool.
-            if libc::fcntl(lock.as_raw_fd(), libc::F_SETFD, 0) < 0
-                || libc::flock(lock.as_raw_fd(), libc::LOCK_EX) < 0
-            {
-                return Err(std::io::Error::last_os_error());
-            }
+        let lock = std::fs::File::open(&path)?;
+        lock.lock()?;
+        // Inherited through exec: the lock lasts as long as the tool.
+        // SAFETY: fcntl on a descriptor this function owns.
+        if unsafe { libc::fcntl(lock.as_raw_fd(), libc::F_SETFD, 0) } < 0 {
+            return Err(std::io::Error::last_os_error());
         }
         Ok(Private { path, _lock: lock })
     }
@@ -562,9 +559,7 @@ mod tmp {
             let Ok(dir) = std::fs::File::open(&path) else {
                 continue;
             };
-            // SAFETY: flock on a descriptor this function owns.
-            let free = unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
-            if free {
+            if dir.try_lock().is_ok() {
                 let _ = std::fs::remove_dir_all(&path);
             }
         }
