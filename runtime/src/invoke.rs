@@ -43,6 +43,11 @@ pub fn is_flag_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// The option a property is passed as: `--` and its name, `_` written `-`.
+fn option_of(property: &str) -> String {
+    format!("--{}", property.replace('_', "-"))
+}
+
 pub fn invocation(tool: &Tool, args: &Map<String, Value>) -> Result<Invocation, UnsafeName> {
     let mut argv: Vec<String> = tool.command.iter().chain(&tool.args).cloned().collect();
     match tool.arguments {
@@ -65,7 +70,7 @@ pub fn invocation(tool: &Tool, args: &Map<String, Value>) -> Result<Invocation, 
                 if !is_flag_name(key) {
                     return Err(UnsafeName { name: key.clone() });
                 }
-                let flag = format!("--{}", key.replace('_', "-"));
+                let flag = option_of(key);
                 match value {
                     Value::Null | Value::Bool(false) => {}
                     Value::Bool(true) => argv.push(flag),
@@ -128,7 +133,7 @@ pub fn flags(tool: &Tool) -> Vec<Flag> {
         if name != "stdin" && !is_flag_name(name) {
             continue;
         }
-        let flag = format!("--{}", name.replace('_', "-"));
+        let flag = option_of(name);
         if out.iter().any(|f| f.flag == flag) {
             continue;
         }
@@ -179,7 +184,7 @@ pub fn arguments(tool: &Tool, argv: &[String]) -> Result<Map<String, Value>, Arg
             Some((name, value)) => (name, Some(value)),
             None => (option, None),
         };
-        let wanted = format!("--{}", name.replace('_', "-"));
+        let wanted = option_of(name);
         let Some(flag) = flags.iter().find(|f| f.flag == wanted) else {
             return Err(unknown(word));
         };
