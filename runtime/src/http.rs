@@ -183,6 +183,9 @@ pub async fn serve(
 
 type Body = BoxBody<Bytes, std::convert::Infallible>;
 
+/// What a request without the token is told, on `/mcp` and the catalog.
+const NO_TOKEN: &str = "this server requires Authorization: Bearer with its token";
+
 /// What every connection checks against.
 struct Bounds {
     sessions: Arc<LocalSessionManager>,
@@ -292,11 +295,7 @@ fn catalog_request(
     let answer = if let Some(why) = limits.misplaced(req.headers()) {
         catalog::Answer::error(StatusCode::FORBIDDEN, "forbidden", why)
     } else if !route.public() && !limits.authorized(req.headers()) {
-        catalog::Answer::error(
-            StatusCode::UNAUTHORIZED,
-            "unauthenticated",
-            "this server requires Authorization: Bearer with its token",
-        )
+        catalog::Answer::error(StatusCode::UNAUTHORIZED, "unauthenticated", NO_TOKEN)
     } else {
         catalog::answer(
             &route,
@@ -341,10 +340,7 @@ async fn handle(
     req: Request<Incoming>,
 ) -> Response<Body> {
     if !limits.authorized(req.headers()) {
-        let mut response = refusal(
-            StatusCode::UNAUTHORIZED,
-            "this server requires Authorization: Bearer with its token".into(),
-        );
+        let mut response = refusal(StatusCode::UNAUTHORIZED, NO_TOKEN.into());
         response.headers_mut().insert(
             hyper::header::WWW_AUTHENTICATE,
             hyper::header::HeaderValue::from_static("Bearer"),
