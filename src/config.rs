@@ -158,7 +158,7 @@ impl RunSettings {
             if p.is_empty() || p.starts_with('~') {
                 return Err(SettingError::Grant { path: p.clone() });
             }
-            Ok(normalise(&base.join(p)))
+            Ok(crate::fs::normalize(&base.join(p)))
         };
         Ok(RunSettings {
             pass_env: raw.pass_env.clone(),
@@ -208,21 +208,6 @@ pub fn is_env_name(name: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// `path` with `.` and `..` resolved lexically.
-pub fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -44,14 +44,8 @@ impl Remote {
         if !is_mcp {
             return Err(ClientError::BadUrl(url.to_string()));
         }
-        if let Some(name) = token_env {
-            let mut bytes = name.bytes();
-            let starts = bytes
-                .next()
-                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
-            if !starts || !bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return Err(ClientError::BadVariable(name.to_string()));
-            }
+        if let Some(name) = token_env.filter(|n| !crate::config::is_env_name(n)) {
+            return Err(ClientError::BadVariable(name.to_string()));
         }
         Ok(Remote {
             url: url.to_string(),
